@@ -1,0 +1,729 @@
+"""The pure-Python reference implementation: clarity first, the oracle for the Cython core.
+
+It has the same API as :mod:`cassino._core`. ``CASSINO_PURE_PYTHON=1`` makes
+``cassino.State`` this class.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+from ._rng import Rng, shuffled_deck
+from .cards import card_code, card_rank, rank_mask
+from .errors import IllegalMoveError, MoveLimitError, NotationError
+from .moves import Move, MoveKind, same_notation
+from .position import Build, Position, card_value, mask_sum
+from .rules import Rules
+from .scoring import HandScore, score_hand
+
+__all__ = ["State", "initial_deal", "random_hand"]
+
+TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
+    MoveKind.TRAIL,
+    MoveKind.CAPTURE,
+    MoveKind.BUILD,
+    MoveKind.AUGMENT,
+    MoveKind.INCREASE,
+)
+BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
+DEFAULT_LIST_LIMIT = 1 << 22
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Card ids of a mask, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def subsets(mask: int) -> Iterator[int]:
+    """Every subset of ``mask``, the empty set first (carry-rippler)."""
+    sub = 0
+    while True:
+        yield sub
+        sub = (sub - mask) & mask
+        if sub == 0:
+            return
+
+
+def _values(mask: int) -> tuple[int, ...]:
+    return tuple(sorted(card_value(c) for c in bits(mask)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _partitionable(values: tuple[int, ...], v: int, max_sum_groups: int) -> bool:
+    """Whether the multiset ``values`` splits into groups each totalling ``v``, where a group
+    of two or more cards is a sum group and at most ``max_sum_groups`` of them are used."""
+    if not values:
+        return True
+    first, rest = values[-1], values[:-1]  # the largest value: fewer branches
+    if first > v:
+        return False
+    if first == v:
+        return _partitionable(rest, v, max_sum_groups)
+    if max_sum_groups == 0:
+        return False
+    need = v - first
+    seen: set[tuple[int, ...]] = set()
+    n = len(rest)
+    for m in range(1, 1 << n):
+        chosen = tuple(rest[i] for i in range(n) if m >> i & 1)
+        if sum(chosen) != need or chosen in seen:
+            continue
+        seen.add(chosen)
+        left = list(rest)
+        for x in chosen:
+            left.remove(x)
+        if _partitionable(tuple(left), v, max_sum_groups - 1):
+            return True
+    return False
+
+
+def groups_ok(mask: int, v: int, rules: Rules) -> bool:
+    """Whether the loose cards of ``mask`` form disjoint capture groups of value ``v``."""
+    max_sum = 1 if rules.sum_groups == "single" else 64
+    return _partitionable(_values(mask), v, max_sum)
+
+
+def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int], int, list[int]]:
+    """Deal the first round from ``deck``: returns hands, table mask and the rest of the deck.
+
+    Batches of two: every seat after the dealer in play order, then the table and the
+    dealer in the order of ``rules.deal_order``, repeated until hands are full.
+    """
+    n = rules.players
+    hands = [0] * n
+    table = 0
+    pos = 0
+    rounds = rules.hand_size // 2
+    per_round_table = rules.table_cards // rounds if rounds else 0
+    table_left = rules.table_cards
+    for _ in range(rounds):
+        slots: list[int | None] = [next_seat(rules, dealer, k) for k in range(1, n)]
+        if rules.deal_order == "opponent_table_dealer":
+            slots += [None, dealer]
+        else:
+            slots += [dealer, None]
+        for slot in slots:
+            if slot is None:
+                k = min(per_round_table, table_left)
+                for c in deck[pos : pos + k]:
+                    table |= 1 << c
+                pos += k
+                table_left -= k
+            else:
+                for c in deck[pos : pos + 2]:
+                    hands[slot] |= 1 << c
+                pos += 2
+    return hands, table, deck[pos:]
+
+
+def next_seat(rules: Rules, seat: int, steps: int = 1) -> int:
+    """The seat ``steps`` places after ``seat`` in play order."""
+    n = rules.players
+    return (seat + steps) % n if rules.direction == "cw" else (seat - steps) % n
+
+
+def first_player(rules: Rules, dealer: int) -> int:
+    """Who leads each deal."""
+    if rules.first_player == "right_of_dealer":
+        return (dealer - 1) % rules.players if rules.direction == "cw" else (dealer + 1) % rules.players
+    return next_seat(rules, dealer)
+
+
+class State:
+    """A position of one hand with its legal moves, push/pop and scoring."""
+
+    def __init__(self, position: Position) -> None:
+        position.validate()
+        self._root = position
+        self._load(position)
+        self._stack: list[tuple[Any, ...]] = []
+        self._history: list[Move] = []
+
+    def _load(self, p: Position) -> None:
+        self.rules: Rules = p.rules
+        self.dealer: int = p.dealer
+        self.to_move: int = p.to_move
+        self.hands: list[int] = list(p.hands)
+        self.loose: int = p.loose
+        self.builds: list[Build] = sorted(p.builds)
+        self.piles: list[list[int]] = [list(x) for x in p.piles]
+        self.stock: list[int] = list(p.stock)
+        self.last_capturer: int | None = p.last_capturer
+        self.sweep_order: list[int] = list(p.sweep_order)
+        self.scores: list[int] = list(p.scores)
+        self.discard: list[int] = list(p.discard)
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_position(cls, position: Position) -> State:
+        """A state at ``position``."""
+        return cls(position)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> State:
+        """A state from position JSON."""
+        return cls(Position.from_json(text))
+
+    @classmethod
+    def new_hand(
+        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None
+    ) -> State:
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        if sorted(deck) != list(range(52)):
+            raise ValueError("deck must be a permutation of the 52 card ids")
+        hands, table, stock = initial_deal(rules, dealer, list(deck))
+        pos = Position(
+            rules=rules,
+            dealer=dealer,
+            to_move=first_player(rules, dealer),
+            hands=tuple(hands),
+            loose=table,
+            builds=(),
+            piles=tuple(() for _ in range(rules.num_teams)),
+            stock=tuple(stock),
+            last_capturer=None,
+            sweep_order=(),
+            scores=tuple(scores or [0] * rules.num_teams),
+        )
+        return cls(pos)
+
+    def to_position(self) -> Position:
+        """The current position."""
+        return Position(
+            rules=self.rules,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hands=tuple(self.hands),
+            loose=self.loose,
+            builds=tuple(self.builds),
+            piles=tuple(tuple(p) for p in self.piles),
+            stock=tuple(self.stock),
+            last_capturer=self.last_capturer,
+            sweep_order=tuple(self.sweep_order),
+            scores=tuple(self.scores),
+            discard=tuple(self.discard),
+        )
+
+    def to_json(self, indent: int | None = None) -> str:
+        """Position JSON of the current position."""
+        return self.to_position().to_json(indent)
+
+    def clone(self) -> State:
+        """An independent copy, undo history included."""
+        new = State.__new__(State)
+        new._root = self._root
+        new._load(self.to_position())
+        new._stack = list(self._stack)
+        new._history = list(self._history)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        moves = [(m.card, int(m.kind), m.takes, m.value) for m in self._history]
+        return (_unpickle, (self._root.to_dict(), moves))
+
+    def __eq__(self, other: object) -> bool:
+        if not hasattr(other, "to_position"):
+            return NotImplemented
+        return bool(self.to_position() == other.to_position())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<State {self.to_position().to_text()}>"
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished."""
+        return not any(self.hands)
+
+    @property
+    def history(self) -> list[Move]:
+        """Moves pushed since the state was created."""
+        return list(self._history)
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed."""
+        return len(self._history)
+
+    @property
+    def table_mask(self) -> int:
+        """Every card on the table."""
+        m = self.loose
+        for b in self.builds:
+            m |= b.cards
+        return m
+
+    def hand_score(self) -> HandScore:
+        """Scoring of the captured piles and sweeps so far."""
+        return score_hand(self.rules, self.piles, self.sweep_order)
+
+    # -- move generation -------------------------------------------------------------------
+    def _pseudo_moves(self) -> list[Move]:
+        """Every structurally valid move of the player to act, before the filters."""
+        out: list[Move] = []
+        if self.is_over:
+            return out
+        for p in bits(self.hands[self.to_move]):
+            out.append(Move(p, TRAIL))
+            out.extend(self._captures(p))
+            if card_value(p):
+                out.extend(self._creates(p))
+                out.extend(self._augments(p))
+                out.extend(self._increases(p))
+        return out
+
+    def _captures(self, p: int) -> Iterator[Move]:
+        r = self.rules
+        v = card_value(p)
+        if v == 0:
+            same = self.loose & rank_mask(card_rank(p))
+            k = same.bit_count()
+            for sub in subsets(same):
+                n = sub.bit_count()
+                if n == 0:
+                    continue
+                if (
+                    n == 1
+                    or r.face_capture == "any"
+                    or (r.face_capture == "one_or_three" and n == 3 and k == 3)
+                ):
+                    yield Move(p, CAPTURE, sub)
+            return
+        cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= v)
+        bmask = [b.cards for b in self.builds if b.value == v]
+        for loose in subsets(cand):
+            if not groups_ok(loose, v, r):
+                continue
+            for chosen in range(1 << len(bmask)):
+                if not loose and not chosen:
+                    continue
+                takes = loose
+                for i, bm in enumerate(bmask):
+                    if chosen >> i & 1:
+                        takes |= bm
+                yield Move(p, CAPTURE, takes)
+
+    def _creates(self, p: int) -> Iterator[Move]:
+        r = self.rules
+        vp = card_value(p)
+        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
+        for s in subsets(cand):
+            if not s:
+                continue
+            total = vp + mask_sum(s)
+            top = max(vp, max(card_value(c) for c in bits(s)))
+            for v in range(top, min(total, r.build_max_value) + 1):
+                if total % v:
+                    continue
+                if total // v == 1:
+                    yield Move(p, BUILD, s, v)
+                elif r.natural_build_combination:
+                    if groups_ok(s | 1 << p, v, _MULTI):
+                        yield Move(p, BUILD, s, v)
+                elif s.bit_count() == 1 and card_value(s.bit_length() - 1) == vp == v:
+                    yield Move(p, BUILD, s, v)
+
+    def _augments(self, p: int) -> Iterator[Move]:
+        r = self.rules
+        vp = card_value(p)
+        for b in self.builds:
+            w = b.value
+            if vp > w:
+                continue
+            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
+            for s in subsets(cand):
+                grp = s | 1 << p
+                if r.natural_build_combination:
+                    ok = groups_ok(grp, w, _MULTI)
+                else:
+                    ok = mask_sum(grp) == w
+                if ok:
+                    yield Move(p, AUGMENT, s | b.cards, w)
+
+    def _increases(self, p: int) -> Iterator[Move]:
+        r = self.rules
+        vp = card_value(p)
+        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
+        for b in self.builds:
+            if b.multiple:
+                continue
+            for s in subsets(cand):
+                w = b.value + vp + mask_sum(s)
+                if w <= r.build_max_value:
+                    yield Move(p, INCREASE, s | b.cards, w)
+
+    def _target_build(self, m: Move) -> Build | None:
+        for b in self.builds:
+            if b.cards & m.takes:
+                return b
+        return None
+
+    def _violation(self, m: Move) -> str | None:
+        """Why a structurally valid move is illegal here, or None."""
+        r = self.rules
+        seat = self.to_move
+        me = 1 << seat
+        after = self.hands[seat] & ~(1 << m.card)
+        held = {card_value(c) for c in bits(after)}
+        own = [b for b in self.builds if b.owners & me]
+        target = self._target_build(m) if m.kind in (AUGMENT, INCREASE) else None
+        # build moves: uniqueness, holding requirement, own-increase rules
+        if m.kind in BUILD_KINDS:
+            others = [b for b in self.builds if b is not target]
+            if r.unique_build_values and any(b.value == m.value for b in others):
+                if m.kind == BUILD:
+                    return f"a build of {m.value} is already on the table: augment it instead of building another"
+                return f"a build of {m.value} is already on the table, so you cannot make another"
+            if m.value not in held:
+                return f"a build of {m.value} needs a {_vname(m.value)} in your hand after this play"
+            if m.kind == INCREASE and target is not None and target.owners & me:
+                if r.own_increase == "forbidden":
+                    return "you cannot increase your own build (own_increase=forbidden)"
+                if r.own_increase == "keep_old" and target.value not in held:
+                    return (
+                        f"increasing your own build of {target.value} needs a {_vname(target.value)} "
+                        "kept in your hand (own_increase=keep_old)"
+                    )
+        # obligation
+        if own and r.obligation != "none":
+            names = " and ".join(str(b.value) for b in own)
+            what = f"you own a build of {names}"
+            takes_own = any(b.cards & m.takes for b in own)
+            if r.obligation in ("v1", "v3") and m.kind == TRAIL:
+                return f"{what}, and obligation {r.obligation} forbids trailing"
+            if r.obligation == "v2" and not (
+                (m.kind in (CAPTURE, AUGMENT, INCREASE)) and takes_own
+            ):
+                return f"{what}, and obligation v2 requires you to capture it or add to it"
+            if r.obligation == "v3" and (
+                (m.kind == CAPTURE and not takes_own) or (m.kind == AUGMENT and not takes_own)
+            ):
+                return (
+                    f"{what}, and obligation v3 requires you to take it in, add to it, "
+                    "or build elsewhere"
+                )
+        # holding invariant
+        if r.holding_invariant:
+            for b in self.builds:
+                if m.kind == CAPTURE and b.cards & m.takes:
+                    continue
+                if b is target:
+                    continue  # checked by the holding requirement above
+                if b.owners & me and b.value not in held:
+                    return (
+                        f"you own a build of {b.value} and would have no {_vname(b.value)} "
+                        "left in your hand to take it"
+                    )
+        return None
+
+    def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
+        pseudo = self._pseudo_moves()
+        legal: list[Move] = []
+        reasons: dict[Move, str] = {}
+        for m in pseudo:
+            why = self._violation(m)
+            if why is None:
+                legal.append(m)
+            else:
+                reasons[m] = why
+        if self.rules.capture_extent == "maximal":
+            best: dict[int, int] = {}
+            for m in pseudo:
+                if m.kind == CAPTURE:
+                    best[m.card] = max(best.get(m.card, 0), m.takes.bit_count())
+            kept = []
+            for m in legal:
+                if m.kind == CAPTURE and m.takes.bit_count() < best[m.card]:
+                    reasons[m] = (
+                        f"capture_extent=maximal: the {card_code(m.card)} can take "
+                        f"{best[m.card]} cards, not {m.takes.bit_count()}"
+                    )
+                else:
+                    kept.append(m)
+            legal = kept
+        if not legal and not self.is_over:
+            # no move satisfies the duties (only in positions no legal play reaches):
+            # every trail is allowed
+            legal = [Move(p, TRAIL) for p in bits(self.hands[self.to_move])]
+            for m in legal:
+                reasons.pop(m, None)
+        legal.sort()
+        return legal, reasons
+
+    def legal_moves(self, limit: int | None = None) -> list[Move]:
+        """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
+
+        Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
+        moves = self._legal_with_reasons()[0]
+        cap = DEFAULT_LIST_LIMIT if limit is None else limit
+        if len(moves) > cap:
+            raise MoveLimitError(f"{len(moves)} legal moves exceed the listing limit of {cap}")
+        return moves
+
+    def count_moves(self) -> int:
+        """Exact number of legal moves."""
+        return len(self._legal_with_reasons()[0])
+
+    def num_moves(self) -> int:
+        """Generate the legal moves into the move buffer and return their number."""
+        self._buffer = self._legal_with_reasons()[0]
+        return len(self._buffer)
+
+    def move_at(self, index: int) -> Move:
+        """The move at ``index`` of the last :meth:`num_moves`."""
+        return self._buffer[index]
+
+    def push_index(self, index: int) -> None:
+        """Push the move at ``index`` of the last :meth:`num_moves`."""
+        self._push_unchecked(self._buffer[index])
+
+    def explain(self, move: Move) -> str | None:
+        """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
+        legal, reasons = self._legal_with_reasons()
+        if move in legal:
+            return None
+        if move.kind in BUILD_KINDS:
+            for m in legal:
+                if same_notation(m, move):
+                    return None
+            for m, why in reasons.items():
+                if same_notation(m, move):
+                    return why
+        if move in reasons:
+            return reasons[move]
+        return self._structural_reason(move)
+
+    def _structural_reason(self, m: Move) -> str:
+        if self.is_over:
+            return "the hand is over"
+        code = card_code(m.card)
+        if not self.hands[self.to_move] >> m.card & 1:
+            return f"{code} is not in the hand of seat {self.to_move}"
+        missing = m.takes & ~self.table_mask
+        if missing:
+            return f"{card_code(next(bits(missing)))} is not on the table"
+        for b in self.builds:
+            if b.cards & m.takes and b.cards & ~m.takes:
+                return f"the build of {b.value} must be taken or added to as a whole"
+        v = card_value(m.card)
+        if m.kind == CAPTURE:
+            if v == 0:
+                if m.takes & ~rank_mask(card_rank(m.card)):
+                    return f"a face card takes only cards of its own rank ({code})"
+                return (
+                    f"face_capture={self.rules.face_capture}: a {code} takes one card of its rank"
+                    + (", or three when three lie on the table" if self.rules.face_capture == "one_or_three" else "")
+                )
+            for b in self.builds:
+                if b.cards & m.takes and b.value != v:
+                    return f"a build of {b.value} can only be taken by a {_vname(b.value)}"
+            return f"the cards taken do not form groups totalling {v}"
+        if v == 0:
+            return "face cards cannot be built"
+        if m.value > self.rules.build_max_value:
+            return f"builds go up to {self.rules.build_max_value}, not {m.value}"
+        if m.value < v:
+            return f"a {code} cannot go into a build of {m.value}"
+        if not self.rules.natural_build_combination:
+            return (
+                f"the cards do not form one build of {m.value} "
+                "(natural_build_combination=false allows a single group)"
+            )
+        return f"the cards do not form groups totalling {m.value}"
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
+        move = Move.parse(text)
+        return self._resolve(move)
+
+    def _resolve(self, move: Move) -> Move:
+        legal = self._legal_with_reasons()[0]
+        if move in legal:
+            return move
+        if move.kind in BUILD_KINDS:
+            for m in legal:
+                if same_notation(m, move):
+                    return m
+        raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal (build kinds are matched by notation)."""
+        return self.explain(move) is None
+
+    # -- push / pop --------------------------------------------------------------------------
+    def push(self, move: Move | str) -> Move:
+        """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except NotationError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        m = self._resolve(move)
+        self._push_unchecked(m)
+        return m
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.to_move,
+            list(self.hands),
+            self.loose,
+            list(self.builds),
+            [len(p) for p in self.piles],
+            list(self.stock),
+            self.last_capturer,
+            len(self.sweep_order),
+            len(self.discard),
+        )
+
+    def _push_unchecked(self, m: Move) -> None:
+        self._stack.append(self._snapshot())
+        self._history.append(m)
+        r = self.rules
+        seat = self.to_move
+        team = r.team_of(seat)
+        bit = 1 << m.card
+        self.hands[seat] &= ~bit
+        if m.kind == TRAIL:
+            self.loose |= bit
+        elif m.kind == CAPTURE:
+            self.loose &= ~m.takes
+            self.builds = [b for b in self.builds if not b.cards & m.takes]
+            self.piles[team].extend(bits(m.takes))
+            self.piles[team].append(m.card)
+            self.last_capturer = seat
+            last_card = not any(self.hands) and not self.stock
+            if r.sweeps and not self.table_mask and (r.last_card_sweep or not last_card):
+                self.sweep_order.append(team)
+        elif m.kind == BUILD:
+            self.loose &= ~m.takes
+            cards = m.takes | bit
+            multiple = mask_sum(cards) // m.value >= 2
+            self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple)])
+        else:
+            target = self._target_build(m)
+            assert target is not None
+            self.loose &= ~m.takes
+            rest = [b for b in self.builds if b is not target]
+            cards = target.cards | m.takes | bit
+            if m.kind == AUGMENT:
+                nb = Build(target.value, cards, target.owners | 1 << seat, True)
+            else:
+                nb = Build(m.value, cards, 1 << seat, False)
+            self.builds = sorted([*rest, nb])
+        self._advance()
+
+    def _advance(self) -> None:
+        r = self.rules
+        if any(self.hands):
+            self.to_move = next_seat(r, self.to_move)
+            return
+        if self.stock:
+            self._deal_round()
+            self.to_move = first_player(r, self.dealer)
+            return
+        leftovers = list(bits(self.table_mask))
+        if leftovers:
+            if self.last_capturer is not None:
+                self.piles[r.team_of(self.last_capturer)].extend(leftovers)
+            else:
+                self.discard.extend(leftovers)
+        self.loose = 0
+        self.builds = []
+        self.to_move = next_seat(r, self.to_move)
+
+    def _deal_round(self) -> None:
+        r = self.rules
+        pos = 0
+        for _ in range(r.hand_size // 2):
+            for k in range(1, r.players + 1):
+                seat = next_seat(r, self.dealer, k)
+                for c in self.stock[pos : pos + 2]:
+                    self.hands[seat] |= 1 << c
+                pos += 2
+        del self.stock[:pos]
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if not self._stack:
+            raise IndexError("pop from a state with no moves pushed")
+        (
+            self.to_move,
+            self.hands,
+            self.loose,
+            self.builds,
+            pile_lens,
+            self.stock,
+            self.last_capturer,
+            nsweeps,
+            ndiscard,
+        ) = self._stack.pop()
+        for p, n in zip(self.piles, pile_lens, strict=True):
+            del p[n:]
+        del self.sweep_order[nsweeps:]
+        del self.discard[ndiscard:]
+        return self._history.pop()
+
+    def peek(self) -> Move:
+        """The last move pushed."""
+        if not self._history:
+            raise IndexError("no move has been pushed")
+        return self._history[-1]
+
+    # -- search ----------------------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """Number of move sequences of length ``depth``; a finished hand is a leaf."""
+        if depth <= 0 or self.is_over:
+            return 1
+        moves = self._legal_with_reasons()[0]
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            self._push_unchecked(m)
+            total += self.perft(depth - 1)
+            self.pop()
+        return total
+
+    def playout(self, seed: int) -> HandScore:
+        """Play uniformly random legal moves to the end of the hand; return its scoring."""
+        rng = Rng(seed)
+        while not self.is_over:
+            moves = self._legal_with_reasons()[0]
+            self._push_unchecked(moves[rng.below(len(moves))])
+        return self.hand_score()
+
+
+_MULTI = Rules(sum_groups="multi")
+
+
+def _vname(v: int) -> str:
+    return {1: "ace", 8: "8"}.get(v, str(v))
+
+
+def _unpickle(root: dict[str, Any], moves: list[tuple[int, int, int, int]]) -> State:
+    state = State(Position.from_dict(root))
+    for card, kind, takes, value in moves:
+        state._push_unchecked(Move(card, MoveKind(kind), takes, value))
+    return state
+
+
+def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], int]:
+    """Deal a hand from ``seed`` and play it out at random with the same RNG.
+
+    Returns the points per team and the number of moves; identical in the core."""
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    state = State.new_hand(rules, dealer, deck)
+    n = 0
+    while not state.is_over:
+        moves = state._legal_with_reasons()[0]
+        state._push_unchecked(moves[rng.below(len(moves))])
+        n += 1
+    return state.hand_score().totals(), n

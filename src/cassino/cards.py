@@ -1,0 +1,195 @@
+"""Cards as small integers and card sets as bitmasks.
+
+A standard card id is ``(rank - 1) * 4 + suit`` with suits ``S, H, D, C`` = 0..3 and
+ranks ``A=1 .. K=13``, so the four cards of a rank form one 4-bit nibble.
+
+>>> parse_card("10D")
+38
+>>> card_code(38)
+'10D'
+>>> CardSet.parse("AS 2S 10D")
+CardSet('AS 2S 10D')
+>>> popcount(SPADES), parse_card("KS") in CardSet(SPADES)
+(13, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .errors import CardError
+
+__all__ = [
+    "ACES",
+    "ALL_CARDS",
+    "CLUBS",
+    "DIAMONDS",
+    "FACES",
+    "HEARTS",
+    "RANK_NAMES",
+    "SPADES",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "CardSet",
+    "card_code",
+    "card_rank",
+    "card_suit",
+    "make_card",
+    "parse_card",
+    "parse_cards",
+    "popcount",
+    "rank_mask",
+]
+
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_NAMES = ("S", "H", "D", "C")
+SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
+NUM_CARDS = 52
+
+_RANK_BY_NAME = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
+_RANK_BY_NAME["T"] = 10
+_SUIT_BY_NAME = {name: i for i, name in enumerate(SUIT_NAMES)}
+
+
+def make_card(rank: int, suit: int) -> int:
+    """Card id of ``rank`` (1..13) and ``suit`` (0..3)."""
+    if not 1 <= rank <= 13 or not 0 <= suit <= 3:
+        raise CardError(f"no card with rank {rank} and suit {suit}")
+    return (rank - 1) * 4 + suit
+
+
+def card_rank(card: int) -> int:
+    """Rank 1..13 of a card id."""
+    return card // 4 + 1
+
+
+def card_suit(card: int) -> int:
+    """Suit 0..3 (S, H, D, C) of a card id."""
+    return card % 4
+
+
+def card_code(card: int) -> str:
+    """Text code of a card id, e.g. ``'10D'``."""
+    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+        raise CardError(f"no card with id {card!r}")
+    return RANK_NAMES[card // 4] + SUIT_NAMES[card % 4]
+
+
+def parse_card(code: str) -> int:
+    """Card id of a code such as ``AS``, ``10D`` or ``TD``; case-insensitive."""
+    if not isinstance(code, str):
+        raise CardError(f"card code must be a string, not {type(code).__name__}")
+    text = code.strip().upper()
+    rank = _RANK_BY_NAME.get(text[:-1])
+    suit = _SUIT_BY_NAME.get(text[-1:])
+    if rank is None or suit is None:
+        raise CardError(f"unknown card code {code!r} (expected rank A,2-10,J,Q,K then suit S,H,D,C)")
+    return (rank - 1) * 4 + suit
+
+
+def parse_cards(codes: Iterable[str]) -> list[int]:
+    """Card ids of a sequence of codes, in order."""
+    return [parse_card(c) for c in codes]
+
+
+def rank_mask(rank: int) -> int:
+    """Mask of the four cards of ``rank``."""
+    return 0xF << (4 * (rank - 1))
+
+
+def popcount(mask: int) -> int:
+    """Number of cards in a mask."""
+    return mask.bit_count()
+
+
+def _suit_mask(suit: int) -> int:
+    return sum(1 << (r * 4 + suit) for r in range(13))
+
+
+ALL_CARDS = (1 << NUM_CARDS) - 1
+SPADES = _suit_mask(0)
+HEARTS = _suit_mask(1)
+DIAMONDS = _suit_mask(2)
+CLUBS = _suit_mask(3)
+ACES = rank_mask(1)
+FACES = rank_mask(11) | rank_mask(12) | rank_mask(13)
+
+
+class CardSet:
+    """An immutable set of cards backed by a bitmask.
+
+    >>> s = CardSet.parse("AS KH")
+    >>> list(s), int(s)
+    ([0, 49], 562949953421313)
+    >>> s | CardSet.parse("2C")
+    CardSet('AS 2C KH')
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int | Iterable[int] = 0) -> None:
+        if isinstance(mask, int):
+            if mask < 0 or mask > ALL_CARDS:
+                raise CardError(f"card mask out of range: {mask:#x}")
+            self.mask = mask
+        else:
+            m = 0
+            for c in mask:
+                card_code(c)
+                m |= 1 << c
+            self.mask = m
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Card set of codes separated by spaces or commas."""
+        codes = text.replace(",", " ").split()
+        return cls(parse_cards(codes))
+
+    def __iter__(self) -> Iterator[int]:
+        m = self.mask
+        while m:
+            low = m & -m
+            yield low.bit_length() - 1
+            m ^= low
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < NUM_CARDS and bool(self.mask >> card & 1)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __index__(self) -> int:
+        return self.mask
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __or__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask | int(other))
+
+    def __and__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & int(other))
+
+    def __sub__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & ~int(other))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def codes(self) -> list[str]:
+        """Codes of the cards in id order."""
+        return [card_code(c) for c in self]
+
+    def __str__(self) -> str:
+        return " ".join(self.codes())
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"

@@ -1,0 +1,150 @@
+"""Moves as small immutable values with a compact text notation.
+
+A move is identified by the state it leads to: the card played, its kind, the set of table
+cards it takes (captured, or gathered into the resulting build) and the declared value.
+
+Notation (documented in docs/format.md):
+
+=========  ==========================  ===========================================
+kind       notation                    meaning
+=========  ==========================  ===========================================
+trail      ``7H``                      lay the 7 of hearts on the table
+capture    ``9Dx9C,5S,4H``             play 9D and take 9C, 5S and 4H
+build      ``3H+5S,AC=9``              play 3H with 5S and AC into a new build of 9
+augment    ``6C+4D,5S,5H=10``          as build; the takes include an existing build of 10
+increase   ``2S+3C,4H=9``              as build; the takes include a simple build of 7
+=========  ==========================  ===========================================
+
+Augment and increase are written like a build: the takes name every table card that ends up
+in the resulting pile, which identifies the move in its position.
+
+>>> m = Move.parse("9Dx9C,5S,4H")
+>>> m.kind, str(m)
+(<MoveKind.CAPTURE: 1>, '9Dx4H,5S,9C')
+>>> Move.parse("3h+5s,ac=9")
+Move('3H+AC,5S=9')
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .cards import CardSet, card_code, parse_card
+from .errors import CardError, NotationError
+
+__all__ = ["Move", "MoveKind"]
+
+
+class MoveKind(enum.IntEnum):
+    """Kinds of moves; later systems add kinds after these."""
+
+    TRAIL = 0
+    CAPTURE = 1
+    BUILD = 2
+    AUGMENT = 3
+    INCREASE = 4
+
+    @property
+    def label(self) -> str:
+        """Lower-case name used in JSON output."""
+        return self.name.lower()
+
+
+_BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A move: ``card`` played, ``kind``, ``takes`` (mask of table cards), ``value``.
+
+    ``value`` is the declared value of the resulting build, or 0 for trails and captures.
+    Moves order by ``(card, kind, takes, value)``, the order of ``legal_moves()``.
+    """
+
+    card: int
+    kind: MoveKind
+    takes: int = 0
+    value: int = 0
+
+    def __post_init__(self) -> None:
+        card_code(self.card)
+        if not isinstance(self.kind, MoveKind):
+            object.__setattr__(self, "kind", MoveKind(self.kind))
+
+    @classmethod
+    def trail(cls, card: int) -> Move:
+        """Trail ``card``."""
+        return cls(card, MoveKind.TRAIL, 0, 0)
+
+    @classmethod
+    def capture(cls, card: int, takes: int) -> Move:
+        """Play ``card`` and capture the cards of mask ``takes``."""
+        return cls(card, MoveKind.CAPTURE, takes, 0)
+
+    @property
+    def taken(self) -> CardSet:
+        """Table cards the move takes, as a :class:`CardSet`."""
+        return CardSet(self.takes)
+
+    def notation(self) -> str:
+        """Compact text form; see the module docstring."""
+        code = card_code(self.card)
+        takes = ",".join(CardSet(self.takes).codes())
+        if self.kind == MoveKind.TRAIL:
+            return code
+        if self.kind == MoveKind.CAPTURE:
+            return f"{code}x{takes}"
+        return f"{code}+{takes}={self.value}"
+
+    __str__ = notation
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation()!r})"
+
+    @classmethod
+    def parse(cls, text: str, kind: MoveKind | None = None) -> Move:
+        """Parse notation.  Build-like moves parse as ``BUILD``; pass the position's move
+        list to :func:`cassino.find_move` (or use ``State.parse_move``) to resolve augment
+        and increase."""
+        if not isinstance(text, str):
+            raise NotationError(f"move notation must be a string, not {type(text).__name__}")
+        s = text.strip().upper().replace(" ", "")
+        if not s:
+            raise NotationError("empty move notation")
+        try:
+            if "X" in s:
+                head, _, rest = s.partition("X")
+                takes = _parse_takes(rest, text)
+                if not takes:
+                    raise NotationError(f"capture {text!r} takes no cards")
+                return cls(parse_card(head), MoveKind.CAPTURE, takes, 0)
+            if "+" in s:
+                head, _, rest = s.partition("+")
+                body, eq, val = rest.partition("=")
+                if not eq or not val.isdigit():
+                    raise NotationError(f"build {text!r} needs a declared value, as in 3H+5S=8")
+                takes = _parse_takes(body, text)
+                return cls(parse_card(head), kind or MoveKind.BUILD, takes, int(val))
+            return cls(parse_card(s), MoveKind.TRAIL, 0, 0)
+        except CardError as exc:
+            raise NotationError(f"bad move {text!r}: {exc}") from None
+
+
+def _parse_takes(body: str, text: str) -> int:
+    mask = 0
+    for code in body.split(","):
+        if not code:
+            raise NotationError(f"empty card in {text!r}")
+        c = parse_card(code)
+        if mask >> c & 1:
+            raise NotationError(f"card {code} appears twice in {text!r}")
+        mask |= 1 << c
+    return mask
+
+
+def same_notation(a: Move, b: Move) -> bool:
+    """Whether two moves are equal up to the build kind (which notation does not spell)."""
+    if a.kind in _BUILD_KINDS and b.kind in _BUILD_KINDS:
+        return (a.card, a.takes, a.value) == (b.card, b.takes, b.value)
+    return a == b

@@ -1,0 +1,561 @@
+"""Positions: the normalized interchange form shared by the core and the reference.
+
+A :class:`Position` is plain immutable data (card masks and tuples). It is read from and
+written to the position JSON of docs/format.md and to a compact one-line text notation.
+Parsing validates everything and raises :class:`~cassino.errors.PositionError` (or
+:class:`~cassino.errors.CardError`, :class:`~cassino.errors.RulesError`) naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import ALL_CARDS, CardSet, card_code, card_rank, parse_card
+from .errors import CassinoError, NotationError, PositionError
+from .rules import Rules, parse_option, rules
+
+__all__ = [
+    "MAX_JSON_BYTES",
+    "Build",
+    "Position",
+    "card_value",
+    "partition_groups",
+]
+
+MAX_JSON_BYTES = 1 << 20
+MAX_JSON_DEPTH = 16
+
+
+def card_value(card: int) -> int:
+    """Numeric value of a card in the standard systems: A=1, 2-10 pip, faces 0 (none)."""
+    r = card_rank(card)
+    return r if r <= 10 else 0
+
+
+def mask_sum(mask: int) -> int:
+    """Sum of the values of the cards in ``mask``."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += card_value(low.bit_length() - 1)
+        mask ^= low
+    return total
+
+
+def _bits(mask: int) -> list[int]:
+    return list(CardSet(mask))
+
+
+def partition_groups(cards: int, value: int) -> list[int] | None:
+    """A canonical partition of ``cards`` into groups each totalling ``value``, or None.
+
+    Groups are found greedily: the lowest card first, with the first (by card ids)
+    subset that lets the rest be partitioned too.
+
+    >>> from cassino.cards import CardSet
+    >>> [str(CardSet(g)) for g in partition_groups(int(CardSet.parse("AS 3S 5H 9C")), 9)]
+    ['AS 3S 5H', '9C']
+    """
+    if cards == 0:
+        return []
+    ids = _bits(cards)
+    if any(card_value(c) == 0 for c in ids):
+        return None
+    first, rest = ids[0], ids[1:]
+    need = value - card_value(first)
+    if need < 0:
+        return None
+    for sub in _subsets_with_sum(rest, need):
+        tail = partition_groups(cards & ~sub & ~(1 << first), value)
+        if tail is not None:
+            return [sub | (1 << first), *tail]
+    return None
+
+
+def _subsets_with_sum(ids: Sequence[int], need: int) -> Iterable[int]:
+    if need == 0:
+        yield 0
+        return
+    for i, c in enumerate(ids):
+        v = card_value(c)
+        if v <= need:
+            for sub in _subsets_with_sum(ids[i + 1 :], need - v):
+                yield sub | (1 << c)
+
+
+@dataclass(frozen=True, order=True)
+class Build:
+    """A build on the table: its cards, declared value, owners (a seat mask) and kind."""
+
+    value: int
+    cards: int
+    owners: int
+    multiple: bool
+
+    def groups(self) -> list[int]:
+        """A canonical grouping of the build's cards."""
+        groups = partition_groups(self.cards, self.value)
+        assert groups is not None
+        return groups
+
+    def owner_seats(self) -> list[int]:
+        """Owners as a sorted list of seats."""
+        return [s for s in range(self.owners.bit_length()) if self.owners >> s & 1]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A fully specified position of one hand."""
+
+    rules: Rules
+    dealer: int
+    to_move: int
+    hands: tuple[int, ...]
+    loose: int
+    builds: tuple[Build, ...]
+    piles: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    last_capturer: int | None
+    sweep_order: tuple[int, ...]
+    scores: tuple[int, ...]
+    discard: tuple[int, ...] = field(default=())
+
+    # -- derived -------------------------------------------------------------------------
+    @property
+    def sweeps(self) -> tuple[int, ...]:
+        """Sweeps per team."""
+        return tuple(self.sweep_order.count(t) for t in range(self.rules.num_teams))
+
+    @property
+    def table_mask(self) -> int:
+        """All cards on the table, loose or in builds."""
+        m = self.loose
+        for b in self.builds:
+            m |= b.cards
+        return m
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished (no cards in hands or stock)."""
+        return not any(self.hands) and not self.stock
+
+    # -- validation ----------------------------------------------------------------------
+    def validate(self) -> Position:
+        """Check consistency; return self or raise :class:`PositionError`."""
+        r = self.rules
+        n = r.players
+        if len(self.hands) != n:
+            raise PositionError(f"hands must have one entry per player ({n}), not {len(self.hands)}")
+        if not 0 <= self.dealer < n:
+            raise PositionError(f"dealer must be a seat from 0 to {n - 1}, not {self.dealer}")
+        if len(self.piles) != r.num_teams:
+            raise PositionError(f"piles must have one entry per team ({r.num_teams}), not {len(self.piles)}")
+        if len(self.scores) != r.num_teams:
+            raise PositionError(f"scores must have one entry per team ({r.num_teams}), not {len(self.scores)}")
+        if self.last_capturer is not None and not 0 <= self.last_capturer < n:
+            raise PositionError(f"last_capturer must be null or a seat from 0 to {n - 1}, not {self.last_capturer}")
+        if any(not 0 <= t < r.num_teams for t in self.sweep_order):
+            raise PositionError("sweep_order names a team that does not exist")
+        seen: dict[int, str] = {}
+
+        def claim(card: int, where: str) -> None:
+            if card in seen:
+                raise PositionError(f"card {card_code(card)} appears twice ({seen[card]} and {where})")
+            seen[card] = where
+
+        for s, h in enumerate(self.hands):
+            for c in _bits(h):
+                claim(c, f"hand {s}")
+            if h.bit_count() > r.hand_size:
+                raise PositionError(f"hand {s} holds {h.bit_count()} cards; a deal gives {r.hand_size}")
+        for c in _bits(self.loose):
+            claim(c, "table")
+        values = set()
+        for b in self.builds:
+            for c in _bits(b.cards):
+                claim(c, f"build of {b.value}")
+            _check_build(b, n, r)
+            if r.unique_build_values and b.value in values:
+                raise PositionError(f"two builds of {b.value} on the table, but build values are unique")
+            values.add(b.value)
+        for t, pile in enumerate(self.piles):
+            for c in pile:
+                claim(c, f"pile {t}")
+        for c in self.stock:
+            claim(c, "stock")
+        for c in self.discard:
+            claim(c, "discard")
+        if len(seen) != 52:
+            missing = CardSet(ALL_CARDS & ~sum(1 << c for c in seen))
+            raise PositionError(
+                f"the position holds {len(seen)} cards, not 52 (missing: {missing})"
+            )
+        per_deal = n * r.hand_size
+        if len(self.stock) % per_deal:
+            raise PositionError(
+                f"the stock holds {len(self.stock)} cards, not a multiple of one deal ({per_deal})"
+            )
+        if not any(self.hands):
+            if self.stock:
+                raise PositionError("every hand is empty but the stock is not: deal the next round first")
+            if self.table_mask:
+                raise PositionError("the hand is over but cards are still on the table")
+        elif not 0 <= self.to_move < n:
+            raise PositionError(f"to_move must be a seat from 0 to {n - 1}, not {self.to_move}")
+        elif not self.hands[self.to_move]:
+            raise PositionError(f"to_move is seat {self.to_move}, whose hand is empty")
+        return self
+
+    # -- JSON ----------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Position:
+        """Parse and validate position JSON (see docs/format.md)."""
+        if isinstance(text, bytes | bytearray):
+            if len(text) > MAX_JSON_BYTES:
+                raise PositionError(f"position JSON is larger than {MAX_JSON_BYTES} bytes")
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PositionError(f"position JSON is not UTF-8: {exc}") from None
+        if not isinstance(text, str):
+            raise PositionError(f"position JSON must be text, not {type(text).__name__}")
+        if len(text) > MAX_JSON_BYTES:
+            raise PositionError(f"position JSON is larger than {MAX_JSON_BYTES} bytes")
+        depth = 0
+        for ch in text:
+            if ch in "[{":
+                depth += 1
+                if depth > MAX_JSON_DEPTH:
+                    raise PositionError(f"position JSON is nested deeper than {MAX_JSON_DEPTH} levels")
+            elif ch in "]}":
+                depth -= 1
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise PositionError(f"malformed position JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Position:
+        """Build and validate a position from decoded JSON."""
+        if not isinstance(data, dict):
+            raise PositionError("position JSON must be an object")
+        for key in ("system", "hands", "table", "piles", "stock", "dealer", "to_move"):
+            if key not in data:
+                raise PositionError(f"position JSON is missing the field {key!r}")
+        known = {
+            "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
+            "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
+        }
+        extra = sorted(set(data) - known)
+        if extra:
+            raise PositionError(f"unknown field {extra[0]!r} in position JSON")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise PositionError("options must be an object of option overrides")
+        hands_raw = _list(data["hands"], "hands")
+        players = data.get("players", len(hands_raw))
+        if isinstance(players, list):
+            players = len(players)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise PositionError("players must be a number of players or a list of names")
+        if len(hands_raw) != players:
+            raise PositionError(f"hands has {len(hands_raw)} entries but there are {players} players")
+        opts = dict(options)
+        if "players" not in opts:
+            opts["players"] = players
+        system = data["system"]
+        if not isinstance(system, str):
+            raise PositionError("system must be a string")
+        r = rules(system, **opts)
+        hands = tuple(_mask(_list(h, f"hands[{i}]"), f"hands[{i}]") for i, h in enumerate(hands_raw))
+        loose = 0
+        builds = []
+        for i, item in enumerate(_list(data["table"], "table")):
+            if isinstance(item, str):
+                c = parse_card(item)
+                if loose >> c & 1:
+                    raise PositionError(f"card {card_code(c)} appears twice (table and table)")
+                loose |= 1 << c
+            elif isinstance(item, dict):
+                builds.append(_build_from_dict(item, i, players))
+            else:
+                raise PositionError(f"table[{i}] must be a card code or a build object")
+        piles = tuple(
+            tuple(parse_card(c) for c in _list(p, f"piles[{i}]"))
+            for i, p in enumerate(_list(data["piles"], "piles"))
+        )
+        stock = tuple(parse_card(c) for c in _list(data["stock"], "stock"))
+        discard = tuple(parse_card(c) for c in _list(data.get("discard", []), "discard"))
+        lc = data.get("last_capturer")
+        if lc is not None and (not isinstance(lc, int) or isinstance(lc, bool)):
+            raise PositionError("last_capturer must be a seat number or null")
+        nteams = r.num_teams
+        sweeps = _ints(data.get("sweeps", [0] * nteams), "sweeps")
+        if len(sweeps) != nteams or any(s < 0 for s in sweeps):
+            raise PositionError(f"sweeps must be {nteams} non-negative counts, one per team")
+        if "sweep_order" in data:
+            order = tuple(_ints(data["sweep_order"], "sweep_order"))
+            if any(not 0 <= t < nteams for t in order):
+                raise PositionError("sweep_order names a team that does not exist")
+            if [order.count(t) for t in range(nteams)] != sweeps:
+                raise PositionError("sweep_order does not agree with sweeps")
+        else:
+            order = tuple(t for t in range(nteams) for _ in range(sweeps[t]))
+        scores = tuple(_ints(data.get("scores", [0] * nteams), "scores"))
+        for key in ("dealer", "to_move"):
+            if not isinstance(data[key], int) or isinstance(data[key], bool):
+                raise PositionError(f"{key} must be a seat number")
+        pos = cls(
+            rules=r,
+            dealer=data["dealer"],
+            to_move=data["to_move"],
+            hands=hands,
+            loose=loose,
+            builds=tuple(sorted(builds)),
+            piles=piles,
+            stock=stock,
+            last_capturer=lc,
+            sweep_order=order,
+            scores=scores,
+            discard=discard,
+        )
+        return pos.validate()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as JSON-ready data."""
+        table: list[Any] = CardSet(self.loose).codes()
+        for b in self.builds:
+            table.append(
+                {
+                    "groups": [CardSet(g).codes() for g in b.groups()],
+                    "value": b.value,
+                    "owners": b.owner_seats(),
+                }
+            )
+        d: dict[str, Any] = {
+            "system": self.rules.system,
+            "options": self.rules.options() | {},
+            "players": self.rules.players,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "hands": [CardSet(h).codes() for h in self.hands],
+            "table": table,
+            "piles": [[card_code(c) for c in p] for p in self.piles],
+            "stock": [card_code(c) for c in self.stock],
+            "last_capturer": self.last_capturer,
+            "sweeps": list(self.sweeps),
+            "scores": list(self.scores),
+        }
+        d["options"].pop("players", None)
+        if len(set(self.sweep_order)) > 1:
+            d["sweep_order"] = list(self.sweep_order)
+        if self.discard:
+            d["discard"] = [card_code(c) for c in self.discard]
+        return d
+
+    def to_json(self, indent: int | None = None) -> str:
+        """Position JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    # -- text notation -------------------------------------------------------------------
+    def to_text(self) -> str:
+        """One-line text notation (docs/format.md), e.g.
+
+        ``cassino_standard{sweeps=true} 0 1 AS,2H/3D,4C 5S,(AC+3C|4H=4@1) -/6C,7C 8S,... 1 1 0,0``
+        """
+        opts = self.rules.options()
+        opts.pop("players", None)
+        head = self.rules.system
+        items = [f"players={self.rules.players}"] if self.rules.players != 2 else []
+        items += [f"{k}={_opt_text(v)}" for k, v in sorted(opts.items())]
+        if items:
+            head += "{" + ",".join(items) + "}"
+        table = CardSet(self.loose).codes()
+        for b in self.builds:
+            groups = "|".join("+".join(CardSet(g).codes()) for g in b.groups())
+            owners = ".".join(str(s) for s in b.owner_seats())
+            table.append(f"({groups}={b.value}@{owners})")
+        fields = [
+            head,
+            str(self.dealer),
+            str(self.to_move),
+            "/".join(_codes_text(CardSet(h).codes()) for h in self.hands),
+            _codes_text(table),
+            "/".join(_codes_text([card_code(c) for c in p]) for p in self.piles),
+            _codes_text([card_code(c) for c in self.stock]),
+            "-" if self.last_capturer is None else str(self.last_capturer),
+            "".join(str(t) for t in self.sweep_order) or "-",
+            ",".join(str(s) for s in self.scores),
+        ]
+        if self.discard:
+            fields.append(_codes_text([card_code(c) for c in self.discard]))
+        return " ".join(fields)
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Parse the one-line text notation written by :meth:`to_text`."""
+        if not isinstance(text, str):
+            raise NotationError("position text must be a string")
+        parts = text.split()
+        if len(parts) not in (10, 11):
+            raise NotationError(f"position text needs 10 or 11 fields, not {len(parts)}")
+        head = parts[0]
+        options: dict[str, Any] = {}
+        if "{" in head:
+            if not head.endswith("}"):
+                raise NotationError(f"bad system field {head!r}")
+            head, _, body = head[:-1].partition("{")
+            for item in filter(None, body.split(",")):
+                k, v = parse_option(item)
+                options[k] = v
+        players = options.pop("players", 2)
+        try:
+            hands = [_text_codes(h) for h in parts[3].split("/")]
+            table: list[Any] = []
+            for item in _split_items(parts[4]):
+                if item.startswith("("):
+                    if not item.endswith(")") or "=" not in item or "@" not in item:
+                        raise NotationError(f"bad build {item!r}")
+                    body, _, rest = item[1:-1].rpartition("=")
+                    val, _, owners = rest.partition("@")
+                    table.append(
+                        {
+                            "groups": [g.split("+") for g in body.split("|")],
+                            "value": int(val),
+                            "owners": [int(o) for o in owners.split(".")],
+                        }
+                    )
+                else:
+                    table.append(item)
+            data = {
+                "system": head,
+                "options": options,
+                "players": players,
+                "dealer": int(parts[1]),
+                "to_move": int(parts[2]),
+                "hands": hands,
+                "table": table,
+                "piles": [_text_codes(p) for p in parts[5].split("/")],
+                "stock": _text_codes(parts[6]),
+                "last_capturer": None if parts[7] == "-" else int(parts[7]),
+                "scores": [int(s) for s in parts[9].split(",")],
+                "discard": _text_codes(parts[10]) if len(parts) == 11 else [],
+            }
+            order = [] if parts[8] == "-" else [int(ch) for ch in parts[8]]
+            nteams = len(data["scores"])
+            data["sweep_order"] = order
+            data["sweeps"] = [order.count(t) for t in range(nteams)]
+        except ValueError as exc:
+            raise NotationError(f"bad position text: {exc}") from None
+        try:
+            return cls.from_dict(data)
+        except CassinoError as exc:
+            raise NotationError(f"bad position text: {exc}") from None
+
+
+def _opt_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _codes_text(codes: list[str]) -> str:
+    return ",".join(codes) if codes else "-"
+
+
+def _text_codes(field_: str) -> list[str]:
+    return [] if field_ == "-" else field_.split(",")
+
+
+def _split_items(field_: str) -> list[str]:
+    if field_ == "-":
+        return []
+    items, depth, cur = [], 0, ""
+    for ch in field_:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    items.append(cur)
+    return items
+
+
+def _list(x: Any, name: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise PositionError(f"{name} must be a list")
+    return x
+
+
+def _ints(x: Any, name: str) -> list[int]:
+    xs = _list(x, name)
+    if any(not isinstance(v, int) or isinstance(v, bool) for v in xs):
+        raise PositionError(f"{name} must be a list of integers")
+    return xs
+
+
+def _mask(codes: list[Any], name: str) -> int:
+    m = 0
+    for code in codes:
+        c = parse_card(code)
+        if m >> c & 1:
+            raise PositionError(f"card {card_code(c)} appears twice ({name} and {name})")
+        m |= 1 << c
+    return m
+
+
+def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
+    for key in ("groups", "value", "owners"):
+        if key not in item:
+            raise PositionError(f"build table[{i}] is missing the field {key!r}")
+    extra = sorted(set(item) - {"groups", "value", "owners"})
+    if extra:
+        raise PositionError(f"unknown field {extra[0]!r} in build table[{i}]")
+    value = item["value"]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"build table[{i}] value must be an integer")
+    groups = _list(item["groups"], f"table[{i}].groups")
+    if not groups:
+        raise PositionError(f"build table[{i}] has no groups")
+    cards = 0
+    for g in groups:
+        gm = _mask(_list(g, f"table[{i}].groups"), f"table[{i}]")
+        if cards & gm:
+            raise PositionError(f"build table[{i}] uses a card twice")
+        cards |= gm
+        if not gm:
+            raise PositionError(f"build table[{i}] has an empty group")
+        faces = [card_code(c) for c in _bits(gm) if card_value(c) == 0]
+        if faces:
+            raise PositionError(f"build table[{i}] contains {faces[0]}, and face cards cannot be built")
+        total = mask_sum(gm)
+        if total != value:
+            codes = "+".join(CardSet(gm).codes())
+            raise PositionError(f"build table[{i}]: group {codes} totals {total}, not the build value {value}")
+    if len(groups) == 1 and cards.bit_count() < 2:
+        raise PositionError(f"build table[{i}] is a single card, which is a loose card, not a build")
+    owners = _ints(item["owners"], f"table[{i}].owners")
+    if not owners:
+        raise PositionError(f"build table[{i}] has no owner")
+    omask = 0
+    for o in owners:
+        if not 0 <= o < players:
+            raise PositionError(f"build table[{i}] owner {o} is not a seat (0 to {players - 1})")
+        omask |= 1 << o
+    multiple = len(groups) >= 2
+    if not multiple and omask.bit_count() > 1:
+        raise PositionError(f"build table[{i}] is a simple build and has exactly one owner")
+    return Build(value=value, cards=cards, owners=omask, multiple=multiple)
+
+
+def _check_build(b: Build, players: int, r: Rules) -> None:
+    if not 1 <= b.value <= r.build_max_value:
+        raise PositionError(f"a build of {b.value} is impossible: build values run from 1 to {r.build_max_value}")

@@ -1,0 +1,384 @@
+"""Rules as data: a frozen, validated :class:`Rules` and the registry of system ids.
+
+>>> r = rules("cassino_standard", sweeps=True)
+>>> r.system, r.sweeps, r.obligation, r.face_capture
+('cassino_standard', True, 'v1', 'one_or_three')
+>>> rules("cassino_standard", obligation="v4")
+Traceback (most recent call last):
+...
+cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', not 'v4'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RulesError, UnknownSystemError
+
+__all__ = [
+    "CHOICES",
+    "OPTION_NAMES",
+    "SYSTEMS",
+    "Rules",
+    "SystemInfo",
+    "implemented_systems",
+    "parse_option",
+    "rules",
+]
+
+# Allowed values of every string-valued parameter (RULES.md §1.3 plus engine options).
+# Values that later systems need are listed in PLANNED_VALUES and rejected for now.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "teams": ("individual", "partnership"),
+    "deck": ("standard52",),
+    "direction": ("cw", "ccw"),
+    "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
+    "match_mode": ("rank", "value"),
+    "face_capture": ("one", "one_or_three", "any"),
+    "sum_groups": ("single", "multi"),
+    "capture_extent": ("free", "maximal"),
+    "builds_as_sum_components": ("no",),
+    "build_kinds": ("simple+multiple",),
+    "table_only_build": ("no",),
+    "increase_who": ("any_simple",),
+    "augment_who": ("any",),
+    "obligation": ("none", "v1", "v2", "v3"),
+    "leftovers_to": ("last_capturer",),
+    "compulsion": ("none",),
+    "turn_structure": ("simple",),
+    "own_increase": ("allowed", "keep_old", "forbidden"),
+    "end_check": ("ordered_tally", "compare_totals"),
+    "first_dealer": ("high", "low"),
+    "deal_order": ("opponent_table_dealer", "opponent_dealer_table"),
+}
+
+# Values named by RULES.md that belong to systems not implemented yet.
+PLANNED_VALUES: dict[str, tuple[str, ...]] = {
+    "deck": ("double104", "jokers", "italian40", "short40"),
+    "match_mode": (),
+    "face_capture": ("n.a.",),
+    "sum_groups": ("none",),
+    "capture_extent": ("single_group", "single_type", "all_matches", "opponent_insist"),
+    "builds_as_sum_components": ("adversary_only",),
+    "build_kinds": ("none", "declarations", "esun", "zwickern_stack"),
+    "table_only_build": ("free_op", "turn"),
+    "increase_who": ("not_own", "opponent_only"),
+    "augment_who": ("own_team", "own_team_or_captured_same_turn"),
+    "obligation": ("diloti", "african_2p"),
+    "leftovers_to": ("last_to_play", "nobody", "last_holder"),
+    "compulsion": ("lay_match_forced", "player", "must_or_lie_down"),
+    "turn_structure": ("compound",),
+}
+
+# Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
+PLANNED_FLAGS = (
+    "count_out",
+    "all_eleven",
+    "sudden_death",
+    "michigan",
+    "face_cards_all_four",
+    "initial_pairs",
+    "five_of_spades_sweep",
+    "pluck",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter of a game system (RULES.md §1.3), validated on construction.
+
+    Build one with :func:`rules`; change options with :meth:`replace`.
+    """
+
+    system: str = "cassino_standard"
+    players: int = 2
+    teams: str = "individual"
+    deck: str = "standard52"
+    direction: str = "cw"
+    first_player: str = "left_of_dealer"
+    match_mode: str = "rank"
+    face_capture: str = "one_or_three"
+    sum_groups: str = "multi"
+    combine_match_and_sum: bool = True
+    capture_extent: str = "free"
+    builds_as_sum_components: str = "no"
+    build_kinds: str = "simple+multiple"
+    table_only_build: str = "no"
+    increase_who: str = "any_simple"
+    augment_who: str = "any"
+    unique_build_values: bool = True
+    build_max_value: int = 10
+    obligation: str = "v1"
+    holding_invariant: bool = True
+    own_increase: str = "allowed"
+    natural_build_combination: bool = True
+    leftovers_to: str = "last_capturer"
+    compulsion: str = "none"
+    turn_structure: str = "simple"
+    sweeps: bool = False
+    sweep_points: int = 1
+    last_card_sweep: bool = True
+    hand_size: int = 4
+    table_cards: int = 4
+    deal_order: str = "opponent_table_dealer"
+    first_dealer: str = "high"
+    target: int = 21
+    end_check: str = "ordered_tally"
+    count_out: bool = False
+    all_eleven: bool = False
+    sudden_death: bool = False
+    michigan: bool = False
+    face_cards_all_four: bool = False
+    initial_pairs: bool = False
+    five_of_spades_sweep: bool = False
+    pluck: bool = False
+    player_range: tuple[int, int] = field(default=(2, 2), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if f.name in ("system", "player_range"):
+                continue
+            _check_value(f.name, getattr(self, f.name), f.type)
+        lo, hi = self.player_range
+        if not lo <= self.players <= hi:
+            span = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise RulesError(f"{self.system} is played by {span} players, not {self.players}")
+        if self.teams == "partnership" and self.players % 2:
+            raise RulesError(f"partnerships need an even number of players, not {self.players}")
+        for name in PLANNED_FLAGS:
+            if getattr(self, name):
+                raise RulesError(f"option {name} (opt_{name}) is not implemented yet")
+        if self.obligation == "v3" and not self.unique_build_values:
+            raise RulesError(
+                "obligation v3 allows one build per value, so it needs unique_build_values=true"
+            )
+        if self.own_increase != "allowed" and self.increase_who != "any_simple":
+            raise RulesError("own_increase applies only when a player may increase his own builds")
+        if not 1 <= self.build_max_value <= 10:
+            raise RulesError(
+                f"build_max_value must be between 1 and 10 in a 52-card game with A=1, "
+                f"not {self.build_max_value}"
+            )
+        if self.target < 1:
+            raise RulesError(f"target must be at least 1, not {self.target}")
+        if self.sweeps and self.sweep_points < 1:
+            raise RulesError("sweeps=true needs sweep_points of at least 1")
+        if not 1 <= self.hand_size <= 26 or not 0 <= self.table_cards <= 12:
+            raise RulesError("hand_size must be 1-26 and table_cards 0-12")
+        rest = 52 - self.table_cards
+        per_deal = self.players * self.hand_size
+        if rest % per_deal:
+            raise RulesError(
+                f"{rest} cards cannot be dealt in rounds of {self.hand_size} to "
+                f"{self.players} players"
+            )
+        if self.table_cards % 2 or self.hand_size % 2:
+            raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
+
+    # -- derived ---------------------------------------------------------------------------
+    @property
+    def num_teams(self) -> int:
+        """Number of teams (scoring units)."""
+        return self.players // 2 if self.teams == "partnership" else self.players
+
+    def team_of(self, seat: int) -> int:
+        """Team of a seat: partners sit opposite each other."""
+        return seat % self.num_teams
+
+    @property
+    def deals_per_hand(self) -> int:
+        """Number of deals in one hand."""
+        return (52 - self.table_cards) // (self.players * self.hand_size)
+
+    def options(self) -> dict[str, Any]:
+        """The options that differ from the system's preset."""
+        base = _preset(self.system)
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.compare and f.name != "system" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with options changed; unknown names raise :class:`RulesError`."""
+        for name in options:
+            if name not in OPTION_NAMES:
+                raise RulesError(f"unknown option {name!r} for {self.system}")
+        return dataclasses.replace(self, **options)
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("system", "player_range")
+)
+_FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Rules)}
+
+
+def _check_value(name: str, value: object, typ: object) -> None:
+    if typ in (bool, "bool"):
+        if not isinstance(value, bool):
+            raise RulesError(f"option {name} must be true or false, not {value!r}")
+    elif typ in (int, "int"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"option {name} must be an integer, not {value!r}")
+    elif name in CHOICES:
+        allowed = CHOICES[name]
+        if value in allowed:
+            return
+        if value in PLANNED_VALUES.get(name, ()):
+            raise RulesError(f"option {name}={value} is not implemented yet")
+        shown = ", ".join(repr(a) for a in allowed)
+        raise RulesError(f"option {name} must be one of {shown}, not {value!r}")
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse ``k=v`` from the command line into a typed option.
+
+    >>> parse_option("sweeps=true"), parse_option("target=11"), parse_option("obligation=v2")
+    (('sweeps', True), ('target', 11), ('obligation', 'v2'))
+    """
+    if "=" not in text:
+        raise RulesError(f"option {text!r} must look like name=value")
+    name, _, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    raw = raw.strip()
+    if name not in OPTION_NAMES:
+        raise RulesError(f"unknown option {name!r}")
+    typ = _FIELD_TYPES[name]
+    if typ in (bool, "bool"):
+        low = raw.lower()
+        if low in ("true", "1", "yes", "on"):
+            return name, True
+        if low in ("false", "0", "no", "off"):
+            return name, False
+        raise RulesError(f"option {name} must be true or false, not {raw!r}")
+    if typ in (int, "int"):
+        try:
+            return name, int(raw)
+        except ValueError:
+            raise RulesError(f"option {name} must be an integer, not {raw!r}") from None
+    return name, raw
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    """Registry entry of a game system or preset."""
+
+    id: str
+    name: str
+    players: str
+    summary: str
+    implemented: bool = False
+    section: str = ""
+    preset: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _info(
+    sid: str, name: str, players: str, section: str, summary: str, **preset: Any
+) -> SystemInfo:
+    return SystemInfo(sid, name, players, summary, False, section, preset)
+
+
+SYSTEMS: dict[str, SystemInfo] = {
+    s.id: s
+    for s in [
+        SystemInfo(
+            "cassino_standard", "Standard Cassino", "2",
+            "Rank matching, multi-group sums, simple and multiple builds, obligation V1; 11 points a hand, play to 21.",
+            True, "3.1", {"player_range": (2, 2)},
+        ),
+        SystemInfo(
+            "cassino_standard_002", "Standard Cassino (rules of seed 002)", "2-3",
+            "Lowest card deals, faces one at a time, sweeps count, build duty V3, higher total at 21 wins.",
+            True, "3.1",
+            {
+                "player_range": (2, 3), "first_dealer": "low",
+                "deal_order": "opponent_dealer_table", "face_capture": "one", "sweeps": True,
+                "obligation": "v3", "end_check": "compare_totals",
+            },
+        ),
+        _info("cassino_partnership", "Partnership Cassino", "4 (2x2)", "3.2", "Standard Cassino for two partnerships."),
+        _info("cassino_three_four", "Cassino for Three or Four", "3-4", "3.3", "Standard Cassino for three or four individual players."),
+        _info("cassino_five_player", "Five Player Cassino", "5", "3.4", "49 cards, deals of 4 then 5."),
+        _info("cassino_draw", "Draw Cassino", "2", "3.5", "Draw one card from the stock after every turn."),
+        _info("cassino_spade", "Spade Cassino", "2", "3.6", "Every spade scores; J of spades 2; play to 61."),
+        _info("cassino_california", "California Cassino", "2-6", "3.7", "Faces capture any number; sweeps never score."),
+        _info("cassino_pluck", "Pluck Cassino", "2", "3.8", "Once per deal, pluck one loose card."),
+        _info("cassino_royal", "Royal Cassino", "2-4", "3.9", "J 11, Q 12, K 13, ace 1 or 14; value matching."),
+        _info("cassino_buckeye", "Buckeye Cassino", "2-4", "3.10", "Royal Cassino with the 10 of diamonds worth 10 or 11."),
+        _info("cassino_trailing_royals", "Trailing-royals Cassino", "2", "3.11", "Natural face builds; faces capture any number."),
+        _info("cassino_portuguese", "Portuguese Cassino", "2 or 2x2", "3.12", "Standard play with clareza sweeps; play to 31."),
+        _info("cassino_diamond", "Diamond Cassino", "2-4", "3.13", "40 cards without faces, 7 of diamonds bonus (underspecified)."),
+        _info("callabra", "Callabra", "2+", "3.14", "Two hand cards summing to a table card (underspecified)."),
+        _info("tablanette", "Tablanette", "2+", "3.15", "Jacks clear the table (underspecified)."),
+        _info("kontsina", "Kontsina", "2", "3.16", "One capture group per play; match decided by hands won."),
+        _info("diloti", "Diloti", "2", "3.17", "Plain and family declarations, raises, Xeri; play to 61."),
+        _info("diloti_four_player", "Four Player Diloti", "4 (2x2)", "3.18", "Diloti for partnerships with declaration restrictions."),
+        _info("swedish_kassino", "Swedish Kassino", "2-4", "3.19", "No building, aces 1 or 14, tabbe and sistan; play to 16."),
+        _info("mulle", "Mulle", "2-4", "3.20", "Two decks; capturing an identical card is a Mulle."),
+        _info("finnish_kasino", "Finnish Kasino", "2-4", "3.21", "Hand values differ from table values; immediate points; Mokki."),
+        _info("african_cassino_3p", "African (Swazi) Cassino", "3", "3.22", "Compound turns, all cards dealt, pile-top building material."),
+        _info("african_cassino_2p", "Two Player African Cassino", "2", "3.23", "African Cassino for two; one own build at a time."),
+        _info("african_cassino_partnership", "Partnership African Cassino", "4 (2x2)", "3.24", "African Cassino for partnerships."),
+        _info("italian_house_cassino", "House variant with Italian cards", "2-4", "3.25", "40 Italian cards, steals, drifting, unique build values."),
+        _info("elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2-6", "3.26", "Jokers clear the table (Ipalemo); Esun; one point a card."),
+        _info("elewenjewe_professional", "Elewenjewenombajenomba (professional)", "2", "3.27", "No jokers; three hands."),
+        _info("elewenjewe_five_player", "Elewenjewenombajenomba (five players)", "5", "3.28", "54 cards for five players."),
+        _info("shaniss", "Shaniss", "2", "3.30", "Compulsory captures; the hand winner scores the card difference; play to 100."),
+        _info("stealing_bundles", "Stealing Bundles", "2-4", "3.31", "Steal an opponent's bundle by matching its top card."),
+        _info("zwickern", "Zwickern", "2-8", "3.32", "Jokers with declared values; stacks up to 14; Zwicker."),
+        _info("bella_donna", "Bella Donna", "2", "3.33", "One group per capture; Fixxa and Stoppa bonuses."),
+        _info("bella_donna_halliel", "Bella Donna Halliel", "2", "3.34", "Bella Donna with whole-pile steals."),
+        _info("laugh_and_lie_down", "Laugh and Lie Down", "5", "3.35", "Compulsory captures or lie down; chips."),
+        _info("laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4", "3.36", "Four-player Laugh and Lie Down."),
+    ]
+}
+
+# Option modules of RULES.md §3.37: id -> (rules option it maps to or None, implemented).
+OPTION_MODULES: dict[str, tuple[str, bool]] = {
+    "opt_sweeps": ("sweeps=true", True),
+    "opt_build_obligation_v1": ("obligation=v1", True),
+    "opt_build_obligation_v2": ("obligation=v2", True),
+    "opt_build_obligation_v3": ("obligation=v3", True),
+    "opt_natural_build_combination": ("natural_build_combination=true", True),
+    "opt_count_out": ("count_out=true", False),
+    "opt_all_eleven": ("all_eleven=true", False),
+    "opt_sudden_death": ("sudden_death=true", False),
+    "opt_michigan": ("michigan=true", False),
+    "opt_face_cards_all_four": ("face_cards_all_four=true", False),
+    "opt_initial_pairs": ("initial_pairs=true", False),
+    "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", False),
+    "opt_pluck": ("pluck=true", False),
+    "opt_esun": ("", False),
+    "opt_isiwo": ("", False),
+    "mod_yoruba": ("", False),
+}
+
+
+def implemented_systems() -> list[str]:
+    """Ids of the systems that can be played."""
+    return [sid for sid, info in SYSTEMS.items() if info.implemented]
+
+
+_PRESETS: dict[str, Rules] = {}
+
+
+def _preset(system: str) -> Rules:
+    if system not in _PRESETS:
+        info = SYSTEMS.get(system)
+        if info is None:
+            raise UnknownSystemError(f"unknown system {system!r}")
+        if not info.implemented:
+            raise UnknownSystemError(f"system {system!r} is not implemented yet")
+        _PRESETS[system] = Rules(system=system, **info.preset)
+    return _PRESETS[system]
+
+
+def rules(system: str = "cassino_standard", **options: Any) -> Rules:
+    """The rules of ``system`` with keyword ``options`` applied."""
+    if not isinstance(system, str):
+        raise UnknownSystemError(f"system id must be a string, not {type(system).__name__}")
+    base = _preset(system)
+    return base.replace(**options) if options else base
