@@ -26,6 +26,7 @@ from .errors import (
     RulesError,
     UnknownSystemError,
 )
+from .game import Game
 from .moves import Move, MoveKind
 from .position import Build, Position
 from .rules import SYSTEMS, Rules, implemented_systems, parse_option, rules
@@ -38,6 +39,7 @@ __all__ = [
     "CardError",
     "CardSet",
     "CassinoError",
+    "Game",
     "HandScore",
     "IllegalMoveError",
     "Move",

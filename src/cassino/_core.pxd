@@ -1,0 +1,92 @@
+# Declarations of the Cython core: C structs and the noexcept nogil helpers.
+
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+
+ctypedef uint64_t mask_t
+
+cdef enum:
+    MAX_SEATS = 8
+    MAX_BUILDS = 26          # every build holds two cards or more: at most 52 / 2
+    NCARDS = 52
+    NVALUES = 32             # room for values up to 31 (jokers, Finnish hand values)
+    MAX_SWEEPS = 64
+
+cdef enum Kind:
+    K_TRAIL = 0
+    K_CAPTURE = 1
+    K_BUILD = 2
+    K_AUGMENT = 3
+    K_INCREASE = 4
+
+cdef struct CBuild:
+    mask_t cards
+    uint8_t value
+    uint8_t owners           # seat mask
+    uint8_t multiple         # frozen: two groups or more
+
+cdef struct CMove:
+    mask_t takes
+    uint8_t card
+    uint8_t kind
+    uint8_t value
+
+# Everything that a push changes and a pop restores; piles, stock, sweep and discard
+# arrays are append-only and restored through their lengths.
+cdef struct Hot:
+    mask_t hands[MAX_SEATS]
+    mask_t loose
+    CBuild builds[MAX_BUILDS]
+    uint8_t nbuilds
+    uint8_t pile_len[MAX_SEATS]
+    uint8_t stock_pos
+    int8_t last_capturer
+    int8_t to_move
+    uint8_t nsweeps
+    uint8_t ndiscard
+
+cdef struct Params:
+    int players
+    int nteams
+    int team_of[MAX_SEATS]
+    int next_seat[MAX_SEATS]
+    int first_player
+    int hand_size
+    int table_cards
+    int deal_order           # 0 opponent_table_dealer, 1 opponent_dealer_table
+    int face_capture         # 0 one, 1 one_or_three, 2 any
+    int max_sum_groups
+    int maximal
+    int build_max
+    int obligation           # 0 none, 1 v1, 2 v2, 3 v3
+    int holding_invariant
+    int own_increase         # 0 allowed, 1 keep_old, 2 forbidden
+    int natural
+    int unique_values
+    int sweeps
+    int sweep_points
+    int last_card_sweep
+    uint8_t val[NCARDS]      # value of each card; 0 = none (match by rank only)
+
+cdef struct Core:
+    Params p
+    Hot h
+    int dealer
+    uint8_t piles[MAX_SEATS][NCARDS]
+    uint8_t stock[NCARDS]
+    uint8_t stock_len
+    uint8_t sweep_order[MAX_SWEEPS]
+    uint8_t discard[NCARDS]
+
+cdef struct MoveBuf:
+    CMove* moves
+    size_t n
+    size_t cap
+    size_t limit             # stop (overflow) past this many moves
+    int overflow
+
+cdef bint part_ok(int* cnt, int v, int max_sum) noexcept nogil
+cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil
+cdef uint64_t count_moves_c(Core* c) noexcept nogil
+cdef void apply_move(Core* c, const CMove* m) noexcept nogil
+cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil
+cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil

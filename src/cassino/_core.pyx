@@ -1,0 +1,1397 @@
+# cython: language_level=3
+"""The Cython core: C structs, bitmask move generation, push/pop and playouts.
+
+It mirrors :mod:`cassino._reference` move for move; the inner loops touch no Python
+objects. See docs/architecture.md.
+"""
+
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.string cimport memcpy, memset
+
+from cassino._reference import State as _RefState
+from cassino.errors import IllegalMoveError, MoveLimitError, NotationError
+from cassino.moves import Move, MoveKind
+from cassino.position import Build, Position
+from cassino.rules import Rules
+from cassino.scoring import score_hand
+
+cdef extern from *:
+    """
+    static inline int cas_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int cas_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
+                                               unsigned long long *lo) {
+        __uint128_t m = (__uint128_t)a * b;
+        *lo = (unsigned long long)m;
+        return (unsigned long long)(m >> 64);
+    }
+    """
+    int cas_ctz(unsigned long long x) nogil
+    int cas_popcount(unsigned long long x) nogil
+    unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
+                                 unsigned long long *lo) nogil
+
+cdef enum:
+    BIG_SUMS = 64
+DEFAULT_LIST_LIMIT = 1 << 22
+
+cdef mask_t SPADES_MASK = 0
+cdef int _i
+for _i in range(13):
+    SPADES_MASK |= (<mask_t>1) << (_i * 4)
+
+# ---------------------------------------------------------------------------------------
+# RNG: splitmix64 and Lemire's bounded integers, bit for bit as cassino._rng
+# ---------------------------------------------------------------------------------------
+
+cdef struct Rng64:
+    uint64_t state
+
+cdef inline uint64_t rng_next(Rng64* r) noexcept nogil:
+    r.state += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = r.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef inline uint64_t rng_below(Rng64* r, uint64_t n) noexcept nogil:
+    cdef unsigned long long low
+    cdef uint64_t hi = cas_mulhi(rng_next(r), n, &low)
+    cdef uint64_t t
+    if low < n:
+        t = (<uint64_t>0 - n) % n
+        while low < t:
+            hi = cas_mulhi(rng_next(r), n, &low)
+    return hi
+
+cdef void shuffle_deck(Rng64* r, uint8_t* deck, int size) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(size):
+        deck[i] = <uint8_t>i
+    for i in range(size - 1, 0, -1):
+        j = <int>rng_below(r, <uint64_t>(i + 1))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+# ---------------------------------------------------------------------------------------
+# Partitions of value multisets
+# ---------------------------------------------------------------------------------------
+
+cdef bint _fill(int* cnt, int need, int maxv, int v, int max_sum) noexcept nogil:
+    # choose more cards (values <= maxv, non-increasing) totalling need, then split the rest
+    cdef int y
+    if need == 0:
+        return part_ok(cnt, v, max_sum)
+    y = maxv if maxv < need else need
+    while y >= 1:
+        if cnt[y] > 0:
+            cnt[y] -= 1
+            if _fill(cnt, need - y, y, v, max_sum):
+                cnt[y] += 1
+                return True
+            cnt[y] += 1
+        y -= 1
+    return False
+
+cdef bint part_ok(int* cnt, int v, int max_sum) noexcept nogil:
+    """Whether the value multiset cnt splits into groups totalling v; at most max_sum
+    groups of two cards or more."""
+    cdef int x = NVALUES - 1
+    cdef bint ok
+    while x > 0 and cnt[x] == 0:
+        x -= 1
+    if x == 0:
+        return True
+    if x > v:
+        return False
+    cnt[x] -= 1
+    if x == v:
+        ok = part_ok(cnt, v, max_sum)
+    elif max_sum == 0:
+        ok = False
+    else:
+        ok = _fill(cnt, v - x, x, v, max_sum - 1)
+    cnt[x] += 1
+    return ok
+
+cdef inline int mask_sum(Core* c, mask_t m) noexcept nogil:
+    cdef int s = 0
+    while m:
+        s += c.p.val[cas_ctz(m)]
+        m &= m - 1
+    return s
+
+cdef inline void mask_counts(Core* c, mask_t m, int* cnt) noexcept nogil:
+    memset(cnt, 0, NVALUES * sizeof(int))
+    while m:
+        cnt[c.p.val[cas_ctz(m)]] += 1
+        m &= m - 1
+
+cdef inline int mask_maxval(Core* c, mask_t m) noexcept nogil:
+    cdef int best = 0, v
+    while m:
+        v = c.p.val[cas_ctz(m)]
+        if v > best:
+            best = v
+        m &= m - 1
+    return best
+
+# ---------------------------------------------------------------------------------------
+# Legality filters (mirror _reference.State._violation)
+# ---------------------------------------------------------------------------------------
+
+cdef inline uint64_t held_values(Core* c, mask_t hand) noexcept nogil:
+    cdef uint64_t held = 0
+    while hand:
+        held |= (<uint64_t>1) << c.p.val[cas_ctz(hand)]
+        hand &= hand - 1
+    return held & ~(<uint64_t>1)   # value 0 (faces) holds nothing
+
+cdef int target_of(Core* c, mask_t takes) noexcept nogil:
+    cdef int i
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].cards & takes:
+            return i
+    return -1
+
+cdef bint is_legal(Core* c, int kind, int card, mask_t takes, int value,
+                   uint64_t held) noexcept nogil:
+    cdef int seat = c.h.to_move
+    cdef int me = 1 << seat
+    cdef int i, target = -1
+    cdef bint own_any = False, takes_own = False
+    cdef CBuild* b
+    if kind == K_AUGMENT or kind == K_INCREASE:
+        target = target_of(c, takes)
+    if kind >= K_BUILD:
+        if c.p.unique_values:
+            for i in range(c.h.nbuilds):
+                if i != target and c.h.builds[i].value == value:
+                    return False
+        if not (held >> value) & 1:
+            return False
+        if kind == K_INCREASE and (c.h.builds[target].owners & me):
+            if c.p.own_increase == 2:
+                return False
+            if c.p.own_increase == 1 and not (held >> c.h.builds[target].value) & 1:
+                return False
+    if c.p.obligation:
+        for i in range(c.h.nbuilds):
+            b = &c.h.builds[i]
+            if b.owners & me:
+                own_any = True
+                if b.cards & takes:
+                    takes_own = True
+        if own_any:
+            if kind == K_TRAIL and (c.p.obligation == 1 or c.p.obligation == 3):
+                return False
+            if c.p.obligation == 2 and not (
+                (kind == K_CAPTURE or kind == K_AUGMENT or kind == K_INCREASE) and takes_own
+            ):
+                return False
+            if c.p.obligation == 3 and (kind == K_CAPTURE or kind == K_AUGMENT) and not takes_own:
+                return False
+    if c.p.holding_invariant:
+        for i in range(c.h.nbuilds):
+            b = &c.h.builds[i]
+            if not (b.owners & me):
+                continue
+            if kind == K_CAPTURE and (b.cards & takes):
+                continue
+            if i == target:
+                continue
+            if not (held >> b.value) & 1:
+                return False
+    return True
+
+# ---------------------------------------------------------------------------------------
+# Move buffer
+# ---------------------------------------------------------------------------------------
+
+cdef int buf_reserve(MoveBuf* buf, size_t need) noexcept nogil:
+    cdef size_t cap
+    cdef CMove* moves
+    if need <= buf.cap:
+        return 0
+    cap = buf.cap * 2 if buf.cap else 64
+    while cap < need:
+        cap *= 2
+    moves = <CMove*>realloc(buf.moves, cap * sizeof(CMove))
+    if moves == NULL:
+        return -1
+    buf.moves = moves
+    buf.cap = cap
+    return 0
+
+cdef inline void emit(MoveBuf* buf, int card, int kind, mask_t takes, int value) noexcept nogil:
+    cdef CMove* m
+    if buf.overflow:
+        return
+    if buf.n >= buf.limit or buf_reserve(buf, buf.n + 1) != 0:
+        buf.overflow = 1
+        return
+    m = &buf.moves[buf.n]
+    m.card = <uint8_t>card
+    m.kind = <uint8_t>kind
+    m.takes = takes
+    m.value = <uint8_t>value
+    buf.n += 1
+
+cdef int cmp_moves(const void* a, const void* b) noexcept nogil:
+    cdef const CMove* x = <const CMove*>a
+    cdef const CMove* y = <const CMove*>b
+    if x.card != y.card:
+        return -1 if x.card < y.card else 1
+    if x.kind != y.kind:
+        return -1 if x.kind < y.kind else 1
+    if x.takes != y.takes:
+        return -1 if x.takes < y.takes else 1
+    if x.value != y.value:
+        return -1 if x.value < y.value else 1
+    return 0
+
+cdef void sort_moves(CMove* moves, size_t n) noexcept nogil:
+    cdef size_t i, j
+    cdef CMove t
+    if n > 24:
+        qsort(moves, n, sizeof(CMove), cmp_moves)
+        return
+    for i in range(1, n):
+        t = moves[i]
+        j = i
+        while j > 0 and cmp_moves(&moves[j - 1], &t) > 0:
+            moves[j] = moves[j - 1]
+            j -= 1
+        moves[j] = t
+
+# ---------------------------------------------------------------------------------------
+# Move generation (listing)
+# ---------------------------------------------------------------------------------------
+
+cdef void gen_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
+    cdef int seat = c.h.to_move
+    cdef int vp = c.p.val[p]
+    cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
+    cdef mask_t loose = c.h.loose
+    cdef mask_t cand, sub, same, bm, takes, m
+    cdef int i, j, k, n, s, total, top, v, w, nb, bs, size
+    cdef int cnt[NVALUES]
+    cdef int bidx[MAX_BUILDS]
+    cdef bint ok
+    # trail
+    if is_legal(c, K_TRAIL, p, 0, 0, held):
+        emit(buf, p, K_TRAIL, 0, 0)
+    if vp == 0:
+        same = loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        k = cas_popcount(same)
+        sub = same
+        while sub:
+            n = cas_popcount(sub)
+            if n == 1 or c.p.face_capture == 2 or (c.p.face_capture == 1 and n == 3 and k == 3):
+                if n > best[p]:
+                    best[p] = n
+                if is_legal(c, K_CAPTURE, p, sub, 0, held):
+                    emit(buf, p, K_CAPTURE, sub, 0)
+            sub = (sub - 1) & same
+        return
+    # captures
+    cand = 0
+    m = loose
+    while m:
+        i = cas_ctz(m)
+        if 0 < c.p.val[i] <= vp:
+            cand |= (<mask_t>1) << i
+        m &= m - 1
+    nb = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            bidx[nb] = i
+            nb += 1
+    sub = 0
+    while True:
+        s = mask_sum(c, sub)
+        if s % vp == 0:
+            mask_counts(c, sub, cnt)
+            if part_ok(cnt, vp, c.p.max_sum_groups):
+                for bs in range(1 << nb):
+                    if sub == 0 and bs == 0:
+                        continue
+                    takes = sub
+                    for j in range(nb):
+                        if (bs >> j) & 1:
+                            takes |= c.h.builds[bidx[j]].cards
+                    size = cas_popcount(takes)
+                    if size > best[p]:
+                        best[p] = size
+                    if is_legal(c, K_CAPTURE, p, takes, 0, held):
+                        emit(buf, p, K_CAPTURE, takes, 0)
+        sub = (sub - cand) & cand
+        if sub == 0 or buf.overflow:
+            break
+    # creates
+    cand = 0
+    m = loose
+    while m:
+        i = cas_ctz(m)
+        if 0 < c.p.val[i] <= c.p.build_max:
+            cand |= (<mask_t>1) << i
+        m &= m - 1
+    sub = cand
+    while sub and not buf.overflow:
+        total = vp + mask_sum(c, sub)
+        top = mask_maxval(c, sub)
+        if vp > top:
+            top = vp
+        v = top
+        while v <= total and v <= c.p.build_max:
+            if total % v == 0:
+                ok = False
+                if total == v:
+                    ok = True
+                elif c.p.natural:
+                    mask_counts(c, sub, cnt)
+                    cnt[vp] += 1
+                    ok = part_ok(cnt, v, BIG_SUMS)
+                elif cas_popcount(sub) == 1 and c.p.val[cas_ctz(sub)] == vp and vp == v:
+                    ok = True
+                if ok and is_legal(c, K_BUILD, p, sub, v, held):
+                    emit(buf, p, K_BUILD, sub, v)
+            v += 1
+        sub = (sub - 1) & cand
+    # augments
+    for i in range(c.h.nbuilds):
+        w = c.h.builds[i].value
+        if vp > w:
+            continue
+        cand = 0
+        m = loose
+        while m:
+            j = cas_ctz(m)
+            if 0 < c.p.val[j] <= w:
+                cand |= (<mask_t>1) << j
+            m &= m - 1
+        sub = 0
+        while True:
+            if c.p.natural:
+                s = mask_sum(c, sub) + vp
+                ok = False
+                if s % w == 0:
+                    mask_counts(c, sub, cnt)
+                    cnt[vp] += 1
+                    ok = part_ok(cnt, w, BIG_SUMS)
+            else:
+                ok = mask_sum(c, sub) + vp == w
+            if ok:
+                takes = sub | c.h.builds[i].cards
+                if is_legal(c, K_AUGMENT, p, takes, w, held):
+                    emit(buf, p, K_AUGMENT, takes, w)
+            sub = (sub - cand) & cand
+            if sub == 0 or buf.overflow:
+                break
+    # increases
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].multiple:
+            continue
+        k = c.p.build_max - c.h.builds[i].value - vp   # room left for loose cards
+        if k < 0:
+            continue
+        cand = 0
+        m = loose
+        while m:
+            j = cas_ctz(m)
+            if 0 < c.p.val[j] <= k:
+                cand |= (<mask_t>1) << j
+            m &= m - 1
+        sub = 0
+        while True:
+            s = mask_sum(c, sub)
+            if s <= k:
+                w = c.h.builds[i].value + vp + s
+                takes = sub | c.h.builds[i].cards
+                if is_legal(c, K_INCREASE, p, takes, w, held):
+                    emit(buf, p, K_INCREASE, takes, w)
+            sub = (sub - cand) & cand
+            if sub == 0 or buf.overflow:
+                break
+
+cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
+    """Fill buf with the legal moves in canonical order; returns their number or -1
+    on overflow (more than buf.limit moves, or out of memory)."""
+    cdef mask_t hand, m
+    cdef int p, i
+    cdef size_t r, w
+    cdef int best[NCARDS]
+    buf.n = 0
+    buf.overflow = 0
+    if c.h.to_move < 0:
+        return 0
+    hand = c.h.hands[c.h.to_move]
+    if hand == 0:
+        return 0
+    memset(best, 0, sizeof(best))
+    m = hand
+    while m and not buf.overflow:
+        p = cas_ctz(m)
+        gen_card(c, buf, p, hand, best)
+        m &= m - 1
+    if buf.overflow:
+        return -1
+    if c.p.maximal:
+        w = 0
+        for r in range(buf.n):
+            if buf.moves[r].kind == K_CAPTURE and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]:
+                continue
+            buf.moves[w] = buf.moves[r]
+            w += 1
+        buf.n = w
+    if buf.n == 0:
+        m = hand
+        while m:
+            emit(buf, cas_ctz(m), K_TRAIL, 0, 0)
+            m &= m - 1
+        if buf.overflow:
+            return -1
+    sort_moves(buf.moves, buf.n)
+    return <int>buf.n
+
+# ---------------------------------------------------------------------------------------
+# Exact counting by value multisets (no listing)
+# ---------------------------------------------------------------------------------------
+
+cdef uint64_t BINOM[9][9]
+cdef int _n, _k
+for _n in range(9):
+    for _k in range(9):
+        if _k == 0 or _k == _n:
+            BINOM[_n][_k] = 1 if _k <= _n else 0
+        elif _k > _n:
+            BINOM[_n][_k] = 0
+        else:
+            BINOM[_n][_k] = BINOM[_n - 1][_k - 1] + BINOM[_n - 1][_k]
+
+cdef enum Mode:
+    M_CAPTURE = 0
+    M_CREATE = 1
+    M_AUGMENT = 2
+    M_INCREASE = 3
+
+cdef struct MCtx:
+    Core* c
+    int mode
+    int vp
+    int w                    # capture value / augment build value / increase base
+    int maxv
+    int avail[NVALUES]
+    int k[NVALUES]
+    uint64_t legal_by_value[NVALUES]   # create/increase: 1 if a build of that value is legal
+    uint64_t valid               # capture: number of valid loose subsets (empty included)
+    int max_size
+    uint64_t at_max
+    uint64_t result
+
+cdef void ms_leaf(MCtx* x, uint64_t ways, int total, int size) noexcept nogil:
+    cdef int v, top, t, i
+    cdef bint ok
+    if x.mode == M_CAPTURE:
+        if total % x.w == 0 and part_ok(x.k, x.w, x.c.p.max_sum_groups):
+            x.valid += ways
+            if size > x.max_size:
+                x.max_size = size
+                x.at_max = ways
+            elif size == x.max_size:
+                x.at_max += ways
+    elif x.mode == M_CREATE:
+        if size == 0:
+            return
+        t = x.vp + total
+        top = x.vp
+        for i in range(1, NVALUES):
+            if x.k[i] and i > top:
+                top = i
+        v = top
+        while v <= t and v <= x.c.p.build_max:
+            if t % v == 0 and x.legal_by_value[v]:
+                ok = False
+                if t == v:
+                    ok = True
+                elif x.c.p.natural:
+                    x.k[x.vp] += 1
+                    ok = part_ok(x.k, v, BIG_SUMS)
+                    x.k[x.vp] -= 1
+                elif size == 1 and x.k[x.vp] == 1 and x.vp == v:
+                    ok = True
+                if ok:
+                    x.result += ways
+            v += 1
+    elif x.mode == M_AUGMENT:
+        if x.c.p.natural:
+            if (total + x.vp) % x.w == 0:
+                x.k[x.vp] += 1
+                ok = part_ok(x.k, x.w, BIG_SUMS)
+                x.k[x.vp] -= 1
+                if ok:
+                    x.result += ways
+        elif total + x.vp == x.w:
+            x.result += ways
+    else:
+        v = x.w + x.vp + total
+        if v <= x.c.p.build_max and x.legal_by_value[v]:
+            x.result += ways
+
+cdef void ms_enum(MCtx* x, int v, uint64_t ways, int total, int size) noexcept nogil:
+    cdef int kk
+    if v == 0:
+        ms_leaf(x, ways, total, size)
+        return
+    for kk in range(x.avail[v] + 1):
+        if x.mode == M_INCREASE and total + kk * v > x.maxv:
+            break
+        x.k[v] = kk
+        ms_enum(x, v - 1, ways * BINOM[x.avail[v]][kk], total + kk * v, size + kk)
+    x.k[v] = 0
+
+cdef void ms_setup(MCtx* x, Core* c, int mode, int vp, int w, int maxv) noexcept nogil:
+    cdef mask_t m = c.h.loose
+    cdef int i, v
+    x.c = c
+    x.mode = mode
+    x.vp = vp
+    x.w = w
+    x.maxv = maxv
+    memset(x.avail, 0, sizeof(x.avail))
+    memset(x.k, 0, sizeof(x.k))
+    x.valid = 0
+    x.max_size = -1
+    x.at_max = 0
+    x.result = 0
+    while m:
+        i = cas_ctz(m)
+        v = c.p.val[i]
+        if 0 < v and (mode == M_INCREASE or v <= maxv):
+            x.avail[v] += 1
+        m &= m - 1
+
+cdef uint64_t count_card(Core* c, int p, mask_t hand) noexcept nogil:
+    cdef int vp = c.p.val[p]
+    cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
+    cdef uint64_t total = 0, n_ok
+    cdef mask_t same, sub, takes, all_b
+    cdef int i, j, k, n, nb, bs, w, top_v
+    cdef int bidx[MAX_BUILDS]
+    cdef MCtx x
+    cdef int best = 0
+    cdef uint64_t at_best = 0
+    if is_legal(c, K_TRAIL, p, 0, 0, held):
+        total += 1
+    if vp == 0:
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        k = cas_popcount(same)
+        sub = same
+        while sub:
+            n = cas_popcount(sub)
+            if n == 1 or c.p.face_capture == 2 or (c.p.face_capture == 1 and n == 3 and k == 3):
+                if c.p.maximal:
+                    if n > best:
+                        best = n
+                        at_best = 0
+                    if n == best and is_legal(c, K_CAPTURE, p, sub, 0, held):
+                        at_best += 1
+                elif is_legal(c, K_CAPTURE, p, sub, 0, held):
+                    total += 1
+            sub = (sub - 1) & same
+        return total + at_best
+    # captures
+    nb = 0
+    all_b = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            bidx[nb] = i
+            all_b |= c.h.builds[i].cards
+            nb += 1
+    ms_setup(&x, c, M_CAPTURE, vp, vp, vp)
+    ms_enum(&x, vp, 1, 0, 0)
+    if c.p.maximal:
+        if nb > 0 or x.max_size > 0:
+            if is_legal(c, K_CAPTURE, p, all_b, 0, held):
+                total += x.at_max
+    else:
+        for bs in range(1 << nb):
+            takes = 0
+            for j in range(nb):
+                if (bs >> j) & 1:
+                    takes |= c.h.builds[bidx[j]].cards
+            if is_legal(c, K_CAPTURE, p, takes, 0, held):
+                total += x.valid - (1 if bs == 0 else 0)
+    # creates
+    ms_setup(&x, c, M_CREATE, vp, 0, c.p.build_max)
+    for w in range(NVALUES):
+        x.legal_by_value[w] = 0
+    for w in range(1, c.p.build_max + 1):
+        x.legal_by_value[w] = is_legal(c, K_BUILD, p, 0, w, held)
+    ms_enum(&x, c.p.build_max, 1, 0, 0)
+    total += x.result
+    # augments
+    for i in range(c.h.nbuilds):
+        w = c.h.builds[i].value
+        if vp > w:
+            continue
+        if not is_legal(c, K_AUGMENT, p, c.h.builds[i].cards, w, held):
+            continue
+        ms_setup(&x, c, M_AUGMENT, vp, w, w)
+        ms_enum(&x, w, 1, 0, 0)
+        total += x.result
+    # increases
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].multiple:
+            continue
+        k = c.p.build_max - c.h.builds[i].value - vp
+        if k < 0:
+            continue
+        ms_setup(&x, c, M_INCREASE, vp, c.h.builds[i].value, k)
+        for w in range(NVALUES):
+            x.legal_by_value[w] = 0
+        for w in range(c.h.builds[i].value + vp, c.p.build_max + 1):
+            x.legal_by_value[w] = is_legal(c, K_INCREASE, p, c.h.builds[i].cards, w, held)
+        top_v = k if k < NVALUES - 1 else NVALUES - 1
+        ms_enum(&x, top_v, 1, 0, 0)
+        total += x.result
+    return total
+
+cdef uint64_t count_moves_c(Core* c) noexcept nogil:
+    cdef mask_t hand, m
+    cdef uint64_t total = 0
+    if c.h.to_move < 0:
+        return 0
+    hand = c.h.hands[c.h.to_move]
+    m = hand
+    while m:
+        total += count_card(c, cas_ctz(m), hand)
+        m &= m - 1
+    if total == 0:
+        total = <uint64_t>cas_popcount(hand)
+    return total
+
+# ---------------------------------------------------------------------------------------
+# Apply, deal, end of hand
+# ---------------------------------------------------------------------------------------
+
+cdef inline bint all_hands_empty(Core* c) noexcept nogil:
+    cdef int s
+    for s in range(c.p.players):
+        if c.h.hands[s]:
+            return False
+    return True
+
+cdef inline mask_t table_mask(Core* c) noexcept nogil:
+    cdef mask_t t = c.h.loose
+    cdef int i
+    for i in range(c.h.nbuilds):
+        t |= c.h.builds[i].cards
+    return t
+
+cdef void deal_round(Core* c) noexcept nogil:
+    cdef int r, k, seat, j
+    for r in range(c.p.hand_size // 2):
+        seat = c.dealer
+        for k in range(c.p.players):
+            seat = c.p.next_seat[seat]
+            for j in range(2):
+                if c.h.stock_pos < c.stock_len:
+                    c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+                    c.h.stock_pos += 1
+
+cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil:
+    """Empty the hand state and deal the first round as _reference.initial_deal."""
+    cdef int rounds = c.p.hand_size // 2
+    cdef int per_table = c.p.table_cards // rounds if rounds else 0
+    cdef int table_left = c.p.table_cards
+    cdef int pos = 0, r, k, slot, seat, j, take
+    memset(&c.h, 0, sizeof(Hot))
+    c.dealer = dealer
+    c.h.last_capturer = -1
+    for r in range(rounds):
+        seat = dealer
+        for k in range(c.p.players + 1):
+            # slots: the seats after the dealer, then table/dealer in deal order
+            if k < c.p.players - 1:
+                seat = c.p.next_seat[seat]
+                slot = seat
+            elif (k == c.p.players - 1) == (c.p.deal_order == 0):
+                slot = -1
+            else:
+                slot = dealer
+            if slot < 0:
+                take = per_table if per_table < table_left else table_left
+                for j in range(take):
+                    c.h.loose |= (<mask_t>1) << deck[pos]
+                    pos += 1
+                table_left -= take
+            else:
+                for j in range(2):
+                    c.h.hands[slot] |= (<mask_t>1) << deck[pos]
+                    pos += 1
+    c.stock_len = <uint8_t>(ncards - pos)
+    for j in range(ncards - pos):
+        c.stock[j] = deck[pos + j]
+    c.h.stock_pos = 0
+    c.h.to_move = <int8_t>c.p.first_player
+
+cdef void remove_build(Core* c, int i) noexcept nogil:
+    c.h.nbuilds -= 1
+    if i != c.h.nbuilds:
+        c.h.builds[i] = c.h.builds[c.h.nbuilds]
+
+cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
+    cdef int seat = c.h.to_move
+    cdef int team = c.p.team_of[seat]
+    cdef mask_t bit = (<mask_t>1) << m.card
+    cdef mask_t t, rest
+    cdef int i, target
+    cdef CBuild* b
+    c.h.hands[seat] &= ~bit
+    if m.kind == K_TRAIL:
+        c.h.loose |= bit
+    elif m.kind == K_CAPTURE:
+        c.h.loose &= ~m.takes
+        i = 0
+        while i < c.h.nbuilds:
+            if c.h.builds[i].cards & m.takes:
+                remove_build(c, i)
+            else:
+                i += 1
+        t = m.takes
+        while t:
+            c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)
+            c.h.pile_len[team] += 1
+            t &= t - 1
+        c.piles[team][c.h.pile_len[team]] = m.card
+        c.h.pile_len[team] += 1
+        c.h.last_capturer = <int8_t>seat
+        if c.p.sweeps and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
+            if c.p.last_card_sweep or not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
+                c.sweep_order[c.h.nsweeps] = <uint8_t>team
+                c.h.nsweeps += 1
+    elif m.kind == K_BUILD:
+        c.h.loose &= ~m.takes
+        if c.h.nbuilds < MAX_BUILDS:
+            b = &c.h.builds[c.h.nbuilds]
+            b.cards = m.takes | bit
+            b.value = m.value
+            b.owners = <uint8_t>(1 << seat)
+            b.multiple = 1 if mask_sum(c, b.cards) // m.value >= 2 else 0
+            c.h.nbuilds += 1
+    else:
+        target = target_of(c, m.takes)
+        c.h.loose &= ~m.takes
+        if target >= 0:
+            b = &c.h.builds[target]
+            b.cards = b.cards | m.takes | bit
+            if m.kind == K_AUGMENT:
+                b.owners = <uint8_t>(b.owners | (1 << seat))
+                b.multiple = 1
+            else:
+                b.value = m.value
+                b.owners = <uint8_t>(1 << seat)
+                b.multiple = 0
+    advance(c)
+
+cdef void advance(Core* c) noexcept nogil:
+    cdef mask_t t
+    cdef int team
+    if not all_hands_empty(c):
+        c.h.to_move = <int8_t>c.p.next_seat[c.h.to_move]
+        return
+    if c.h.stock_pos < c.stock_len:
+        deal_round(c)
+        c.h.to_move = <int8_t>c.p.first_player
+        return
+    t = table_mask(c)
+    if t:
+        if c.h.last_capturer >= 0:
+            team = c.p.team_of[c.h.last_capturer]
+            while t:
+                c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)
+                c.h.pile_len[team] += 1
+                t &= t - 1
+        else:
+            while t:
+                c.discard[c.h.ndiscard] = <uint8_t>cas_ctz(t)
+                c.h.ndiscard += 1
+                t &= t - 1
+    c.h.loose = 0
+    c.h.nbuilds = 0
+    c.h.to_move = <int8_t>c.p.next_seat[c.h.to_move]
+
+cdef inline bint hand_over(Core* c) noexcept nogil:
+    return all_hands_empty(c)
+
+cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
+    cdef Hot saved
+    cdef int n, i
+    cdef uint64_t total = 0
+    if depth <= 0 or hand_over(c):
+        return 1
+    n = gen_moves(c, &bufs[0])
+    if n < 0:
+        return 0
+    if depth == 1:
+        return <uint64_t>n
+    memcpy(&saved, &c.h, sizeof(Hot))
+    for i in range(n):
+        apply_move(c, &bufs[0].moves[i])
+        total += perft_c(c, depth - 1, bufs + 1)
+        memcpy(&c.h, &saved, sizeof(Hot))
+    return total
+
+# ---------------------------------------------------------------------------------------
+# Scoring in C (totals per team), as cassino.scoring.score_hand
+# ---------------------------------------------------------------------------------------
+
+cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
+    cdef int t, i, n, best, nbest, winner
+    cdef mask_t masks[MAX_SEATS]
+    cdef int counts[MAX_SEATS]
+    cdef int special[6]
+    cdef int pts[6]
+    special[0] = 38; pts[0] = 2      # 10D
+    special[1] = 4; pts[1] = 1       # 2S
+    special[2] = 0; pts[2] = 1       # AS
+    special[3] = 3; pts[3] = 1       # AC
+    special[4] = 1; pts[4] = 1       # AH
+    special[5] = 2; pts[5] = 1       # AD
+    for t in range(c.p.nteams):
+        out[t] = 0
+        masks[t] = 0
+        for i in range(c.h.pile_len[t]):
+            masks[t] |= (<mask_t>1) << c.piles[t][i]
+        counts[t] = c.h.pile_len[t]
+    for i in range(2):
+        best = -1
+        nbest = 0
+        winner = -1
+        for t in range(c.p.nteams):
+            n = counts[t] if i == 0 else cas_popcount(masks[t] & SPADES_MASK)
+            if n > best:
+                best = n
+                nbest = 1
+                winner = t
+            elif n == best:
+                nbest += 1
+        if nbest == 1:
+            out[winner] += 3 if i == 0 else 1
+    for i in range(6):
+        for t in range(c.p.nteams):
+            if (masks[t] >> special[i]) & 1:
+                out[t] += pts[i]
+    if c.p.sweeps:
+        for i in range(c.h.nsweeps):
+            out[c.sweep_order[i]] += c.p.sweep_points
+
+# ---------------------------------------------------------------------------------------
+# Rules → Params
+# ---------------------------------------------------------------------------------------
+
+cdef int load_params(Params* p, object rules, int dealer) except -1:
+    cdef int s, i, n
+    n = rules.players
+    if not 2 <= n <= MAX_SEATS:
+        raise ValueError(f"the core supports 2 to {MAX_SEATS} players, not {n}")
+    p.players = n
+    p.nteams = rules.num_teams
+    for s in range(MAX_SEATS):
+        p.team_of[s] = 0
+        p.next_seat[s] = 0
+    for s in range(n):
+        p.team_of[s] = rules.team_of(s)
+        p.next_seat[s] = (s + 1) % n if rules.direction == "cw" else (s - 1) % n
+    if rules.first_player == "right_of_dealer":
+        p.first_player = (dealer - 1) % n if rules.direction == "cw" else (dealer + 1) % n
+    else:
+        p.first_player = p.next_seat[dealer]
+    p.hand_size = rules.hand_size
+    p.table_cards = rules.table_cards
+    p.deal_order = 0 if rules.deal_order == "opponent_table_dealer" else 1
+    p.face_capture = {"one": 0, "one_or_three": 1, "any": 2}[rules.face_capture]
+    p.max_sum_groups = 1 if rules.sum_groups == "single" else BIG_SUMS
+    p.maximal = 1 if rules.capture_extent == "maximal" else 0
+    p.build_max = rules.build_max_value
+    p.obligation = {"none": 0, "v1": 1, "v2": 2, "v3": 3}[rules.obligation]
+    p.holding_invariant = 1 if rules.holding_invariant else 0
+    p.own_increase = {"allowed": 0, "keep_old": 1, "forbidden": 2}[rules.own_increase]
+    p.natural = 1 if rules.natural_build_combination else 0
+    p.unique_values = 1 if rules.unique_build_values else 0
+    p.sweeps = 1 if rules.sweeps else 0
+    p.sweep_points = rules.sweep_points
+    p.last_card_sweep = 1 if rules.last_card_sweep else 0
+    for i in range(NCARDS):
+        p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
+    return 0
+
+cdef inline mask_t _mask_of(object xs):
+    cdef mask_t m = 0
+    for x in xs:
+        m |= (<mask_t>1) << <int>x
+    return m
+
+# ---------------------------------------------------------------------------------------
+# The Python-facing State
+# ---------------------------------------------------------------------------------------
+
+cdef class State:
+    """A position of one hand: legal moves, push/pop, perft and playouts, in C."""
+
+    cdef Core c
+    cdef object _rules
+    cdef object _root
+    cdef object _scores
+    cdef Hot* _stack
+    cdef CMove* _hist
+    cdef size_t _depth
+    cdef size_t _cap
+    cdef MoveBuf _buf
+    cdef uint64_t _version
+    cdef uint64_t _buf_version
+
+    def __cinit__(self):
+        self._stack = NULL
+        self._hist = NULL
+        self._depth = 0
+        self._cap = 0
+        self._buf.moves = NULL
+        self._buf.n = 0
+        self._buf.cap = 0
+        self._buf.limit = DEFAULT_LIST_LIMIT
+        self._buf.overflow = 0
+        self._version = 1
+        self._buf_version = 0
+
+    def __dealloc__(self):
+        free(self._stack)
+        free(self._hist)
+        free(self._buf.moves)
+
+    def __init__(self, position: Position) -> None:
+        self._load(position.validate())
+        self._root = position
+
+    cdef int _load(self, object pos) except -1:
+        cdef Core* c = &self.c
+        cdef int s, t, i
+        memset(c, 0, sizeof(Core))
+        self._rules = pos.rules
+        load_params(&c.p, pos.rules, pos.dealer)
+        c.dealer = pos.dealer
+        for s in range(pos.rules.players):
+            c.h.hands[s] = <mask_t>pos.hands[s]
+        c.h.loose = <mask_t>pos.loose
+        if len(pos.builds) > MAX_BUILDS:
+            raise ValueError("too many builds")
+        c.h.nbuilds = len(pos.builds)
+        for i, b in enumerate(pos.builds):
+            c.h.builds[i].cards = <mask_t>b.cards
+            c.h.builds[i].value = b.value
+            c.h.builds[i].owners = b.owners
+            c.h.builds[i].multiple = 1 if b.multiple else 0
+        for t, pile in enumerate(pos.piles):
+            c.h.pile_len[t] = len(pile)
+            for i, card in enumerate(pile):
+                c.piles[t][i] = card
+        c.stock_len = len(pos.stock)
+        for i, card in enumerate(pos.stock):
+            c.stock[i] = card
+        c.h.stock_pos = 0
+        c.h.last_capturer = -1 if pos.last_capturer is None else pos.last_capturer
+        c.h.to_move = pos.to_move
+        if len(pos.sweep_order) > MAX_SWEEPS:
+            raise ValueError("too many sweeps")
+        c.h.nsweeps = len(pos.sweep_order)
+        for i, t in enumerate(pos.sweep_order):
+            c.sweep_order[i] = t
+        c.h.ndiscard = len(pos.discard)
+        for i, card in enumerate(pos.discard):
+            c.discard[i] = card
+        self._scores = tuple(pos.scores)
+        self._depth = 0
+        self._version += 1
+        return 0
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_position(cls, position: Position) -> State:
+        """A state at ``position``."""
+        return cls(position)
+
+    @classmethod
+    def from_json(cls, text) -> State:
+        """A state from position JSON."""
+        return cls(Position.from_json(text))
+
+    @classmethod
+    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None) -> State:
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        ref = _RefState.new_hand(rules, dealer, list(deck), scores)
+        return cls(ref.to_position())
+
+    def to_position(self) -> Position:
+        """The current position."""
+        cdef Core* c = &self.c
+        cdef int s, t, i
+        rules = self._rules
+        builds = sorted(
+            Build(c.h.builds[i].value, c.h.builds[i].cards, c.h.builds[i].owners,
+                  bool(c.h.builds[i].multiple))
+            for i in range(c.h.nbuilds)
+        )
+        return Position(
+            rules=rules,
+            dealer=c.dealer,
+            to_move=c.h.to_move,
+            hands=tuple(c.h.hands[s] for s in range(c.p.players)),
+            loose=c.h.loose,
+            builds=tuple(builds),
+            piles=tuple(tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
+                        for t in range(c.p.nteams)),
+            stock=tuple(c.stock[i] for i in range(c.h.stock_pos, c.stock_len)),
+            last_capturer=None if c.h.last_capturer < 0 else c.h.last_capturer,
+            sweep_order=tuple(c.sweep_order[i] for i in range(c.h.nsweeps)),
+            scores=self._scores,
+            discard=tuple(c.discard[i] for i in range(c.h.ndiscard)),
+        )
+
+    def to_json(self, indent=None) -> str:
+        """Position JSON of the current position."""
+        return self.to_position().to_json(indent)
+
+    def clone(self) -> State:
+        """An independent copy, undo history included."""
+        cdef State new = State.__new__(State)
+        memcpy(&new.c, &self.c, sizeof(Core))
+        new._rules = self._rules
+        new._root = self._root
+        new._scores = self._scores
+        new._reserve(self._depth)
+        if self._depth:
+            memcpy(new._stack, self._stack, self._depth * sizeof(Hot))
+            memcpy(new._hist, self._hist, self._depth * sizeof(CMove))
+        new._depth = self._depth
+        return new
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> State:
+        return self.clone()
+
+    def __reduce__(self):
+        moves = [(self._hist[i].card, self._hist[i].kind, self._hist[i].takes,
+                  self._hist[i].value) for i in range(self._depth)]
+        return (_unpickle, (self._root.to_dict(), moves))
+
+    def __eq__(self, other):
+        if not hasattr(other, "to_position"):
+            return NotImplemented
+        return self.to_position() == other.to_position()
+
+    def __repr__(self) -> str:
+        return f"<State {self.to_position().to_text()}>"
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.c.dealer
+
+    @property
+    def to_move(self) -> int:
+        """The seat to act."""
+        return self.c.h.to_move
+
+    @property
+    def hands(self) -> list:
+        """Hand masks per seat."""
+        return [self.c.h.hands[s] for s in range(self.c.p.players)]
+
+    @property
+    def loose(self) -> int:
+        """Mask of the loose table cards."""
+        return self.c.h.loose
+
+    @property
+    def table_mask(self) -> int:
+        """Every card on the table."""
+        return table_mask(&self.c)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished."""
+        return bool(hand_over(&self.c))
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed."""
+        return self._depth
+
+    @property
+    def history(self) -> list:
+        """Moves pushed since the state was created."""
+        return [_to_move(&self._hist[i]) for i in range(self._depth)]
+
+    def hand_score(self):
+        """Scoring of the captured piles and sweeps so far."""
+        pos = self.to_position()
+        return score_hand(self._rules, pos.piles, pos.sweep_order)
+
+    # -- moves -----------------------------------------------------------------------------
+    cdef int _generate(self, size_t limit) except -2:
+        cdef int n
+        self._buf.limit = limit
+        with nogil:
+            n = gen_moves(&self.c, &self._buf)
+        self._buf_version = self._version if n >= 0 else 0
+        if n < 0:
+            if self._buf.n >= limit:
+                raise MoveLimitError(
+                    f"{self.count_moves()} legal moves exceed the listing limit of {limit}")
+            raise MemoryError("out of memory while listing moves")
+        return n
+
+    def legal_moves(self, limit=None) -> list:
+        """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
+
+        Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
+        cdef size_t cap = DEFAULT_LIST_LIMIT if limit is None else limit
+        cdef int n = self._generate(cap)
+        return [_to_move(&self._buf.moves[i]) for i in range(n)]
+
+    def count_moves(self) -> int:
+        """Exact number of legal moves, counted without listing them."""
+        cdef uint64_t n
+        with nogil:
+            n = count_moves_c(&self.c)
+        return n
+
+    def num_moves(self) -> int:
+        """Generate the legal moves into the move buffer and return their number."""
+        return self._generate(DEFAULT_LIST_LIMIT)
+
+    cdef int _check_index(self, index) except -1:
+        if self._buf_version != self._version:
+            self._generate(DEFAULT_LIST_LIMIT)
+        if not 0 <= index < <Py_ssize_t>self._buf.n:
+            raise IndexError(f"move index {index} out of range (0 to {self._buf.n - 1})")
+        return 0
+
+    def move_at(self, Py_ssize_t index) -> Move:
+        """The move at ``index`` of the last :meth:`num_moves`."""
+        self._check_index(index)
+        return _to_move(&self._buf.moves[index])
+
+    def push_index(self, Py_ssize_t index) -> None:
+        """Push the move at ``index`` of the last :meth:`num_moves`."""
+        self._check_index(index)
+        self._push_c(&self._buf.moves[index])
+
+    cdef int _reserve(self, size_t need) except -1:
+        cdef size_t cap
+        cdef Hot* st
+        cdef CMove* hi
+        if need <= self._cap:
+            return 0
+        cap = self._cap * 2 if self._cap else 64
+        while cap < need:
+            cap *= 2
+        st = <Hot*>realloc(self._stack, cap * sizeof(Hot))
+        if st == NULL:
+            raise MemoryError()
+        self._stack = st
+        hi = <CMove*>realloc(self._hist, cap * sizeof(CMove))
+        if hi == NULL:
+            raise MemoryError()
+        self._hist = hi
+        self._cap = cap
+        return 0
+
+    cdef int _push_c(self, CMove* m) except -1:
+        cdef CMove mv = m[0]
+        self._reserve(self._depth + 1)
+        memcpy(&self._stack[self._depth], &self.c.h, sizeof(Hot))
+        self._hist[self._depth] = mv
+        self._depth += 1
+        apply_move(&self.c, &mv)
+        self._version += 1
+        return 0
+
+    def explain(self, move) -> object:
+        """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
+        if self._find(move) >= 0:
+            return None
+        return _RefState.from_position(self.to_position()).explain(move)
+
+    cdef Py_ssize_t _find(self, object move) except -2:
+        cdef int n = self._generate(DEFAULT_LIST_LIMIT)
+        cdef int i, card = move.card, kind = int(move.kind), value = move.value
+        cdef mask_t takes = <mask_t>move.takes
+        cdef bint build_like = kind >= K_BUILD
+        cdef CMove* m
+        for i in range(n):
+            m = &self._buf.moves[i]
+            if m.card == card and m.takes == takes and m.value == value:
+                if m.kind == kind or (build_like and m.kind >= K_BUILD):
+                    return i
+        return -1
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` is legal (build kinds are matched by notation)."""
+        return self._find(move) >= 0
+
+    def parse_move(self, str text) -> Move:
+        """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
+        move = Move.parse(text)
+        cdef Py_ssize_t i = self._find(move)
+        if i < 0:
+            raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+        return _to_move(&self._buf.moves[i])
+
+    def push(self, move) -> Move:
+        """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except NotationError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        if not isinstance(move, Move):
+            raise TypeError(f"push takes a Move or a notation string, not {type(move).__name__}")
+        cdef Py_ssize_t i = self._find(move)
+        if i < 0:
+            raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+        result = _to_move(&self._buf.moves[i])
+        self._push_c(&self._buf.moves[i])
+        return result
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if self._depth == 0:
+            raise IndexError("pop from a state with no moves pushed")
+        self._depth -= 1
+        memcpy(&self.c.h, &self._stack[self._depth], sizeof(Hot))
+        self._version += 1
+        return _to_move(&self._hist[self._depth])
+
+    def peek(self) -> Move:
+        """The last move pushed."""
+        if self._depth == 0:
+            raise IndexError("no move has been pushed")
+        return _to_move(&self._hist[self._depth - 1])
+
+    # -- search ----------------------------------------------------------------------------
+    def perft(self, int depth) -> int:
+        """Number of move sequences of length ``depth``; a finished hand is a leaf."""
+        cdef MoveBuf* bufs
+        cdef uint64_t n
+        cdef int i
+        cdef Hot saved
+        if depth <= 0:
+            return 1
+        if depth > 200:
+            raise ValueError("perft depth must be at most 200")
+        bufs = <MoveBuf*>malloc(depth * sizeof(MoveBuf))
+        if bufs == NULL:
+            raise MemoryError()
+        for i in range(depth):
+            bufs[i].moves = NULL
+            bufs[i].n = 0
+            bufs[i].cap = 0
+            bufs[i].limit = DEFAULT_LIST_LIMIT
+            bufs[i].overflow = 0
+        memcpy(&saved, &self.c.h, sizeof(Hot))
+        try:
+            with nogil:
+                n = perft_c(&self.c, depth, bufs)
+            overflow = any(bufs[i].overflow for i in range(depth))
+        finally:
+            memcpy(&self.c.h, &saved, sizeof(Hot))
+            for i in range(depth):
+                free(bufs[i].moves)
+            free(bufs)
+        self._version += 1
+        if overflow:
+            raise MoveLimitError(
+                f"a position in this perft has more than {DEFAULT_LIST_LIMIT} legal moves")
+        return n
+
+    def playout(self, seed) -> object:
+        """Play uniformly random legal moves to the end of the hand; return its scoring."""
+        cdef Rng64 rng
+        cdef int n
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        while not hand_over(&self.c):
+            n = self._generate(DEFAULT_LIST_LIMIT)
+            self._push_c(&self._buf.moves[rng_below(&rng, <uint64_t>n)])
+        return self.hand_score()
+
+
+cdef object _to_move(CMove* m):
+    return Move(m.card, MoveKind(m.kind), m.takes, m.value)
+
+
+def _unpickle(root, moves) -> State:
+    cdef State state = State(Position.from_dict(root))
+    cdef CMove mv
+    for card, kind, takes, value in moves:
+        mv.card = card
+        mv.kind = kind
+        mv.takes = takes
+        mv.value = value
+        state._push_c(&mv)
+    return state
+
+
+cdef int play_random_hand(Core* c, Rng64* rng, MoveBuf* buf) noexcept nogil:
+    """Play random moves to the end of the hand; returns the number of moves or -1."""
+    cdef int n, moves = 0
+    while not hand_over(c):
+        n = gen_moves(c, buf)
+        if n <= 0:
+            return -1
+        apply_move(c, &buf.moves[rng_below(rng, <uint64_t>n)])
+        moves += 1
+    return moves
+
+
+def random_hand(rules, seed, int dealer=0):
+    """Deal a hand from ``seed`` and play it out at random with the same RNG.
+
+    Returns the points per team and the number of moves; identical to the reference."""
+    cdef Rng64 rng
+    cdef uint8_t deck[NCARDS]
+    cdef Core core
+    cdef MoveBuf buf
+    cdef int n, t
+    cdef int64_t totals[MAX_SEATS]
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+    memset(&core, 0, sizeof(Core))
+    load_params(&core.p, rules, dealer)
+    rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = DEFAULT_LIST_LIMIT
+    buf.overflow = 0
+    with nogil:
+        shuffle_deck(&rng, deck, NCARDS)
+        init_hand(&core, deck, NCARDS, dealer)
+        n = play_random_hand(&core, &rng, &buf)
+        score_totals(&core, totals)
+    free(buf.moves)
+    if n < 0:
+        raise MoveLimitError("a random hand reached a position with too many moves")
+    return [int(totals[t]) for t in range(core.p.nteams)], n
