@@ -5,8 +5,8 @@ It mirrors :mod:`cassino._reference` move for move; the inner loops touch no Pyt
 objects. See docs/architecture.md.
 """
 
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from cassino._reference import State as _RefState
@@ -34,7 +34,7 @@ cdef extern from *:
 
 cdef enum:
     BIG_SUMS = 64
-DEFAULT_LIST_LIMIT = 1 << 22
+DEFAULT_LIST_LIMIT = 1 << 20
 
 cdef mask_t SPADES_MASK = 0
 cdef int _i
@@ -98,8 +98,8 @@ cdef bint _fill(int* cnt, int need, int maxv, int v, int max_sum) noexcept nogil
 
 cdef bint part_ok(int* cnt, int v, int max_sum) noexcept nogil:
     """Whether the value multiset cnt splits into groups totalling v; at most max_sum
-    groups of two cards or more."""
-    cdef int x = NVALUES - 1
+    groups of two cards or more. Precondition: no value above v is present."""
+    cdef int x = v
     cdef bint ok
     while x > 0 and cnt[x] == 0:
         x -= 1
@@ -254,140 +254,284 @@ cdef int cmp_moves(const void* a, const void* b) noexcept nogil:
     return 0
 
 cdef void sort_moves(CMove* moves, size_t n) noexcept nogil:
-    cdef size_t i, j
+    """Shell sort with Ciura's gaps extended by 2.25: no allocation; plain insertion sort
+    for the short lists of ordinary positions."""
+    cdef size_t i, j, gap
+    cdef int g, ng = 9
     cdef CMove t
-    if n > 24:
-        qsort(moves, n, sizeof(CMove), cmp_moves)
-        return
-    for i in range(1, n):
-        t = moves[i]
-        j = i
-        while j > 0 and cmp_moves(&moves[j - 1], &t) > 0:
-            moves[j] = moves[j - 1]
-            j -= 1
-        moves[j] = t
+    cdef size_t gaps[48]
+    gaps[0] = 1; gaps[1] = 4; gaps[2] = 10; gaps[3] = 23; gaps[4] = 57; gaps[5] = 132
+    gaps[6] = 301; gaps[7] = 701; gaps[8] = 1750
+    while ng < 48 and gaps[ng - 1] < n:
+        gaps[ng] = gaps[ng - 1] * 9 // 4
+        ng += 1
+    g = ng - 1
+    while g > 0 and gaps[g] >= n:
+        g -= 1
+    while g >= 0:
+        gap = gaps[g]
+        for i in range(gap, n):
+            t = moves[i]
+            j = i
+            while j >= gap and cmp_moves(&moves[j - gap], &t) > 0:
+                moves[j] = moves[j - gap]
+                j -= gap
+            moves[j] = t
+        g -= 1
+
 
 # ---------------------------------------------------------------------------------------
 # Move generation (listing)
 # ---------------------------------------------------------------------------------------
 
-cdef void gen_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
-    cdef int seat = c.h.to_move
+cdef enum:
+    TABLE_BITS = 12          # subset tables for up to 12 loose numeric cards
+
+cdef struct Loose:
+    # the loose numeric cards, compressed to indices 0..n-1 (ascending card ids)
+    int n
+    uint8_t ids[NCARDS]
+    uint8_t vals[NCARDS]
+    uint32_t le[NVALUES]     # compressed mask of the cards with value <= v (n <= 32 only)
+    uint64_t le64[NVALUES]
+    int table                # 1 if sums/maxs hold every subset
+    uint8_t sums[1 << TABLE_BITS]
+    uint8_t maxs[1 << TABLE_BITS]
+    int maxsum
+    uint16_t start[TABLE_BITS * NVALUES + 2]   # subsets of sum s: order[start[s]:start[s + 1]]
+    uint16_t order[1 << TABLE_BITS]
+
+cdef uint32_t DIVS[1024]      # DIVS[t]: bit v set when v (1..31) divides t
+cdef int _t, _v
+for _t in range(1024):
+    DIVS[_t] = 0
+    for _v in range(1, 32):
+        if _t and _t % _v == 0:
+            DIVS[_t] |= (<uint32_t>1) << _v
+
+cdef void loose_setup(Core* c, Loose* L) noexcept nogil:
+    cdef mask_t m = c.h.loose
+    cdef int i, v, n = 0
+    cdef uint64_t sub, low
+    while m:
+        i = cas_ctz(m)
+        v = c.p.val[i]
+        if v > 0:
+            L.ids[n] = <uint8_t>i
+            L.vals[n] = <uint8_t>v
+            n += 1
+        m &= m - 1
+    L.n = n
+    for v in range(NVALUES):
+        L.le64[v] = 0
+    for i in range(n):
+        L.le64[L.vals[i]] |= (<uint64_t>1) << i
+    for v in range(1, NVALUES):
+        L.le64[v] |= L.le64[v - 1]
+    L.table = 1 if n <= TABLE_BITS else 0
+    if L.table:
+        L.sums[0] = 0
+        L.maxs[0] = 0
+        for sub in range(1, (<uint64_t>1) << n):
+            low = sub & (sub - 1)
+            i = cas_ctz(sub)
+            L.sums[sub] = <uint8_t>(L.sums[low] + L.vals[i])
+            L.maxs[sub] = L.maxs[low] if L.maxs[low] > L.vals[i] else L.vals[i]
+        L.maxsum = 0
+        for i in range(n):
+            L.maxsum += L.vals[i]
+        memset(L.start, 0, (L.maxsum + 2) * sizeof(uint16_t))
+        for sub in range((<uint64_t>1) << n):
+            L.start[L.sums[sub] + 1] += 1
+        for v in range(1, L.maxsum + 2):
+            L.start[v] += L.start[v - 1]
+        for sub in range((<uint64_t>1) << n):
+            # start[s] is used as a cursor and restored below
+            L.order[L.start[L.sums[sub]]] = <uint16_t>sub
+            L.start[L.sums[sub]] += 1
+        for v in range(L.maxsum, 0, -1):
+            L.start[v] = L.start[v - 1]
+        L.start[0] = 0
+
+cdef inline int sub_sum(Loose* L, uint64_t sub) noexcept nogil:
+    cdef int s = 0
+    if L.table:
+        return L.sums[sub]
+    while sub:
+        s += L.vals[cas_ctz(sub)]
+        sub &= sub - 1
+    return s
+
+cdef inline int sub_max(Loose* L, uint64_t sub) noexcept nogil:
+    cdef int best = 0, v
+    if L.table:
+        return L.maxs[sub]
+    while sub:
+        v = L.vals[cas_ctz(sub)]
+        if v > best:
+            best = v
+        sub &= sub - 1
+    return best
+
+cdef inline mask_t sub_cards(Loose* L, uint64_t sub) noexcept nogil:
+    cdef mask_t m = 0
+    while sub:
+        m |= (<mask_t>1) << L.ids[cas_ctz(sub)]
+        sub &= sub - 1
+    return m
+
+cdef inline void sub_counts(Loose* L, uint64_t sub, int* cnt) noexcept nogil:
+    memset(cnt, 0, NVALUES * sizeof(int))
+    while sub:
+        cnt[L.vals[cas_ctz(sub)]] += 1
+        sub &= sub - 1
+
+cdef inline mask_t builds_union(Core* c, int* bidx, int nb, int bs) noexcept nogil:
+    cdef mask_t bm = 0
+    cdef int j
+    for j in range(nb):
+        if (bs >> j) & 1:
+            bm |= c.h.builds[bidx[j]].cards
+    return bm
+
+cdef inline void create_one(Core* c, Loose* L, MoveBuf* buf, int p, int vp, uint64_t sub,
+                            int total, int v, int* cnt) noexcept nogil:
+    if total == v:
+        emit(buf, p, K_BUILD, sub_cards(L, sub), v)
+    elif c.p.natural:
+        sub_counts(L, sub, cnt)
+        cnt[vp] += 1
+        if part_ok(cnt, v, BIG_SUMS):
+            emit(buf, p, K_BUILD, sub_cards(L, sub), v)
+    elif (sub & (sub - 1)) == 0 and L.vals[cas_ctz(sub)] == vp and vp == v:
+        emit(buf, p, K_BUILD, sub_cards(L, sub), v)
+
+cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
     cdef int vp = c.p.val[p]
     cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
-    cdef mask_t loose = c.h.loose
-    cdef mask_t cand, sub, same, bm, takes, m
+    cdef mask_t same, fsub, bm, takes
+    cdef uint64_t cand, sub
     cdef int i, j, k, n, s, total, top, v, w, nb, bs, size
     cdef int cnt[NVALUES]
     cdef int bidx[MAX_BUILDS]
+    cdef mask_t bcards[256]
+    cdef uint8_t blegal[256]
+    cdef uint8_t legal_v[NVALUES]
+    cdef uint32_t legal_mask, dm, lm
     cdef bint ok
     # trail
     if is_legal(c, K_TRAIL, p, 0, 0, held):
         emit(buf, p, K_TRAIL, 0, 0)
     if vp == 0:
-        same = loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
         k = cas_popcount(same)
-        sub = same
-        while sub:
-            n = cas_popcount(sub)
+        fsub = same
+        while fsub:
+            n = cas_popcount(fsub)
             if n == 1 or c.p.face_capture == 2 or (c.p.face_capture == 1 and n == 3 and k == 3):
                 if n > best[p]:
                     best[p] = n
-                if is_legal(c, K_CAPTURE, p, sub, 0, held):
-                    emit(buf, p, K_CAPTURE, sub, 0)
-            sub = (sub - 1) & same
+                if is_legal(c, K_CAPTURE, p, fsub, 0, held):
+                    emit(buf, p, K_CAPTURE, fsub, 0)
+            fsub = (fsub - 1) & same
         return
-    # captures
-    cand = 0
-    m = loose
-    while m:
-        i = cas_ctz(m)
-        if 0 < c.p.val[i] <= vp:
-            cand |= (<mask_t>1) << i
-        m &= m - 1
+    # captures: valid loose subsets of value <= vp, joined with any subset of builds of vp
     nb = 0
     for i in range(c.h.nbuilds):
         if c.h.builds[i].value == vp:
             bidx[nb] = i
             nb += 1
+    if nb <= 8:
+        for bs in range(1 << nb):
+            bcards[bs] = builds_union(c, bidx, nb, bs)
+            blegal[bs] = is_legal(c, K_CAPTURE, p, bcards[bs], 0, held)
+    cand = L.le64[vp]
     sub = 0
     while True:
-        s = mask_sum(c, sub)
+        s = sub_sum(L, sub)
         if s % vp == 0:
-            mask_counts(c, sub, cnt)
-            if part_ok(cnt, vp, c.p.max_sum_groups):
+            ok = s <= vp
+            if not ok:
+                sub_counts(L, sub, cnt)
+                ok = part_ok(cnt, vp, c.p.max_sum_groups)
+            if ok:
+                takes = sub_cards(L, sub)
                 for bs in range(1 << nb):
                     if sub == 0 and bs == 0:
                         continue
-                    takes = sub
-                    for j in range(nb):
-                        if (bs >> j) & 1:
-                            takes |= c.h.builds[bidx[j]].cards
-                    size = cas_popcount(takes)
+                    if nb <= 8:
+                        bm = bcards[bs]
+                        ok = blegal[bs]
+                    else:   # more than eight builds of one value (unique_build_values=false)
+                        bm = builds_union(c, bidx, nb, bs)
+                        ok = is_legal(c, K_CAPTURE, p, bm, 0, held)
+                    size = cas_popcount(takes | bm)
                     if size > best[p]:
                         best[p] = size
-                    if is_legal(c, K_CAPTURE, p, takes, 0, held):
-                        emit(buf, p, K_CAPTURE, takes, 0)
+                    if ok:
+                        emit(buf, p, K_CAPTURE, takes | bm, 0)
         sub = (sub - cand) & cand
         if sub == 0 or buf.overflow:
             break
-    # creates
-    cand = 0
-    m = loose
-    while m:
-        i = cas_ctz(m)
-        if 0 < c.p.val[i] <= c.p.build_max:
-            cand |= (<mask_t>1) << i
-        m &= m - 1
-    sub = cand
-    while sub and not buf.overflow:
-        total = vp + mask_sum(c, sub)
-        top = mask_maxval(c, sub)
-        if vp > top:
-            top = vp
-        v = top
-        while v <= total and v <= c.p.build_max:
-            if total % v == 0:
-                ok = False
-                if total == v:
-                    ok = True
-                elif c.p.natural:
-                    mask_counts(c, sub, cnt)
-                    cnt[vp] += 1
-                    ok = part_ok(cnt, v, BIG_SUMS)
-                elif cas_popcount(sub) == 1 and c.p.val[cas_ctz(sub)] == vp and vp == v:
-                    ok = True
-                if ok and is_legal(c, K_BUILD, p, sub, v, held):
-                    emit(buf, p, K_BUILD, sub, v)
-            v += 1
-        sub = (sub - 1) & cand
+    # creates: only values held after the play can be legal
+    legal_mask = 0
+    for v in range(1, c.p.build_max + 1):
+        if (held >> v) & 1 and is_legal(c, K_BUILD, p, 0, v, held):
+            legal_mask |= (<uint32_t>1) << v
+    if legal_mask and L.table:
+        # by build value: subsets of the cards <= v whose total with p is a multiple of v
+        lm = legal_mask
+        while lm:
+            v = cas_ctz(lm)
+            lm &= lm - 1
+            if v < vp:
+                continue
+            cand = L.le64[v]
+            total = v
+            while total - vp <= L.maxsum and not buf.overflow:
+                s = total - vp
+                if s > 0:
+                    for j in range(L.start[s], L.start[s + 1]):
+                        sub = L.order[j]
+                        if sub & ~cand:
+                            continue
+                        create_one(c, L, buf, p, vp, sub, total, v, cnt)
+                total += v
+    elif legal_mask:
+        cand = L.le64[c.p.build_max]
+        sub = cand
+        while sub and not buf.overflow:
+            total = vp + sub_sum(L, sub)
+            top = sub_max(L, sub)
+            if vp > top:
+                top = vp
+            dm = (DIVS[total] if total < 1024 else 0) & legal_mask & ~(((<uint32_t>1) << top) - 1)
+            while dm:
+                v = cas_ctz(dm)
+                dm &= dm - 1
+                create_one(c, L, buf, p, vp, sub, total, v, cnt)
+            sub = (sub - 1) & cand
     # augments
     for i in range(c.h.nbuilds):
         w = c.h.builds[i].value
-        if vp > w:
+        if vp > w or not is_legal(c, K_AUGMENT, p, c.h.builds[i].cards, w, held):
             continue
-        cand = 0
-        m = loose
-        while m:
-            j = cas_ctz(m)
-            if 0 < c.p.val[j] <= w:
-                cand |= (<mask_t>1) << j
-            m &= m - 1
+        cand = L.le64[w]
         sub = 0
         while True:
+            s = sub_sum(L, sub) + vp
             if c.p.natural:
-                s = mask_sum(c, sub) + vp
                 ok = False
-                if s % w == 0:
-                    mask_counts(c, sub, cnt)
+                if s == w:
+                    ok = True
+                elif s % w == 0:
+                    sub_counts(L, sub, cnt)
                     cnt[vp] += 1
                     ok = part_ok(cnt, w, BIG_SUMS)
             else:
-                ok = mask_sum(c, sub) + vp == w
+                ok = s == w
             if ok:
-                takes = sub | c.h.builds[i].cards
-                if is_legal(c, K_AUGMENT, p, takes, w, held):
-                    emit(buf, p, K_AUGMENT, takes, w)
+                emit(buf, p, K_AUGMENT, sub_cards(L, sub) | c.h.builds[i].cards, w)
             sub = (sub - cand) & cand
             if sub == 0 or buf.overflow:
                 break
@@ -398,21 +542,20 @@ cdef void gen_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcep
         k = c.p.build_max - c.h.builds[i].value - vp   # room left for loose cards
         if k < 0:
             continue
-        cand = 0
-        m = loose
-        while m:
-            j = cas_ctz(m)
-            if 0 < c.p.val[j] <= k:
-                cand |= (<mask_t>1) << j
-            m &= m - 1
+        ok = False
+        for w in range(c.h.builds[i].value + vp, c.p.build_max + 1):
+            legal_v[w] = (held >> w) & 1 and is_legal(c, K_INCREASE, p, c.h.builds[i].cards, w, held)
+            ok = ok or legal_v[w]
+        if not ok:
+            continue
+        cand = L.le64[k]
         sub = 0
         while True:
-            s = mask_sum(c, sub)
+            s = sub_sum(L, sub)
             if s <= k:
                 w = c.h.builds[i].value + vp + s
-                takes = sub | c.h.builds[i].cards
-                if is_legal(c, K_INCREASE, p, takes, w, held):
-                    emit(buf, p, K_INCREASE, takes, w)
+                if legal_v[w]:
+                    emit(buf, p, K_INCREASE, sub_cards(L, sub) | c.h.builds[i].cards, w)
             sub = (sub - cand) & cand
             if sub == 0 or buf.overflow:
                 break
@@ -424,6 +567,7 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int p, i
     cdef size_t r, w
     cdef int best[NCARDS]
+    cdef Loose L
     buf.n = 0
     buf.overflow = 0
     if c.h.to_move < 0:
@@ -432,10 +576,11 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     if hand == 0:
         return 0
     memset(best, 0, sizeof(best))
+    loose_setup(c, &L)
     m = hand
     while m and not buf.overflow:
         p = cas_ctz(m)
-        gen_card(c, buf, p, hand, best)
+        gen_card(c, &L, buf, p, hand, best)
         m &= m - 1
     if buf.overflow:
         return -1

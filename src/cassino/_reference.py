@@ -28,7 +28,7 @@ TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
     MoveKind.INCREASE,
 )
 BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
-DEFAULT_LIST_LIMIT = 1 << 22
+DEFAULT_LIST_LIMIT = 1 << 20
 
 
 def bits(mask: int) -> Iterator[int]:
