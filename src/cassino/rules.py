@@ -75,7 +75,6 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 
 # Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
 PLANNED_FLAGS = (
-    "count_out",
     "all_eleven",
     "sudden_death",
     "michigan",
@@ -146,11 +145,17 @@ class Rules:
         if not lo <= self.players <= hi:
             span = str(lo) if lo == hi else f"{lo} to {hi}"
             raise RulesError(f"{self.system} is played by {span} players, not {self.players}")
-        if self.teams == "partnership" and self.players % 2:
-            raise RulesError(f"partnerships need an even number of players, not {self.players}")
+        if self.teams == "partnership" and (self.players % 2 or self.players < 4):
+            raise RulesError(
+                f"partnerships need an even number of players, at least 4, not {self.players}"
+            )
         for name in PLANNED_FLAGS:
             if getattr(self, name):
                 raise RulesError(f"option {name} (opt_{name}) is not implemented yet")
+        if self.count_out and self.players != 2:
+            raise RulesError(
+                f"count_out (opt_count_out) is a two-player rule, not for {self.players} players"
+            )
         if self.obligation == "v3" and not self.unique_build_values:
             raise RulesError(
                 "obligation v3 allows one build per value, so it needs unique_build_values=true"
@@ -177,6 +182,12 @@ class Rules:
             )
         if self.table_cards % 2 or self.hand_size % 2:
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
+        rounds = self.hand_size // 2
+        if self.table_cards % rounds:
+            raise RulesError(
+                f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
+                f"{rounds}, not {self.table_cards}"
+            )
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -343,7 +354,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_build_obligation_v2": ("obligation=v2", True),
     "opt_build_obligation_v3": ("obligation=v3", True),
     "opt_natural_build_combination": ("natural_build_combination=true", True),
-    "opt_count_out": ("count_out=true", False),
+    "opt_count_out": ("count_out=true", True),
     "opt_all_eleven": ("all_eleven=true", False),
     "opt_sudden_death": ("sudden_death=true", False),
     "opt_michigan": ("michigan=true", False),

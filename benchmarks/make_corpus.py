@@ -1,0 +1,53 @@
+"""Write ``benchmarks/data/corpus.txt``: positions from random seeded standard games.
+
+Each line is one position in the one-line text notation (docs/format.md), sampled before a
+move with probability 1/4 from games between two uniformly random players. The output is
+the same with the core and the reference; regenerate with::
+
+    python benchmarks/make_corpus.py [--count 2000] [--out benchmarks/data/corpus.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cassino import Game, Rng
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "corpus.txt"
+
+
+def corpus(count: int) -> list[str]:
+    """``count`` positions from games with seeds 1, 2, ..."""
+    lines: list[str] = []
+    seed = 0
+    while len(lines) < count:
+        seed += 1
+        game = Game("cassino_standard", seed=seed)
+        players = Rng(seed)
+        sampler = Rng(seed + 1_000_003)
+        while not game.is_over and len(lines) < count:
+            if sampler.below(4) == 0:
+                lines.append(game.state.to_position().to_text())
+            moves = game.legal_moves()
+            game.push(moves[players.below(len(moves))])
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=2000, help="number of positions")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output file")
+    args = parser.parse_args()
+    lines = corpus(args.count)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    header = (
+        f"# {len(lines)} cassino_standard positions from random seeded games, one per line\n"
+        "# (text notation, docs/format.md); written by benchmarks/make_corpus.py\n"
+    )
+    args.out.write_text(header + "\n".join(lines) + "\n")
+    print(f"wrote {len(lines)} positions to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,351 @@
+"""Whole games: the first dealer drawn, hands dealt from the game's own RNG, scoring, the
+target check, dealer rotation, count-out and a JSON game log that replays exactly.
+
+>>> game = Game("cassino_standard", seed=3)
+>>> players = Rng(3)
+>>> while not game.is_over:
+...     moves = game.legal_moves()
+...     _ = game.push(moves[players.below(len(moves))])
+>>> game.winner in (0, 1), game.hands_played >= 2
+(True, True)
+>>> Game.replay(game.log).scores == game.scores
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._rng import Rng, shuffled_deck
+from .cards import ACES, SPADES, card_code, card_rank, parse_card
+from .errors import CassinoError, IllegalMoveError, RulesError
+from .moves import Move
+from .position import Position
+from .rules import Rules, rules
+from .scoring import HandScore, tally_winner
+
+__all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
+
+_BIG_CASSINO = parse_card("10D")
+_LITTLE_CASSINO = parse_card("2S")
+
+
+class ReplayError(CassinoError):
+    """A game log that is malformed or does not match the game it replays."""
+
+
+@dataclass(frozen=True)
+class CountOut:
+    """The outcome of a count-out claim (RULES.md §3.37 ``opt_count_out``, AMB-16)."""
+
+    seat: int
+    team: int
+    clinched: int
+    total: int
+    won: bool
+    winner: int
+
+
+def _state_class() -> Any:
+    # the selected implementation, looked up late: cassino/__init__.py imports this module
+    from . import State
+
+    return State
+
+
+def clinched_points(r: Rules, position: Position, team: int) -> int:
+    """Points ``team`` has surely won so far in the hand of ``position`` (AMB-16).
+
+    Big cassino 2, little cassino 1, each ace 1, sweeps (with ``sweeps``), most cards 3
+    once the team holds 27 cards, most spades 1 once it holds 7 spades.
+    """
+    pile = position.piles[team]
+    mask = 0
+    for c in pile:
+        mask |= 1 << c
+    pts = 2 * (mask >> _BIG_CASSINO & 1) + (mask >> _LITTLE_CASSINO & 1)
+    pts += (mask & ACES).bit_count()
+    if r.sweeps:
+        pts += r.sweep_points * position.sweeps[team]
+    if len(pile) >= 27:
+        pts += 3
+    if (mask & SPADES).bit_count() >= 7:
+        pts += 1
+    return pts
+
+
+class Game:
+    """A whole game of one system, reproducible from its seed.
+
+    ``Game("cassino_standard", seed=1, sweeps=True)`` or ``Game(rules, seed=1)``. The game
+    draws the first dealer (A is low; ``first_dealer=high`` by default, ``low`` as an
+    option; equal ranks redraw), deals every hand from a fresh shuffle of its own
+    :class:`~cassino.Rng`, scores finished hands with the system's ``end_check``, and
+    passes the deal to the next seat after every hand.
+    """
+
+    def __init__(
+        self, system: str | Rules = "cassino_standard", *, seed: int = 0, **options: Any
+    ) -> None:
+        self._setup(system, seed, options)
+        self.first_dealer: int = self._draw_dealer()
+        self._deal(self.first_dealer)
+
+    def _setup(self, system: str | Rules, seed: int, options: Mapping[str, Any]) -> None:
+        if isinstance(system, Rules):
+            self.rules: Rules = system.replace(**options) if options else system
+        else:
+            self.rules = rules(system, **options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RulesError(f"seed must be an integer, not {seed!r}")
+        self.seed: int = seed
+        self._rng = Rng(seed)
+        self.log: list[dict[str, Any]] = []
+        self._scores: list[int] = [0] * self.rules.num_teams
+        self._winner: int | None = None
+        self._hands_played = 0
+        self.hand_scores: list[HandScore] = []
+        self._hand = 0
+        self.log.append(
+            {
+                "type": "game",
+                "system": self.rules.system,
+                "options": self.rules.options(),
+                "seed": seed,
+            }
+        )
+
+    @classmethod
+    def from_position(cls, position: Position, *, seed: int = 0, hand: int = 0) -> Game:
+        """A game resumed at ``position`` (its rules, dealer and game ``scores``).
+
+        ``hand`` numbers the hand in the log; later hands are dealt from ``Rng(seed)``.
+        """
+        if position.is_over:
+            raise IllegalMoveError("cannot resume a game at a finished hand")
+        game = cls.__new__(cls)
+        game._setup(position.rules, seed, {})
+        game.first_dealer = position.dealer
+        game._scores = list(position.scores)
+        game._hands_played = game._hand = hand
+        game.dealer = position.dealer
+        game._state = _state_class().from_position(position)
+        game.log.append({"type": "position", "hand": hand, "position": position.to_dict()})
+        return game
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The :class:`~cassino.State` of the current (or, once over, the last) hand."""
+        return self._state
+
+    @property
+    def scores(self) -> list[int]:
+        """Game scores per team (a copy)."""
+        return list(self._scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team, or None while the game goes on."""
+        return self._winner
+
+    @property
+    def hands_played(self) -> int:
+        """Number of hands finished and scored (a count-out ends a game mid-hand)."""
+        return self._hands_played
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has a winner."""
+        return self._winner is not None
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves of the player to act; empty once the game is over."""
+        return [] if self.is_over else list(self._state.legal_moves())
+
+    def __repr__(self) -> str:
+        status = f"winner {self.winner}" if self.is_over else f"hand {self._hand}"
+        return f"<Game {self.rules.system} seed={self.seed} scores={self.scores} {status}>"
+
+    # -- actions -------------------------------------------------------------------------
+    def push(self, move: Move | str) -> Move:
+        """Play a legal move (a :class:`Move` or its notation); returns the move played.
+
+        A move that ends the hand scores it, and deals the next hand unless the game is
+        over. Raises :class:`IllegalMoveError` (the game unchanged) if the move is illegal.
+        """
+        if self.is_over:
+            raise IllegalMoveError("the game is over")
+        seat = self._state.to_move
+        m: Move = self._state.push(move)
+        self.log.append({"type": "move", "seat": seat, "move": str(m)})
+        if self._state.is_over:
+            self._finish_hand()
+        return m
+
+    def count_out(self) -> CountOut:
+        """The player to act claims to have reached the target (``count_out=true``).
+
+        Game score plus :func:`clinched_points` at or above the target wins at once;
+        otherwise the opponent wins at once. Game scores are left as they were.
+        """
+        if not self.rules.count_out:
+            raise RulesError("count-out is off: enable it with the option count_out=true")
+        if self.is_over:
+            raise IllegalMoveError("the game is over")
+        pos = self._state.to_position()
+        seat = pos.to_move
+        team = self.rules.team_of(seat)
+        clinched = clinched_points(self.rules, pos, team)
+        total = self._scores[team] + clinched
+        won = total >= self.rules.target
+        winner = team if won else 1 - team
+        self.log.append(
+            {
+                "type": "count_out",
+                "hand": self._hand,
+                "seat": seat,
+                "clinched": clinched,
+                "total": total,
+                "won": won,
+            }
+        )
+        self._end(winner)
+        return CountOut(seat, team, clinched, total, won, winner)
+
+    # -- flow ----------------------------------------------------------------------------
+    def _draw_dealer(self) -> int:
+        """Each contender draws from a fresh shuffle; ties for the best rank redraw."""
+        low = self.rules.first_dealer == "low"
+        contenders = list(range(self.rules.players))
+        rounds: list[list[list[Any]]] = []
+        while True:
+            deck = shuffled_deck(self._rng)
+            ranks = {s: card_rank(deck[i]) for i, s in enumerate(contenders)}
+            rounds.append([[s, card_code(deck[i])] for i, s in enumerate(contenders)])
+            best = min(ranks.values()) if low else max(ranks.values())
+            contenders = [s for s in contenders if ranks[s] == best]
+            if len(contenders) == 1:
+                break
+        self.log.append({"type": "draw", "rounds": rounds, "dealer": contenders[0]})
+        return contenders[0]
+
+    def _deal(self, dealer: int) -> None:
+        deck = shuffled_deck(self._rng)
+        self.dealer: int = dealer
+        self._state: Any = _state_class().new_hand(self.rules, dealer, deck, list(self._scores))
+        self.log.append(
+            {
+                "type": "deal",
+                "hand": self._hand,
+                "dealer": dealer,
+                "deck": [card_code(c) for c in deck],
+            }
+        )
+
+    def _finish_hand(self) -> None:
+        hs: HandScore = self._state.hand_score()
+        self._scores, winner = tally_winner(self.rules, self._scores, hs)
+        self.hand_scores.append(hs)
+        self._hands_played += 1
+        teams = hs.to_dict()["teams"]
+        self.log.append(
+            {"type": "score", "hand": self._hand, "teams": teams, "scores": list(self._scores)}
+        )
+        if winner is not None:
+            self._end(winner)
+            return
+        self._hand += 1
+        n = self.rules.players
+        step = 1 if self.rules.direction == "cw" else -1
+        self._deal((self.dealer + step) % n)
+
+    def _end(self, winner: int) -> None:
+        self._winner = winner
+        self.log.append({"type": "end", "winner": winner})
+
+    # -- replay --------------------------------------------------------------------------
+    @classmethod
+    def replay(cls, log: Sequence[Mapping[str, Any]]) -> Game:
+        """Rebuild a game from its :attr:`log`, checking every record.
+
+        Raises :class:`ReplayError` naming the first record that is malformed, illegal or
+        different from what the replayed game produces.
+        """
+        records = [_plain(r) for r in log]
+        if not records or not isinstance(records[0], dict) or records[0].get("type") != "game":
+            raise ReplayError("a game log must start with a 'game' record")
+        head = records[0]
+        try:
+            options = head.get("options") or {}
+            if not isinstance(options, dict):
+                raise ReplayError("the 'game' record's options must be an object")
+            r = rules(head["system"], **options)
+            seed = head["seed"]
+            second = records[1] if len(records) > 1 else {}
+            if isinstance(second, dict) and second.get("type") == "position":
+                pos = Position.from_dict(second["position"])
+                if pos.rules != r:
+                    raise ReplayError("record 1: the position's rules differ from the 'game' record")
+                game = cls.from_position(pos, seed=seed, hand=second["hand"])
+            else:
+                game = cls(r, seed=seed)
+        except KeyError as exc:
+            raise ReplayError(f"record 0 or 1 is missing the field {exc}") from None
+        except ReplayError:
+            raise
+        except CassinoError as exc:
+            raise ReplayError(f"cannot start the game of the log: {exc}") from None
+        for k, rec in enumerate(records):
+            if k == len(game.log):
+                game._replay_action(k, rec)
+            if k >= len(game.log):
+                raise ReplayError(f"record {k} ({_short(rec)}) was not produced by the game")
+            if game.log[k] != rec:
+                raise ReplayError(
+                    f"record {k} does not match the replayed game: "
+                    f"the log has {_short(rec)}, the game produced {_short(game.log[k])}"
+                )
+        return game
+
+    def _replay_action(self, k: int, rec: Any) -> None:
+        kind = rec.get("type") if isinstance(rec, dict) else None
+        try:
+            if kind == "move":
+                if rec.get("seat") != self._state.to_move and not self.is_over:
+                    raise ReplayError(
+                        f"record {k}: seat {rec.get('seat')} moves, but seat "
+                        f"{self._state.to_move} is to act"
+                    )
+                move = rec.get("move")
+                if not isinstance(move, str):
+                    raise ReplayError(f"record {k}: a move record needs the move's notation")
+                self.push(move)
+            elif kind == "count_out":
+                self.count_out()
+            else:
+                raise ReplayError(
+                    f"record {k} ({_short(rec)}) was not produced by the game; "
+                    "only 'move' and 'count_out' records are actions"
+                )
+        except ReplayError:
+            raise
+        except CassinoError as exc:
+            raise ReplayError(f"record {k}: {exc}") from None
+
+
+def _plain(x: Any) -> Any:
+    """JSON-normalized copy (tuples become lists), so records compare as loaded JSON."""
+    try:
+        return json.loads(json.dumps(x))
+    except (TypeError, ValueError) as exc:
+        raise ReplayError(f"the game log is not JSON data: {exc}") from None
+
+
+def _short(rec: Any, limit: int = 160) -> str:
+    text = json.dumps(rec)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
