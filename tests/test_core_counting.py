@@ -75,3 +75,22 @@ def test_huge_table_is_counted_and_listing_is_refused() -> None:
         state.legal_moves(limit=1000)
     before = state.to_position()
     assert state.to_position() == before
+
+
+def test_perft_counts_its_last_ply_without_listing() -> None:
+    state = _core.State.from_position(_small_table_position(SMALL, ["9S", "10S", "9H", "10H"]))
+    assert state.perft(1) == state.count_moves() == 16_037_492
+
+
+def test_last_deal_flag_follows_the_stock() -> None:
+    import cassino
+
+    state = cassino.new_hand("cassino_standard", seed=3)
+    rng = Rng(3)
+    flags = [state.last_deal]
+    while not state.is_over:
+        before = len(state.to_position().stock)
+        state.push_index(rng.below(state.num_moves()))
+        if len(state.to_position().stock) < before:
+            flags.append(state.last_deal)
+    assert flags == [False] * 5 + [True]

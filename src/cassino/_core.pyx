@@ -979,6 +979,8 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
     cdef uint64_t total = 0
     if depth <= 0 or hand_over(c):
         return 1
+    if depth == 1 and cas_popcount(c.h.loose) > TABLE_BITS:
+        return count_moves_c(c)     # hard tables: count the last ply without listing
     n = gen_moves(c, &bufs[0])
     if n < 0:
         return 0
@@ -1278,6 +1280,11 @@ cdef class State:
     def is_over(self) -> bool:
         """Whether the hand is finished."""
         return bool(hand_over(&self.c))
+
+    @property
+    def last_deal(self) -> bool:
+        """Whether the current deal is the last of the hand (the dealer announced "Last")."""
+        return self.c.h.stock_pos >= self.c.stock_len
 
     @property
     def ply(self) -> int:

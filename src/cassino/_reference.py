@@ -243,6 +243,11 @@ class State:
         return not any(self.hands)
 
     @property
+    def last_deal(self) -> bool:
+        """Whether the current deal is the last of the hand (the dealer announced "Last")."""
+        return not self.stock
+
+    @property
     def history(self) -> list[Move]:
         """Moves pushed since the state was created."""
         return list(self._history)

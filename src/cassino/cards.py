@@ -127,7 +127,9 @@ class CardSet:
 
     __slots__ = ("mask",)
 
-    def __init__(self, mask: int | Iterable[int] = 0) -> None:
+    def __init__(self, mask: int | str | Iterable[int] = 0) -> None:
+        if isinstance(mask, str):  # the form repr() shows: CardSet('AS 10D')
+            mask = parse_cards(mask.replace(",", " ").split())
         if isinstance(mask, int):
             if mask < 0 or mask > ALL_CARDS:
                 raise CardError(f"card mask out of range: {mask:#x}")

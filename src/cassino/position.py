@@ -552,7 +552,7 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
         omask |= 1 << o
     multiple = len(groups) >= 2
     if not multiple and omask.bit_count() > 1:
-        raise PositionError(f"build table[{i}] is a simple build and has exactly one owner")
+        raise PositionError(f"build table[{i}] is a simple build, so it must have exactly one owner")
     return Build(value=value, cards=cards, owners=omask, multiple=multiple)
 
 

@@ -1,0 +1,180 @@
+"""Regenerate tests/data/perft.txt with the pure-Python reference (the oracle).
+
+    python tests/data/make_perft.py          # rewrite perft.txt
+    python tests/data/make_perft.py --check  # recompute and compare, write nothing
+
+Each position is written in the one-line text notation of ``Position.to_text``; the
+counts come from ``cassino._reference.State.perft``. Keep the total under ~30 s.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cassino import _reference, new_hand, rules
+from cassino._rng import Rng
+from cassino.cards import ALL_CARDS, CardSet, parse_card
+from cassino.position import Position
+
+OUT = Path(__file__).with_name("perft.txt")
+
+HEADER = """\
+# Perft counts of standard Cassino, computed by the pure-Python reference
+# (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
+#
+# Format: one record a line,  <position text> ; <depth> ; <count>
+#   <position text>  Position.to_text() notation (docs/format.md), one line
+#   <depth>          number of plies; a finished hand is a leaf (perft counts it once)
+#   <count>          number of move sequences of that length (leaf nodes)
+# Lines starting with '#' describe the position records that follow them.
+"""
+
+
+def _codes(text: str) -> list[str]:
+    return text.split()
+
+
+def pos(
+    hands: list[str],
+    table: list[Any],
+    *,
+    to_move: int = 0,
+    dealer: int = 1,
+    system: str = "cassino_standard",
+    options: dict[str, Any] | None = None,
+    stock: str = "",
+    last_capturer: int | None = None,
+    sweeps: list[int] | None = None,
+) -> Position:
+    """A position naming only the cards that matter; the rest are split between the piles."""
+    hand_codes = [_codes(h) for h in hands]
+    items: list[Any] = []
+    used = [c for h in hand_codes for c in h] + _codes(stock)
+    for item in table:
+        if isinstance(item, str):
+            items.extend(_codes(item))
+            used.extend(_codes(item))
+        else:
+            items.append(item)
+            used.extend(c for g in item["groups"] for c in g)
+    rest = CardSet(ALL_CARDS & ~sum(1 << parse_card(c) for c in used)).codes()
+    order = sweeps or []
+    return Position.from_dict(
+        {
+            "system": system,
+            "options": options or {},
+            "dealer": dealer,
+            "to_move": to_move,
+            "hands": hand_codes,
+            "table": items,
+            "piles": [rest[0::2], rest[1::2]],
+            "stock": _codes(stock),
+            "last_capturer": last_capturer,
+            "sweeps": [order.count(0), order.count(1)],
+            "sweep_order": order,
+        }
+    )
+
+
+def b(groups: str, value: int, *owners: int) -> dict[str, Any]:
+    return {"groups": [g.split("+") for g in groups.split("|")], "value": value, "owners": list(owners)}
+
+
+def played(seed: int, plies: int, choice: int, **options: Any) -> Position:
+    """A position reached by ``plies`` random moves from the hand dealt by ``seed``."""
+    s = _reference.State.from_position(new_hand(rules("cassino_standard", **options), seed=seed).to_position())
+    rng = Rng(choice)
+    for _ in range(plies):
+        moves = s.legal_moves()
+        s._push_unchecked(moves[rng.below(len(moves))])
+    return Position.from_text(s.to_position().to_text())
+
+
+# (description, position, depths)
+CASES: list[tuple[str, Position, tuple[int, ...]]] = [
+    ("opening deal, seed 1", new_hand("cassino_standard", seed=1).to_position(), (1, 2, 3, 4)),
+    ("opening deal, seed 2, dealer 1", new_hand("cassino_standard", seed=2, dealer=1).to_position(), (1, 2, 3, 4)),
+    ("opening deal of the cassino_standard_002 preset (sweeps, face_capture one, V3)",
+     new_hand("cassino_standard_002", seed=3).to_position(), (1, 2, 3, 4)),
+    ("builds: an own simple 9, an opponent's simple 5, loose small cards (obligation v1)",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)]), (1, 2, 3, 4)),
+    ("multiple builds: a frozen 8 owned by both, a natural 6, small cards",
+     pos(["8H 2C 6C AC", "8S 3S 4D QD"], ["2D 4H 5C", b("3H+5D|8D", 8, 0, 1), b("6H|6D", 6, 1)]), (1, 2, 3, 4)),
+    ("the 001 and 003 examples: natural build combination on",
+     pos(["9S 3H 8C", "2S 5S KS"], ["5C AD 9H 2D KD 6S 8D"]), (1, 2, 3)),
+    ("the same with natural_build_combination=false",
+     pos(["9S 3H 8C", "2S 5S KS"], ["5C AD 9H 2D KD 6S 8D"], options={"natural_build_combination": False}),
+     (1, 2, 3)),
+    ("faces: three kings and two queens on the table (one_or_three)",
+     pos(["KC QC JC 5H", "QS JS JD 7C"], ["KS KH KD QH QD 2C 3C"]), (1, 2, 3, 4)),
+    ("faces with face_capture=any", pos(["KC QC JC 5H", "QS JS JD 7C"], ["KS KH KD QH QD 2C 3C"],
+                                        options={"face_capture": "any"}), (1, 2, 3, 4)),
+    ("faces with face_capture=one", pos(["KC QC JC 5H", "QS JS JD 7C"], ["KS KH KD QH QD 2C 3C"],
+                                        options={"face_capture": "one"}), (1, 2, 3, 4)),
+    ("end of a deal with stock: deals happen inside perft",
+     pos(["7C 3D", "4S KH"], ["3S 4H 10C"], stock="AS 2S 5H 5D 6C 6D QS JH", last_capturer=1), (1, 2, 3, 4, 5, 6)),
+    ("end of a deal with stock, seat 0 deals",
+     pos(["9C", "AH"], ["8S AD 5C", b("2H+4D", 6, 1)], dealer=0, to_move=1,
+         stock="2C 3C 4C 5S 7D 7H 8H 9H"), (1, 2, 3, 4)),
+    ("last deal: the hand ends inside perft, leftovers to the last capturer",
+     pos(["5C 9H", "KC 4D"], ["2S 3H 4S 6D", b("AS+7H", 8, 1)], last_capturer=1, to_move=0,
+         options={"obligation": "none"}), (1, 2, 3, 4, 5)),
+    ("last deal with sweeps (a sweep by the last card counts)",
+     pos(["5C 9H", "2D 8H"], ["2S 3H 4S 5S"], options={"sweeps": True}, last_capturer=0,
+         sweeps=[1]), (1, 2, 3, 4)),
+    ("obligation v2", pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+                          options={"obligation": "v2"}), (1, 2, 3, 4)),
+    ("obligation v3", pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+                          options={"obligation": "v3"}), (1, 2, 3, 4)),
+    ("obligation none, own_increase=forbidden",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"obligation": "none", "own_increase": "forbidden"}), (1, 2, 3, 4)),
+    ("own_increase=keep_old, unique_build_values=false",
+     pos(["9D 4C 5D AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 0)],
+         options={"own_increase": "keep_old", "unique_build_values": False}), (1, 2, 3, 4)),
+    ("capture_extent=maximal on a table of small cards",
+     pos(["10D 5D 9C 8H", "10S 6H 7S 4D"], ["AS AH 2S 3H 4C 5C 6C"], options={"capture_extent": "maximal"}),
+     (1, 2, 3)),
+    ("capture_extent=free on the same table", pos(["10D 5D 9C 8H", "10S 6H 7S 4D"], ["AS AH 2S 3H 4C 5C 6C"]),
+     (1, 2, 3)),
+    ("sum_groups=single on the same table",
+     pos(["10D 5D 9C 8H", "10S 6H 7S 4D"], ["AS AH 2S 3H 4C 5C 6C"], options={"sum_groups": "single"}),
+     (1, 2, 3)),
+    ("random play: seed 11 after 9 plies", played(11, 9, 1), (1, 2, 3, 4)),
+    ("random play: seed 12 after 20 plies, sweeps", played(12, 20, 2, sweeps=True), (1, 2, 3, 4)),
+    ("random play: seed 13 after 31 plies, obligation v2, maximal",
+     played(13, 31, 3, obligation="v2", capture_extent="maximal"), (1, 2, 3, 4)),
+    ("random play: seed 14 after 43 plies (the last deal)", played(14, 43, 4), (1, 2, 3, 4, 5)),
+]  # fmt: skip
+
+
+def records() -> list[str]:
+    lines = [HEADER]
+    start = time.perf_counter()
+    for desc, p, depths in CASES:
+        text = p.to_text()
+        assert Position.from_text(text) == p
+        s = _reference.State.from_position(p)
+        lines.append(f"# {desc}")
+        for d in depths:
+            lines.append(f"{text} ; {d} ; {s.perft(d)}")
+    lines.append("")
+    print(f"{len(CASES)} positions in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return lines
+
+
+def main() -> int:
+    text = "\n".join(records())
+    if "--check" in sys.argv[1:]:
+        same = OUT.read_text() == text
+        print("perft.txt is up to date" if same else "perft.txt differs", file=sys.stderr)
+        return 0 if same else 1
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,238 @@
+"""Differential tests: the Cython core against the pure-Python reference, move for move.
+
+The module is skipped when the compiled core does not exist yet, and under
+``CASSINO_PURE_PYTHON=1`` (it compares both implementations directly, so the core pass of
+the suite already runs it).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cassino
+from cassino import MoveLimitError, Rng, _reference, rules, shuffled_deck
+from cassino.position import Position
+from conftest import make_position, option_sets, random_options
+
+core = pytest.importorskip("cassino._core", reason="the Cython core is not built")
+if not hasattr(core, "State"):
+    pytest.skip("cassino._core has no State yet", allow_module_level=True)
+if os.environ.get("CASSINO_PURE_PYTHON", "") not in ("", "0"):
+    pytest.skip("differential tests run in the core pass of the suite", allow_module_level=True)
+
+CoreState = core.State
+RefState = _reference.State
+SEEDS = st.integers(0, 2**63 - 1)
+
+
+def assert_same_moves(c: Any, r: Any) -> list[Any]:
+    rm = r.legal_moves()
+    assert list(c.legal_moves()) == rm
+    assert c.count_moves() == len(rm)
+    assert c.num_moves() == len(rm)
+    assert c.is_over == r.is_over
+    assert c.to_move == r.to_move
+    return rm
+
+
+def lockstep(r: Any, seed: int, choice: int, perft_every: int = 0) -> int:
+    """Play random moves on a deal from ``seed`` in both implementations; compare every
+    position. Returns the number of positions compared."""
+    deck = shuffled_deck(Rng(seed))
+    dealer = seed % 2
+    rs = RefState.new_hand(r, dealer, deck)
+    cs = CoreState.new_hand(r, dealer, deck)
+    assert cs.to_position() == rs.to_position()
+    rng = Rng(choice)
+    positions = 0
+    while True:
+        n = rs.num_moves()
+        rm = [rs.move_at(i) for i in range(n)]
+        assert cs.num_moves() == n
+        assert list(cs.legal_moves()) == rm
+        assert cs.count_moves() == n
+        assert cs.is_over == rs.is_over
+        positions += 1
+        if perft_every and positions % perft_every == 0:
+            assert cs.perft(2) == rs.perft(2)
+        if rs.is_over:
+            break
+        i = rng.below(n)
+        assert cs.move_at(i) == rm[i]
+        rs.push_index(i)
+        cs.push_index(i)
+        assert cs.to_position() == rs.to_position()
+        assert cs.peek() == rs.peek() and cs.ply == rs.ply
+    assert cs.hand_score() == rs.hand_score()
+    assert cs.to_json() == rs.to_json()
+    assert cs.history == rs.history
+    return positions
+
+
+def test_selected_implementation_is_the_core():
+    assert cassino.IMPLEMENTATION == "core"
+    assert cassino.State is CoreState
+    assert cassino.random_hand is core.random_hand
+
+
+@given(seed=SEEDS, choice=SEEDS, options=option_sets())
+def test_random_play_matches(seed, choice, options):
+    lockstep(rules("cassino_standard", **options), seed, choice, perft_every=7)
+
+
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_002(seed, choice):
+    lockstep(rules("cassino_standard_002"), seed, choice, perft_every=7)
+
+
+def test_random_positions_fast():
+    """A few thousand positions with random options, perft(2) on some of them."""
+    rng = Rng(20240601)
+    count = 0
+    hands = 0
+    while count < 3000:
+        opts = random_options(rng)
+        count += lockstep(rules("cassino_standard", **opts), rng.next_u64() >> 1, rng.next_u64(), perft_every=25)
+        hands += 1
+    print(f"compared {count} positions in {hands} hands")
+    assert count >= 3000
+
+
+@pytest.mark.slow
+def test_random_positions_100k():
+    """At least 100,000 random positions compared move list for move list."""
+    rng = Rng(77)
+    count = 0
+    hands = 0
+    while count < 100_000:
+        opts = random_options(rng)
+        system = "cassino_standard_002" if rng.below(8) == 0 else "cassino_standard"
+        if system == "cassino_standard_002" and opts.get("obligation", "v3") == "v3":
+            opts.pop("unique_build_values", None)  # the preset's V3 needs unique values
+        count += lockstep(rules(system, **opts), rng.next_u64() >> 1, rng.next_u64(), perft_every=97)
+        hands += 1
+    print(f"compared {count} positions in {hands} hands")
+    assert count >= 100_000
+
+
+@given(seed=SEEDS, options=option_sets())
+def test_random_hand_matches(seed, options):
+    r = rules("cassino_standard", **options)
+    assert core.random_hand(r, seed) == _reference.random_hand(r, seed)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+
+
+@given(seed=SEEDS, choice=SEEDS, options=option_sets(), cut=st.integers(0, 47))
+def test_from_position_playout_and_perft_match(seed, choice, options, cut):
+    """Positions handed across implementations behave the same from there on."""
+    r = rules("cassino_standard", **options)
+    rs = RefState.new_hand(r, 0, shuffled_deck(Rng(seed)))
+    rng = Rng(choice)
+    for _ in range(cut):
+        if rs.is_over:
+            break
+        moves = rs.legal_moves()
+        rs.push(moves[rng.below(len(moves))])
+    p = rs.to_position()
+    cs = CoreState.from_position(p)
+    assert cs.to_position() == p
+    assert CoreState.from_json(p.to_json()) == cs
+    assert CoreState.from_position(Position.from_text(p.to_text())).to_position() == p
+    rs2 = RefState.from_position(p)
+    assert_same_moves(cs, rs2)
+    assert cs.perft(2) == rs2.perft(2)
+    # pickles replay the same history
+    t = pickle.loads(pickle.dumps(cs))
+    assert t == cs
+    a, b = cs.clone(), rs2.clone()
+    assert a.playout(choice) == b.playout(choice)
+    assert a.to_position() == b.to_position()
+
+
+def test_explain_agrees_on_legality():
+    rng = Rng(5)
+    for _ in range(20):
+        seed, choice = rng.next_u64() >> 1, rng.next_u64()
+        r = rules("cassino_standard", **random_options(rng))
+        deck = shuffled_deck(Rng(seed))
+        rs, cs = RefState.new_hand(r, 0, deck), CoreState.new_hand(r, 0, deck)
+        walk = Rng(choice)
+        while not rs.is_over:
+            moves = rs.legal_moves()
+            # every structurally plausible move of one hand card: legal in both or neither
+            for m in moves[:4]:
+                assert cs.explain(m) is None and cs.is_legal(m)
+            m = moves[walk.below(len(moves))]
+            rs.push(m)
+            cs.push(m)
+
+
+# -- hard tables ------------------------------------------------------------------------
+
+SMALL14 = "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H"
+SMALL16 = SMALL14 + " 4D 4C"
+SMALL22 = SMALL16 + " 5S 5H 5D 5C 6S 6H"
+SMALL28 = SMALL22 + " 6D 6C 7S 7H 7D 7C"
+
+
+def _pair(table: str, hand: str = "9S 10S", **kw: Any) -> tuple[Any, Any]:
+    p = make_position([hand, "KD KH"], [table], **kw)
+    return CoreState.from_position(p), RefState.from_position(p)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"capture_extent": "maximal"}, {"sum_groups": "single"}, {"natural_build_combination": False}],
+    ids=["default", "maximal", "single", "no-natural"],
+)
+def test_moderately_hard_table(options):
+    table = SMALL14 if not options else "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C"
+    cs, rs = _pair(table, options=options)
+    ref_moves = rs.legal_moves()
+    assert len(ref_moves) > 1000 or options
+    assert cs.count_moves() == len(ref_moves)
+    assert list(cs.legal_moves()) == ref_moves
+    assert cs.perft(1) == len(ref_moves)
+
+
+def test_moderately_hard_table_with_builds():
+    table = ["AS AH AD AC 2S 2H 2D 2C 3S 3H 3D"]
+    p = make_position(
+        ["9S 10S 7C 5D", "KD KH"],
+        [*table, {"groups": [["4S", "3C"]], "value": 7, "owners": [1]},
+         {"groups": [["4H", "5H"], ["9H"]], "value": 9, "owners": [0, 1]}],
+    )
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.count_moves() == len(ref_moves)
+    assert list(cs.legal_moves()) == ref_moves
+
+
+@pytest.mark.slow
+def test_hard_table_sixteen_small_cards():
+    cs, rs = _pair(SMALL16)
+    ref_moves = rs.legal_moves()
+    assert len(ref_moves) == cs.count_moves()
+    assert list(cs.legal_moves()) == ref_moves
+
+
+@pytest.mark.parametrize("table", [SMALL22, SMALL28], ids=["22-cards", "28-cards"])
+def test_core_counts_huge_tables_without_listing(table):
+    cs, _ = _pair(table)
+    n = cs.count_moves()
+    assert isinstance(n, int) and n > 1_000_000
+    with pytest.raises(MoveLimitError):
+        cs.legal_moves(limit=1000)
+    assert cs.count_moves() == n  # counting twice gives the same answer
+
+
+def test_core_perft_counts_the_last_ply_without_listing():
+    """docs/architecture.md §6, §7.3: perft counts its leaves with count_moves()."""
+    cs, _ = _pair(SMALL22)
+    assert cs.perft(1) == cs.count_moves()
