@@ -296,10 +296,6 @@ cdef struct Loose:
     uint64_t le64[NVALUES]
     int table                # 1 if sums/maxs hold every subset
     uint8_t sums[1 << TABLE_BITS]
-    uint8_t maxs[1 << TABLE_BITS]
-    int maxsum
-    uint16_t start[TABLE_BITS * NVALUES + 2]   # subsets of sum s: order[start[s]:start[s + 1]]
-    uint16_t order[1 << TABLE_BITS]
 
 cdef uint32_t DIVS[1024]      # DIVS[t]: bit v set when v (1..31) divides t
 cdef int _t, _v
@@ -331,27 +327,8 @@ cdef void loose_setup(Core* c, Loose* L) noexcept nogil:
     L.table = 1 if n <= TABLE_BITS else 0
     if L.table:
         L.sums[0] = 0
-        L.maxs[0] = 0
         for sub in range(1, (<uint64_t>1) << n):
-            low = sub & (sub - 1)
-            i = cas_ctz(sub)
-            L.sums[sub] = <uint8_t>(L.sums[low] + L.vals[i])
-            L.maxs[sub] = L.maxs[low] if L.maxs[low] > L.vals[i] else L.vals[i]
-        L.maxsum = 0
-        for i in range(n):
-            L.maxsum += L.vals[i]
-        memset(L.start, 0, (L.maxsum + 2) * sizeof(uint16_t))
-        for sub in range((<uint64_t>1) << n):
-            L.start[L.sums[sub] + 1] += 1
-        for v in range(1, L.maxsum + 2):
-            L.start[v] += L.start[v - 1]
-        for sub in range((<uint64_t>1) << n):
-            # start[s] is used as a cursor and restored below
-            L.order[L.start[L.sums[sub]]] = <uint16_t>sub
-            L.start[L.sums[sub]] += 1
-        for v in range(L.maxsum, 0, -1):
-            L.start[v] = L.start[v - 1]
-        L.start[0] = 0
+            L.sums[sub] = <uint8_t>(L.sums[sub & (sub - 1)] + L.vals[cas_ctz(sub)])
 
 cdef inline int sub_sum(Loose* L, uint64_t sub) noexcept nogil:
     cdef int s = 0
@@ -361,17 +338,6 @@ cdef inline int sub_sum(Loose* L, uint64_t sub) noexcept nogil:
         s += L.vals[cas_ctz(sub)]
         sub &= sub - 1
     return s
-
-cdef inline int sub_max(Loose* L, uint64_t sub) noexcept nogil:
-    cdef int best = 0, v
-    if L.table:
-        return L.maxs[sub]
-    while sub:
-        v = L.vals[cas_ctz(sub)]
-        if v > best:
-            best = v
-        sub &= sub - 1
-    return best
 
 cdef inline mask_t sub_cards(Loose* L, uint64_t sub) noexcept nogil:
     cdef mask_t m = 0
@@ -417,7 +383,7 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
     cdef mask_t bcards[256]
     cdef uint8_t blegal[256]
     cdef uint8_t legal_v[NVALUES]
-    cdef uint32_t legal_mask, dm, lm
+    cdef uint32_t legal_mask, dm
     cdef bint ok
     # trail
     if is_legal(c, K_TRAIL, p, 0, 0, held):
@@ -478,38 +444,19 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
     for v in range(1, c.p.build_max + 1):
         if (held >> v) & 1 and is_legal(c, K_BUILD, p, 0, v, held):
             legal_mask |= (<uint32_t>1) << v
-    if legal_mask and L.table:
-        # by build value: subsets of the cards <= v whose total with p is a multiple of v
-        lm = legal_mask
-        while lm:
-            v = cas_ctz(lm)
-            lm &= lm - 1
-            if v < vp:
-                continue
-            cand = L.le64[v]
-            total = v
-            while total - vp <= L.maxsum and not buf.overflow:
-                s = total - vp
-                if s > 0:
-                    for j in range(L.start[s], L.start[s + 1]):
-                        sub = L.order[j]
-                        if sub & ~cand:
-                            continue
-                        create_one(c, L, buf, p, vp, sub, total, v, cnt)
-                total += v
-    elif legal_mask:
+    if legal_mask:
+        # a subset fits value v when all its cards are <= v (inside le64[v]) and v divides
+        # its total with p
         cand = L.le64[c.p.build_max]
         sub = cand
         while sub and not buf.overflow:
             total = vp + sub_sum(L, sub)
-            top = sub_max(L, sub)
-            if vp > top:
-                top = vp
-            dm = (DIVS[total] if total < 1024 else 0) & legal_mask & ~(((<uint32_t>1) << top) - 1)
+            dm = (DIVS[total] if total < 1024 else 0) & legal_mask & ~(((<uint32_t>1) << vp) - 1)
             while dm:
                 v = cas_ctz(dm)
                 dm &= dm - 1
-                create_one(c, L, buf, p, vp, sub, total, v, cnt)
+                if (sub & ~L.le64[v]) == 0:
+                    create_one(c, L, buf, p, vp, sub, total, v, cnt)
             sub = (sub - 1) & cand
     # augments
     for i in range(c.h.nbuilds):
