@@ -91,6 +91,16 @@ def test_random_play_matches_002(seed, choice):
     lockstep(rules("cassino_standard_002"), seed, choice, perft_every=7)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("first_player", ["left_of_dealer", "right_of_dealer", "non_dealer"])
+@pytest.mark.parametrize("direction", ["cw", "ccw"])
+def test_seat_order_matches(direction, first_player, players):
+    """Play order and the leader of each deal in both directions (seats wrap around 0)."""
+    r = rules("cassino_standard_002", players=players, direction=direction, first_player=first_player)
+    for seed in range(3):
+        lockstep(r, seed, seed + 1)
+
+
 def test_random_positions_fast():
     """A few thousand positions with random options, perft(2) on some of them."""
     rng = Rng(20240601)

@@ -327,3 +327,41 @@ def test_count_out_in_a_played_game_replays() -> None:
     assert out.seat == seat and not out.won and game.winner == 1 - seat
     again = Game.replay(json.loads(json.dumps(game.log)))
     assert again.log == game.log and again.winner == game.winner
+
+
+# -- taking moves back ----------------------------------------------------------------------
+def test_pop_takes_back_moves_of_the_current_hand_and_their_log_records() -> None:
+    game = Game(seed=4)
+    start_log = list(game.log)
+    start = game.state.to_position()
+    rng = Rng(4)
+    pushed = []
+    for _ in range(11):  # across a deal: the second deal is taken back too
+        moves = game.legal_moves()
+        pushed.append(game.push(moves[rng.below(len(moves))]))
+    after = game.state.to_position()
+    assert game.pop() == pushed[-1]
+    game.push(pushed[-1])
+    assert game.state.to_position() == after
+    assert [game.pop() for _ in pushed] == pushed[::-1]
+    assert game.state.to_position() == start and game.log == start_log
+    with pytest.raises(IllegalMoveError, match="no move of the current hand"):
+        game.pop()
+
+
+def test_pop_does_not_reach_into_a_finished_hand() -> None:
+    game = Game(seed=2)
+    rng = Rng(2)
+    while game.hands_played == 0:
+        moves = game.legal_moves()
+        game.push(moves[rng.below(len(moves))])
+    scores = game.scores
+    while game.state.history:
+        game.pop()
+    with pytest.raises(IllegalMoveError, match="no move of the current hand"):
+        game.pop()
+    assert game.scores == scores and game.hands_played == 1
+    assert Game.replay(game.log).state.to_position() == game.state.to_position()
+    play_random(game, 3)
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        game.pop()

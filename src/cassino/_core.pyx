@@ -1000,9 +1000,10 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
         p.next_seat[s] = 0
     for s in range(n):
         p.team_of[s] = rules.team_of(s)
-        p.next_seat[s] = (s + 1) % n if rules.direction == "cw" else (s - 1) % n
+        # n is added before the modulo: cdivision makes % of a negative number negative
+        p.next_seat[s] = (s + 1) % n if rules.direction == "cw" else (s + n - 1) % n
     if rules.first_player == "right_of_dealer":
-        p.first_player = (dealer - 1) % n if rules.direction == "cw" else (dealer + 1) % n
+        p.first_player = (dealer + n - 1) % n if rules.direction == "cw" else (dealer + 1) % n
     else:
         p.first_player = p.next_seat[dealer]
     p.hand_size = rules.hand_size

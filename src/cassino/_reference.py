@@ -387,13 +387,13 @@ class State:
                     return f"a build of {m.value} is already on the table: augment it instead of building another"
                 return f"a build of {m.value} is already on the table, so you cannot make another"
             if m.value not in held:
-                return f"a build of {m.value} needs a {_vname(m.value)} in your hand after this play"
+                return f"a build of {m.value} needs {_a(m.value)} in your hand after this play"
             if m.kind == INCREASE and target is not None and target.owners & me:
                 if r.own_increase == "forbidden":
                     return "you cannot increase your own build (own_increase=forbidden)"
                 if r.own_increase == "keep_old" and target.value not in held:
                     return (
-                        f"increasing your own build of {target.value} needs a {_vname(target.value)} "
+                        f"increasing your own build of {target.value} needs {_a(target.value)} "
                         "kept in your hand (own_increase=keep_old)"
                     )
         # obligation
@@ -528,7 +528,7 @@ class State:
                 )
             for b in self.builds:
                 if b.cards & m.takes and b.value != v:
-                    return f"a build of {b.value} can only be taken by a {_vname(b.value)}"
+                    return f"a build of {b.value} can only be taken by {_a(b.value)}"
             return f"the cards taken do not form groups totalling {v}"
         if v == 0:
             return "face cards cannot be built"
@@ -709,7 +709,13 @@ _MULTI = Rules(sum_groups="multi")
 
 
 def _vname(v: int) -> str:
-    return {1: "ace", 8: "8"}.get(v, str(v))
+    return "ace" if v == 1 else str(v)
+
+
+def _a(v: int) -> str:
+    """``v`` with its article: 'an ace', 'an 8', 'a 7'."""
+    name = _vname(v)
+    return f"an {name}" if name in ("ace", "8") else f"a {name}"
 
 
 def _unpickle(root: dict[str, Any], moves: list[tuple[int, int, int, int]]) -> State:

@@ -186,6 +186,20 @@ class Game:
             self._finish_hand()
         return m
 
+    def pop(self) -> Move:
+        """Take back the last move of the current hand and drop its log record; returns it.
+
+        A finished hand stays scored: raises :class:`IllegalMoveError` once the game is
+        over or when the hand in play has no move yet.
+        """
+        if self.is_over:
+            raise IllegalMoveError("the game is over: no move can be taken back")
+        if not self._state.history or self.log[-1].get("type") != "move":
+            raise IllegalMoveError("no move of the current hand to take back")
+        self.log.pop()
+        m: Move = self._state.pop()
+        return m
+
     def count_out(self) -> CountOut:
         """The player to act claims to have reached the target (``count_out=true``).
 

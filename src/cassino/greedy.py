@@ -1,0 +1,312 @@
+"""The ``greedy`` player: every legal move scored one ply deep, from the player's view only.
+
+>>> import cassino
+>>> from cassino.players import View
+>>> state = cassino.new_hand(seed=5)
+>>> player = GreedyPlayer(seed=1)
+>>> player.choose(View.of(state, state.to_move), state.legal_moves()) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from math import comb
+
+from ._rng import Rng
+from .cards import SPADES, card_rank, parse_card, rank_mask
+from .moves import Move, MoveKind
+from .players import PLAYERS, View
+from .position import Build
+from .rules import Rules
+
+__all__ = [
+    "BUILD_DISCOUNT",
+    "CARD_WEIGHT",
+    "RISK_WEIGHT",
+    "SPADE_WEIGHT",
+    "GreedyPlayer",
+    "card_weight",
+]
+
+CARD_WEIGHT = 0.2
+"""Points per card captured, for the race for most cards (3 points)."""
+SPADE_WEIGHT = 0.2
+"""Points per spade captured, for the race for most spades (1 point)."""
+BUILD_DISCOUNT = 0.7
+"""Share of a build's cards counted now for the owner, who means to take it next turn."""
+RISK_WEIGHT = 1.0
+"""Weight of the expected value the next opponent can capture from the table left."""
+
+_BIG = parse_card("10D")
+_LITTLE = parse_card("2S")
+_ACES = rank_mask(1)
+_EPS = 1e-9
+
+
+def card_weight(card: int) -> float:
+    """Points a captured card is worth: 10D 2, 2S 1, each ace 1, plus the card and spade
+    weights."""
+    w = CARD_WEIGHT
+    if SPADES >> card & 1:
+        w += SPADE_WEIGHT
+    if card == _BIG:
+        w += 2.0
+    elif card == _LITTLE or _ACES >> card & 1:
+        w += 1.0
+    return w
+
+
+_WEIGHTS = tuple(card_weight(c) for c in range(52))
+
+
+def _weight(mask: int) -> float:
+    w = 0.0
+    while mask:
+        low = mask & -mask
+        w += _WEIGHTS[low.bit_length() - 1]
+        mask ^= low
+    return w
+
+
+def _mask_sum(mask: int) -> int:
+    return sum(_value(c) for c in range(52) if mask >> c & 1)
+
+
+def _value(card: int) -> int:
+    r = card_rank(card)
+    return r if r <= 10 else 0
+
+
+class GreedyPlayer:
+    """Plays the legal move of highest score; ties broken by its own seeded :class:`Rng`.
+
+    A move's score, in points (weights are module constants)::
+
+        score = gain + BUILD_DISCOUNT * own_builds - RISK_WEIGHT * risk
+
+    * ``gain``: for a capture, the weight of the cards taken and of the card played
+      (:func:`card_weight`: 10D 2, 2S 1, each ace 1, plus ``CARD_WEIGHT`` 0.2 a card and
+      ``SPADE_WEIGHT`` 0.2 a spade), plus the sweep points when sweeps count and the
+      capture clears the table.
+    * ``own_builds``: the weight of the cards in the builds the player owns on the table
+      left (``BUILD_DISCOUNT`` 0.7: it means to take them next turn).
+    * ``risk``: what the next opponent can expect to capture from the table left. For each
+      rank, the best capture a card of that rank makes (matches, builds of its value,
+      disjoint sum groups; faces one, or three; plus the card itself and a sweep) is
+      weighted by the chance the opponent holds that rank: ``1 - C(U-k, h) / C(U, h)``
+      with ``U`` unseen cards, ``k`` of them of that rank, ``h`` cards in the opponent's
+      hand; certain for the value of a build the opponent owns (he must hold its card).
+      The opponent takes the best capture he holds, so ranks are taken best first and
+      each counts only when no better one is held.
+    * The last move of a hand instead counts the leftovers, plus for the last capturer and
+      minus for another team.
+
+    The player never looks at the position behind its :class:`~cassino.players.View`.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = Rng(seed)
+        self._packs: dict[tuple[int, int, bool], float] = {}
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """The best-scoring move; a tie is broken at random."""
+        if len(moves) == 1:
+            return moves[0]
+        scores = [self.evaluate(view, m) for m in moves]
+        best = max(scores)
+        top = [m for m, s in zip(moves, scores, strict=True) if s >= best - _EPS]
+        return top[self._rng.below(len(top))] if len(top) > 1 else top[0]
+
+    def evaluate(self, view: View, move: Move) -> float:
+        """The score of ``move`` (see the class docstring)."""
+        r = view.rules
+        seat = view.seat
+        bit = 1 << move.card
+        loose = view.loose.mask
+        builds = list(view.builds)
+        gain = 0.0
+        captured = False
+        if move.kind == MoveKind.TRAIL:
+            loose |= bit
+        elif move.kind == MoveKind.CAPTURE:
+            loose &= ~move.takes
+            builds = [b for b in builds if not b.cards & move.takes]
+            gain = _weight(move.takes | bit)
+            captured = True
+        else:
+            targets = [b for b in builds if b.cards & move.takes]
+            builds = [b for b in builds if not b.cards & move.takes]
+            loose &= ~move.takes
+            owners = 1 << seat
+            if move.kind == MoveKind.AUGMENT:
+                for b in targets:
+                    owners |= b.owners
+            cards = move.takes | bit
+            if move.kind == MoveKind.BUILD:
+                multiple = _mask_sum(cards) >= 2 * move.value
+            else:
+                multiple = move.kind == MoveKind.AUGMENT
+            builds.append(Build(move.value, cards, owners, multiple))
+        table = loose
+        for b in builds:
+            table |= b.cards
+        hand_left = view.hand.mask & ~bit
+        others_empty = all(n == 0 for s, n in enumerate(view.hand_sizes) if s != seat)
+        hand_ends = not hand_left and others_empty and view.stock_size == 0
+        if captured and r.sweeps and not table and (r.last_card_sweep or not hand_ends):
+            gain += r.sweep_points
+        if hand_ends:
+            # the hand ends: the leftovers go to the last capturer
+            last = seat if captured else view.last_capturer
+            if last is None:
+                return gain
+            sign = 1.0 if r.team_of(last) == r.team_of(seat) else -1.0
+            return gain + sign * _weight(table)
+        own = sum(_weight(b.cards) for b in builds if b.owners >> seat & 1)
+        return (
+            gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._risk(view, loose, builds, hand_left)
+        )
+
+    # -- the opponent's best reply -----------------------------------------------------------
+    def _risk(self, view: View, loose: int, builds: list[Build], hand_left: int) -> float:
+        r = view.rules
+        n = r.players
+        opp = (view.seat + 1) % n if r.direction == "cw" else (view.seat - 1) % n
+        h = view.hand_sizes[opp]
+        if h == 0:
+            if hand_left or view.stock_size == 0:
+                return 0.0
+            h = r.hand_size  # the next deal: the opponent leads with a full hand
+        unseen = view.unseen.mask
+        total = unseen.bit_count()
+        if total == 0:
+            return 0.0
+        table = loose
+        for b in builds:
+            table |= b.cards
+        if not table:
+            return 0.0
+        sure = {b.value for b in builds if b.owners >> opp & 1}
+        options: list[tuple[float, float]] = []
+        for rank in range(1, 14):
+            k = (unseen & rank_mask(rank)).bit_count()
+            if rank in sure:
+                p = 1.0
+            elif k == 0:
+                continue
+            else:
+                p = 1.0 - comb(total - k, h) / comb(total, h) if total - k >= h else 1.0
+            taken, take_all = self._best_take(r, loose, builds, rank, table)
+            if taken <= 0.0:
+                continue
+            value = taken + CARD_WEIGHT
+            if take_all and r.sweeps:
+                value += r.sweep_points
+            options.append((value, p))
+        options.sort(reverse=True)
+        risk = 0.0
+        none_better = 1.0
+        for value, p in options:
+            risk += value * p * none_better
+            none_better *= 1.0 - p
+        return risk
+
+    def _best_take(
+        self, r: Rules, loose: int, builds: Iterable[Build], rank: int, table: int
+    ) -> tuple[float, bool]:
+        """Weight of the best capture a card of ``rank`` makes, and whether it clears the table."""
+        same = loose & rank_mask(rank)
+        if rank > 10:  # a face card takes faces of its rank only
+            n = same.bit_count()
+            if n == 0:
+                return 0.0, False
+            if r.face_capture == "any" or (r.face_capture == "one_or_three" and n == 3):
+                return _weight(same), same == table
+            best = max(_WEIGHTS[c] for c in range(52) if same >> c & 1)
+            return best, n == 1 and same == table
+        taken = same
+        for b in builds:
+            if b.value == rank:
+                taken |= b.cards
+        w = _weight(taken)
+        smaller = 0
+        rest = loose & ~same
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            if 0 < _value(c) < rank:
+                smaller |= low
+            rest ^= low
+        single = r.sum_groups == "single"
+        if smaller.bit_count() >= 2:
+            w += self._pack(smaller, rank, single)
+        clears = taken == table and not smaller
+        if not clears and smaller and taken | smaller == table:
+            clears = _mask_sum(smaller) == rank if single else _partition_all(smaller, rank)
+        return w, clears
+
+    def _pack(self, mask: int, value: int, single: bool) -> float:
+        """Best weight of disjoint groups of ``mask`` each summing to ``value``."""
+        key = (mask, value, single)
+        got = self._packs.get(key)
+        if got is not None:
+            return got
+        groups = _groups(mask, value)
+        if single:
+            best = max((_weight(g) for g in groups), default=0.0)
+        else:
+            best = _best_packing(mask, groups, {})
+        if len(self._packs) > 200_000:
+            self._packs.clear()
+        self._packs[key] = best
+        return best
+
+
+def _groups(mask: int, value: int) -> list[int]:
+    """Every subset of ``mask`` whose values sum to ``value``."""
+    cards = [c for c in range(52) if mask >> c & 1]
+    out: list[int] = []
+
+    def walk(i: int, need: int, acc: int) -> None:
+        if need == 0:
+            out.append(acc)
+            return
+        for j in range(i, len(cards)):
+            v = _value(cards[j])
+            if v <= need:
+                walk(j + 1, need - v, acc | 1 << cards[j])
+
+    walk(0, value, 0)
+    return out
+
+
+def _best_packing(mask: int, groups: list[int], memo: dict[int, float]) -> float:
+    if not mask or not groups:
+        return 0.0
+    got = memo.get(mask)
+    if got is not None:
+        return got
+    low = mask & -mask
+    best = _best_packing(mask ^ low, [g for g in groups if not g & low], memo)
+    for g in groups:
+        if g & low:
+            rest = mask & ~g
+            best = max(
+                best, _weight(g) + _best_packing(rest, [h for h in groups if not h & g], memo)
+            )
+    memo[mask] = best
+    return best
+
+
+def _partition_all(mask: int, value: int) -> bool:
+    """Whether ``mask`` splits entirely into groups summing to ``value``."""
+    if not mask:
+        return True
+    low = mask & -mask
+    return any(g & low and _partition_all(mask & ~g, value) for g in _groups(mask, value))
+
+
+PLAYERS["greedy"] = GreedyPlayer

@@ -1,0 +1,517 @@
+"""``cassino play``: play a whole game in the terminal against any player.
+
+The screen shows the table (loose cards and builds with their value and owners), the
+public counts, the scores, your hand and every legal move, numbered, with its notation
+and a description. Enter a number or a notation, or one of the commands of :data:`HELP`.
+Output goes through rich: coloured suits on a terminal, plain text when piped (or with
+``--no-color``); typed input is echoed when stdin is not a terminal, so a piped session
+reads as a transcript.
+
+Exit status: 0 when the game is played to its end or abandoned with ``quit``; 1 when the
+input ends (EOF) or is interrupted before the game is over; 2 with one ``error:`` line
+for a bad option (``--system``, ``--option``, ``--opponent``, ``--seat``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .cards import SUIT_SYMBOLS, CardSet, card_code, card_suit
+from .errors import CassinoError, IllegalMoveError
+from .game import Game
+from .greedy import GreedyPlayer
+from .moves import Move, MoveKind
+from .players import Player, PlayerError, View, choose_move, make_player
+from .position import Build
+from .rules import SYSTEMS, Rules, parse_option, rules
+from .scoring import CATEGORIES, HandScore
+
+__all__ = ["play"]
+
+HELP = """\
+  <number>     play the move of that number
+  <notation>   play a move written in notation: 7H (trail), 9Dx4C,5D (capture),
+               3H+5S=8 (build; also augment and increase)
+  hint         what the greedy player would play in your place
+  undo         take back your last move and the replies to it (within this hand)
+  rules        the rules of the system and the options in force
+  board        show the table and your moves again
+  all          list every legal move (long lists are cut)
+  count        claim to have reached the target (only with count_out=true)
+  help         this help
+  quit         abandon the game"""
+
+MAX_LISTED = 40
+EXIT_ABANDONED = 1
+
+_CATEGORY_NAMES = {
+    "cards": "most cards",
+    "spades": "most spades",
+    "big_cassino": "big cassino 10♦",
+    "little_cassino": "little cassino 2♠",
+    "ace_spades": "ace of spades",
+    "ace_clubs": "ace of clubs",
+    "ace_hearts": "ace of hearts",
+    "ace_diamonds": "ace of diamonds",
+    "sweeps": "sweeps",
+}
+
+
+class _EndOfInput(Exception):
+    """stdin ended or the user pressed Ctrl-C/Ctrl-D."""
+
+
+class _Session:
+    """One game between the human at ``seat`` and the other players."""
+
+    def __init__(
+        self,
+        console: Console,
+        game: Game,
+        seat: int,
+        opponents: dict[int, Player],
+        opponent_spec: str,
+        echo: bool,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.seat = seat
+        self.opponents = opponents
+        self.opponent_spec = opponent_spec
+        self.echo = echo
+        self.rules: Rules = game.rules
+        self.symbols = _unicode_ok(console)
+        self.hinter = GreedyPlayer(seed=game.seed)
+        self.table_left = 0  # the table after the last move pushed
+
+    def push(self, move: Move) -> Move:
+        """Play ``move`` in the game, remembering the table it leaves."""
+        before = self.game.state.table_mask
+        if move.kind == MoveKind.CAPTURE:
+            self.table_left = before & ~move.takes
+        else:
+            self.table_left = before | 1 << move.card
+        return self.game.push(move)
+
+    # -- naming ----------------------------------------------------------------------------
+    def who(self, seat: int) -> str:
+        """How a seat is called on screen."""
+        if seat == self.seat:
+            return "you"
+        return "opponent" if self.rules.players == 2 else f"seat {seat}"
+
+    def team_name(self, team: int) -> str:
+        """Teams are seats in the individual systems."""
+        return self.who(team)
+
+    def card(self, c: int) -> Text:
+        """A card in colour: red hearts and diamonds, bold black spades and clubs."""
+        suit = card_suit(c)
+        rank = card_code(c)[:-1]
+        text = rank + (SUIT_SYMBOLS[suit] if self.symbols else card_code(c)[-1])
+        return Text(text, style="bold red" if suit in (1, 2) else "bold")
+
+    def cards(self, mask: int, sep: str = " ") -> Text:
+        """Cards of a mask in id order."""
+        return Text(sep).join(self.card(c) for c in CardSet(mask))
+
+    def build(self, b: Build) -> Text:
+        """A build with its groups, value and owners."""
+        groups = Text(" | ").join(self.cards(g, "+") for g in b.groups())
+        owners = ", ".join(self.who(s) for s in b.owner_seats())
+        kind = "multiple" if b.multiple else "simple"
+        return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
+
+    def describe(self, m: Move, view: View) -> Text:
+        """What a move does, in words."""
+        taken_builds = [b for b in view.builds if b.cards & m.takes]
+        loose = m.takes & view.loose.mask
+        parts: list[Text] = []
+        if loose:
+            parts.append(self.cards(loose))
+        parts.extend(Text(f"the build of {b.value}") for b in taken_builds)
+        what = Text(" and ").join(parts)
+        if m.kind == MoveKind.TRAIL:
+            return Text.assemble("trail ", self.card(m.card))
+        if m.kind == MoveKind.CAPTURE:
+            out = Text.assemble("capture ", what, " with ", self.card(m.card))
+            if m.takes == view.table.mask:
+                out.append(" (sweep)" if self.rules.sweeps else " (clears the table)")
+            return out
+        if m.kind == MoveKind.BUILD:
+            return Text.assemble(f"build {m.value}: ", self.card(m.card), " on ", what)
+        extra = m.takes & view.loose.mask
+        tail = Text.assemble(" and ", self.cards(extra)) if extra else Text()
+        if m.kind == MoveKind.AUGMENT:
+            target = taken_builds[0].value if taken_builds else m.value
+            return Text.assemble(f"add to the build of {target}: ", self.card(m.card), tail)
+        old = taken_builds[0].value if taken_builds else 0
+        return Text.assemble(f"increase the build of {old} to {m.value}: ", self.card(m.card), tail)
+
+    # -- screens ---------------------------------------------------------------------------
+    def view(self) -> View:
+        """The human's information set."""
+        return View.of(self.game.state, self.seat, self.game.scores)
+
+    def show_board(self, moves: Sequence[Move], all_moves: bool = False) -> None:
+        """Table, counts, scores, hand and the numbered legal moves."""
+        v = self.view()
+        r = self.rules
+        c = self.console
+        per_deal = r.players * r.hand_size
+        deal = r.deals_per_hand - v.stock_size // per_deal
+        last = " (last)" if v.last_deal else ""
+        c.print()
+        c.rule(
+            f"hand {self.game.hands_played + 1} · deal {deal} of {r.deals_per_hand}{last} · "
+            f"dealer: {self.who(v.dealer)}",
+            style="dim",
+        )
+        scores = " · ".join(f"{self.team_name(t)} {s}" for t, s in enumerate(v.scores))
+        c.print(Text.assemble(("Scores  ", "bold"), scores, f"  (target {r.target})"))
+        items = [self.cards(v.loose.mask)] if v.loose else []
+        table = Text(" ").join([*items, *(self.build(b) for b in v.builds)])
+        c.print(
+            Text.assemble(("Table   ", "bold"), table if v.table else Text("(empty)", style="dim"))
+        )
+        counts = [f"stock {v.stock_size}"]
+        for s in range(r.players):
+            if s != self.seat:
+                counts.append(f"{self.who(s)} holds {v.hand_sizes[s]}")
+        for t, n in enumerate(v.pile_sizes):
+            counts.append(
+                f"{self.team_name(t)} {'have' if t == r.team_of(self.seat) else 'has'} taken {n}"
+            )
+        if r.sweeps:
+            counts.append("sweeps " + "/".join(str(x) for x in v.sweeps))
+        if v.last_capturer is not None:
+            counts.append(f"last capture: {self.who(v.last_capturer)}")
+        c.print(Text.assemble(("Counts  ", "bold"), " · ".join(counts)))
+        c.print(Text.assemble(("Hand    ", "bold"), self.cards(v.hand.mask)))
+        c.print(Text("Moves", style="bold"))
+        shown = moves if all_moves else moves[:MAX_LISTED]
+        num_w = len(str(len(shown)))
+        not_w = max((len(str(m)) for m in shown), default=0)
+        for i, m in enumerate(shown, 1):
+            c.print(
+                Text.assemble(
+                    f"  {i:>{num_w}}  ", (f"{m!s:<{not_w}}", "cyan"), "  ", self.describe(m, v)
+                )
+            )
+        if len(shown) < len(moves):
+            c.print(f"  ... and {len(moves) - len(shown)} more: type 'all' to list them")
+
+    def show_rules(self) -> None:
+        """The system's summary and the options in force."""
+        info = SYSTEMS[self.rules.system]
+        self.console.print(
+            Text.assemble((f"{info.name}", "bold"), f" ({info.id}, RULES.md §{info.section})")
+        )
+        self.console.print(info.summary)
+        opts = self.rules.options()
+        shown = (
+            ", ".join(f"{k}={_opt_text(v)}" for k, v in sorted(opts.items()))
+            or "none (the defaults)"
+        )
+        self.console.print(f"Options: {shown}")
+
+    def show_hand_end(self, hand_state: Any, leftovers: int, hs: HandScore) -> None:
+        """The hand's scoring per category and the game scores."""
+        c = self.console
+        pos = hand_state.to_position()
+        c.print()
+        if leftovers and pos.last_capturer is not None:
+            c.print(
+                Text.assemble(
+                    "Leftovers to the last capturer (",
+                    self.who(pos.last_capturer),
+                    "): ",
+                    self.cards(leftovers),
+                )
+            )
+        teams = range(self.rules.num_teams)
+        grid = Table(title=f"Hand {self.game.hands_played} scoring", title_justify="left")
+        grid.add_column("category")
+        for t in teams:
+            grid.add_column(self.team_name(t), justify="right")
+        for cat in CATEGORIES:
+            if cat == "sweeps" and not self.rules.sweeps:
+                continue
+            grid.add_row(_CATEGORY_NAMES[cat], *(str(hs.categories(t)[cat]) for t in teams))
+        cards = [str(len(p)) for p in pos.piles]
+        spades = [str(sum(1 for x in p if card_suit(x) == 0)) for p in pos.piles]
+        grid.add_row("(cards taken)", *cards, style="dim")
+        grid.add_row("(spades taken)", *spades, style="dim")
+        grid.add_row("hand total", *(str(x) for x in hs.totals()), style="bold")
+        grid.add_row("game score", *(str(x) for x in self.game.scores), style="bold")
+        c.print(grid)
+
+    # -- input -----------------------------------------------------------------------------
+    def read(self, prompt: str) -> str:
+        """One line of input; raises :class:`_EndOfInput` at EOF or on Ctrl-C."""
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
+        try:
+            line = input()
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise _EndOfInput() from None
+        if self.echo:
+            self.console.print(line, markup=False, highlight=False)
+        return line.strip()
+
+    def error(self, message: str) -> None:
+        """A bad entry: one clear line, then a new prompt."""
+        self.console.print(Text(message, style="yellow"))
+
+    # -- the game loop ---------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end of the game; returns the exit status."""
+        g = self.game
+        c = self.console
+        info = SYSTEMS[self.rules.system]
+        c.print(Text(f"{info.name}, seed {g.seed}", style="bold"))
+        names = ", ".join(
+            f"{self.who(s)} ({getattr(p, 'name', self.opponent_spec)})"
+            for s, p in self.opponents.items()
+        )
+        c.print(f"You are seat {self.seat}, against {names}.")
+        c.print("Type a move's number or notation; 'help' lists the commands.")
+        try:
+            shown_hand = -1
+            while not g.is_over:
+                hand_state = g.state
+                if shown_hand != g.hands_played:
+                    shown_hand = g.hands_played
+                    self.announce_hand()
+                if hand_state.to_move == self.seat:
+                    if not self.human_turn():
+                        c.print("Game abandoned.")
+                        return 0
+                else:
+                    self.opponent_turn(hand_state.to_move)
+                if hand_state.is_over:
+                    self.show_hand_end(hand_state, self.table_left, g.hand_scores[-1])
+        except _EndOfInput:
+            c.print("End of input: the game was not finished.")
+            return EXIT_ABANDONED
+        self.show_winner()
+        return 0
+
+    def announce_hand(self) -> None:
+        """The start of a hand: who deals and the cards turned up."""
+        v = self.view()
+        dealer = self.who(v.dealer)
+        self.console.print()
+        self.console.print(
+            Text.assemble(
+                (f"Hand {self.game.hands_played + 1}", "bold"),
+                f": {dealer.capitalize()} deal{'' if v.dealer == self.seat else 's'}; table ",
+                self.cards(v.loose.mask),
+            )
+        )
+
+    def show_winner(self) -> None:
+        """The final scores and the winner."""
+        g = self.game
+        assert g.winner is not None
+        scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
+        if g.winner == self.rules.team_of(self.seat):
+            text = f"You win the game, {scores}."
+        else:
+            text = f"{self.team_name(g.winner).capitalize()} wins the game, {scores}."
+        self.console.print(Text(text, style="bold green"))
+
+    def opponent_turn(self, seat: int) -> None:
+        """Let a bot play and say what it did."""
+        state = self.game.state
+        player = self.opponents[seat]
+        view = View.of(state, seat, self.game.scores)
+        moves = self.game.legal_moves()
+        try:
+            move = choose_move(player, view, moves)
+        except PlayerError:
+            raise
+        except Exception as exc:  # a user's player failing: one error line, no traceback
+            name = getattr(player, "name", self.opponent_spec)
+            raise PlayerError(f"player {name!r} failed: {type(exc).__name__}: {exc}") from None
+        desc = self.describe(move, View.of(state, self.seat, self.game.scores))
+        self.push(move)
+        self.console.print(
+            Text.assemble((self.who(seat).capitalize(), "bold"), f" plays {move}: ", desc)
+        )
+
+    def human_turn(self) -> bool:
+        """Prompt until the human plays a move; False if the human quits."""
+        g = self.game
+        moves = g.legal_moves()
+        self.show_board(moves)
+        while True:
+            entry = self.read("Your move> ")
+            word = entry.lower()
+            if not entry:
+                continue
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?", "h"):
+                self.console.print(HELP, markup=False, highlight=False)
+                continue
+            if word == "rules":
+                self.show_rules()
+                continue
+            if word in ("board", "show"):
+                self.show_board(moves)
+                continue
+            if word == "all":
+                self.show_board(moves, all_moves=True)
+                continue
+            if word == "hint":
+                self.hint(moves)
+                continue
+            if word == "undo":
+                if self.undo():
+                    moves = g.legal_moves()
+                    self.show_board(moves)
+                continue
+            if word == "count":
+                if self.count_out():
+                    return True
+                continue
+            move = self.parse(entry, moves)
+            if move is None:
+                continue
+            desc = self.describe(move, self.view())
+            self.push(move)
+            self.console.print(Text.assemble(("You", "bold"), f" play {move}: ", desc))
+            return True
+
+    def parse(self, entry: str, moves: Sequence[Move]) -> Move | None:
+        """The move an entry names, or None after printing why it is not one."""
+        if entry.isdigit() or (entry.startswith("-") and entry[1:].isdigit()):
+            k = int(entry)
+            if 1 <= k <= len(moves):
+                return moves[k - 1]
+            self.error(f"There is no move {entry}: choose a number from 1 to {len(moves)}.")
+            return None
+        try:
+            move: Move = self.game.state.parse_move(entry)
+        except IllegalMoveError as exc:
+            message = str(exc)
+            self.error(message[:1].upper() + message[1:] + ".")
+            return None
+        except CassinoError as exc:
+            self.error(
+                f"{entry!r} is neither a command nor a move ({exc}); type 'help' for the commands."
+            )
+            return None
+        return move
+
+    def hint(self, moves: Sequence[Move]) -> None:
+        """What greedy would play from the human's view."""
+        m = self.hinter.choose(self.view(), moves)
+        k = list(moves).index(m) + 1
+        self.console.print(
+            Text.assemble(
+                "Hint: greedy would play ",
+                (f"{k}. {m}", "cyan"),
+                ": ",
+                self.describe(m, self.view()),
+            )
+        )
+
+    def undo(self) -> bool:
+        """Take back the human's last move of this hand and every move after it."""
+        g = self.game
+        played = self.view().played
+        mine = [i for i, (s, _) in enumerate(played) if s == self.seat]
+        if not mine:
+            self.error(
+                "Nothing to undo: you have not moved yet in this hand (a finished hand stays scored)."
+            )
+            return False
+        taken = [g.pop() for _ in range(len(played) - mine[-1])]
+        self.console.print(f"Undone: {', '.join(str(m) for m in reversed(taken))}.")
+        return True
+
+    def count_out(self) -> bool:
+        """Claim the target (count_out=true); True if the claim ended the game."""
+        if not self.rules.count_out:
+            self.error("Counting out is off in this game (option count_out=true turns it on).")
+            return False
+        res = self.game.count_out()
+        verdict = "right" if res.won else "wrong"
+        self.console.print(
+            f"You count out with {res.total} points ({res.clinched} clinched this hand): "
+            f"the claim is {verdict}."
+        )
+        return True
+
+
+def _opt_text(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _unicode_ok(console: Console) -> bool:
+    enc = (console.encoding or "").lower().replace("-", "")
+    return enc.startswith("utf")
+
+
+@click.command()
+@click.option("--system", default="cassino_standard", show_default=True, help="System id.")
+@click.option(
+    "--option", "options", multiple=True, metavar="K=V", help="Rules option (repeatable)."
+)
+@click.option(
+    "--opponent",
+    default="greedy",
+    show_default=True,
+    metavar="NAME|module:Class",
+    help="The other player(s): random, greedy, or a class module:Class.",
+)
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option("--seed", type=int, default=None, help="Game seed (default: a random one, shown).")
+@click.option("--no-color", is_flag=True, help="Plain text, no colours or styles.")
+def play(
+    system: str,
+    options: tuple[str, ...],
+    opponent: str,
+    seat: int,
+    seed: int | None,
+    no_color: bool,
+) -> int:
+    """Play a game in the terminal against a player, to the end of the game.
+
+    Each turn lists your legal moves, numbered. Enter a number or a move's notation, or:
+    hint, undo, rules, board, all, count, help, quit. The scores are shown after each
+    hand. Exit status 0 when the game ends or you quit, 1 if the input ends first, 2 on
+    a bad option.
+    """
+    opts = dict(parse_option(o) for o in options)
+    r = rules(system, **opts)
+    if seat >= r.players:
+        raise click.BadParameter(
+            f"seat {seat} does not exist: {r.players} players sit at seats 0 to {r.players - 1}",
+            param_hint="--seat",
+        )
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    opponents = {s: make_player(opponent, seed=seed + 1 + s) for s in range(r.players) if s != seat}
+    game = Game(r, seed=seed)
+    console = Console(
+        color_system=None if no_color else "auto",
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    stdin = sys.stdin
+    echo = not (hasattr(stdin, "isatty") and stdin.isatty())
+    return _Session(console, game, seat, opponents, opponent, echo).run()

@@ -1,0 +1,257 @@
+"""Players: an information-set :class:`View` of the game and the player interface.
+
+A player sees only what its seat may know: its own hand, the table (builds with values
+and owners), public counts (hand sizes, pile sizes, stock), scores, sweeps and every move
+played this hand. The other hands and the stock order are never reachable from a view;
+``View.unseen`` is the set of cards it has not seen, without saying where they are.
+
+>>> import cassino
+>>> state = cassino.new_hand(seed=5)
+>>> view = View.of(state, state.to_move)
+>>> len(view.hand), len(view.unseen), view.stock_size
+(4, 44, 40)
+>>> player = make_player("random", seed=1)
+>>> player.choose(view, state.legal_moves()) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from ._rng import Rng
+from .cards import CardSet
+from .errors import CassinoError
+from .moves import Move
+from .position import Build
+from .rules import Rules
+
+__all__ = [
+    "PLAYERS",
+    "Player",
+    "PlayerError",
+    "RandomPlayer",
+    "View",
+    "choose_move",
+    "make_player",
+    "register_player",
+]
+
+
+class PlayerError(CassinoError):
+    """An unknown player name, a bad ``module:Class`` spec, or a player returning an illegal move."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What seat ``seat`` may know of the current hand; build one with :meth:`of`.
+
+    ``hand`` is the seat's own hand; ``loose`` and ``builds`` are the table (builds with
+    value, cards and owner seats); ``hand_sizes`` (per seat), ``pile_sizes`` (per team)
+    and ``stock_size`` are public counts; ``sweeps`` are per team and ``scores`` are the
+    game scores per team; ``played`` lists ``(seat, move)`` for every move of the hand;
+    ``unseen`` is every card the seat has not seen (the other hands and the stock).
+    """
+
+    rules: Rules
+    seat: int
+    to_move: int
+    dealer: int
+    hand: CardSet
+    loose: CardSet
+    builds: tuple[Build, ...]
+    hand_sizes: tuple[int, ...]
+    pile_sizes: tuple[int, ...]
+    stock_size: int
+    last_deal: bool
+    last_capturer: int | None
+    sweeps: tuple[int, ...]
+    scores: tuple[int, ...]
+    played: tuple[tuple[int, Move], ...]
+    unseen: CardSet
+
+    @property
+    def team(self) -> int:
+        """This seat's team."""
+        return self.rules.team_of(self.seat)
+
+    @property
+    def table(self) -> CardSet:
+        """Every card on the table, loose or in builds."""
+        m = self.loose.mask
+        for b in self.builds:
+            m |= b.cards
+        return CardSet(m)
+
+    @classmethod
+    def of(cls, state: Any, seat: int, scores: Sequence[int] | None = None) -> View:
+        """The view of ``seat`` of a hand ``state`` (core or reference ``State``).
+
+        ``scores`` are the game scores (default: those of the state's position)."""
+        pos = state.to_position()
+        rules = pos.rules
+        if not 0 <= seat < rules.players:
+            raise PlayerError(f"seat {seat} does not exist ({rules.players} players)")
+        played = tuple(zip(_movers(state), state.history, strict=True))
+        # Every card outside the other hands and the stock has been public (dealt face up,
+        # played, or captured in view) or is in this seat's hand.
+        unseen = 0
+        for s, h in enumerate(pos.hands):
+            if s != seat:
+                unseen |= h
+        for c in pos.stock:
+            unseen |= 1 << c
+        hand = pos.hands[seat]
+        return cls(
+            rules=rules,
+            seat=seat,
+            to_move=pos.to_move,
+            dealer=pos.dealer,
+            hand=CardSet(hand),
+            loose=CardSet(pos.loose),
+            builds=tuple(sorted(pos.builds)),
+            hand_sizes=tuple(h.bit_count() for h in pos.hands),
+            pile_sizes=tuple(len(p) for p in pos.piles),
+            stock_size=len(pos.stock),
+            last_deal=not pos.stock,
+            last_capturer=pos.last_capturer,
+            sweeps=pos.sweeps,
+            scores=tuple(scores) if scores is not None else pos.scores,
+            played=played,
+            unseen=CardSet(unseen),
+        )
+
+
+def _movers(state: Any) -> list[int]:
+    """The seat that made each move of ``state.history``, found by taking the moves back
+    on a clone (turn order alone cannot tell across deals of a resumed position)."""
+    n = state.ply
+    if n == 0:
+        return []
+    probe = state.clone()
+    seats = []
+    for _ in range(n):
+        probe.pop()
+        seats.append(probe.to_move)
+    seats.reverse()
+    return seats
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A player: ``choose`` returns one of ``moves``, the legal moves of ``view``."""
+
+    name: str
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """Pick a move."""
+        ...
+
+
+class RandomPlayer:
+    """Uniformly random legal moves from its own seeded RNG."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = Rng(seed)
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """A uniformly random move."""
+        return moves[self._rng.below(len(moves))]
+
+
+PlayerFactory = Callable[..., Player]
+PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+
+# Built-in players that live in their own modules, imported on first use.
+_BUILTIN_MODULES = {"greedy": "cassino.greedy"}
+
+
+def register_player(name: str, factory: PlayerFactory) -> None:
+    """Register a player class (called with ``seed=``) under ``name``."""
+    if not name or ":" in name:
+        raise PlayerError(f"a player name must be non-empty and have no ':', not {name!r}")
+    PLAYERS[name] = factory
+
+
+def make_player(spec: str, seed: int = 0) -> Player:
+    """A player from a registered name or a ``module:Class`` spec, seeded with ``seed``.
+
+    The factory is called with ``seed=seed`` when its signature accepts it, else with no
+    argument. Raises :class:`PlayerError` for an unknown name or an unusable spec.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise PlayerError(f"a player spec must be a name or module:Class, not {spec!r}")
+    spec = spec.strip()
+    factory = _load_spec(spec) if ":" in spec else _registered(spec)
+    if not callable(factory):
+        raise PlayerError(f"player {spec!r} is not a class or factory")
+    try:
+        takes_seed = _accepts_seed(factory)
+        player = factory(seed=seed) if takes_seed else factory()
+    except CassinoError:
+        raise
+    except Exception as exc:
+        raise PlayerError(f"cannot create player {spec!r}: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerError(f"player {spec!r} has no choose(view, moves) method")
+    return player  # type: ignore[no-any-return]
+
+
+def choose_move(player: Player, view: View, moves: Sequence[Move]) -> Move:
+    """``player.choose(view, moves)``, checked: raises :class:`PlayerError` unless the
+    answer is one of ``moves``."""
+    if not moves:
+        raise PlayerError("there is no legal move to choose from")
+    move = player.choose(view, moves)
+    if move not in moves:
+        name = getattr(player, "name", type(player).__name__)
+        raise PlayerError(f"player {name!r} chose {move!r}, which is not a legal move")
+    return move
+
+
+def _registered(name: str) -> Any:
+    if name not in PLAYERS and name in _BUILTIN_MODULES:
+        importlib.import_module(_BUILTIN_MODULES[name])
+    factory = PLAYERS.get(name)
+    if factory is None:
+        known = ", ".join(sorted(set(PLAYERS) | set(_BUILTIN_MODULES)))
+        raise PlayerError(f"unknown player {name!r} (known: {known}; or module:Class)")
+    return factory
+
+
+def _load_spec(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise PlayerError(f"player spec {spec!r} must look like module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PlayerError(f"cannot import player module {module_name!r}: {exc}") from None
+    except Exception as exc:  # a broken user module: report it, never a traceback
+        raise PlayerError(
+            f"importing player module {module_name!r} failed: {type(exc).__name__}: {exc}"
+        ) from None
+    obj: Any = module
+    for part in attr.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            raise PlayerError(f"module {module_name!r} has no player {attr!r}")
+    return obj
+
+
+def _accepts_seed(factory: Any) -> bool:
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature (some builtins): try without a seed
+        return False
+    return any(
+        (p.name == "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        or p.kind == p.VAR_KEYWORD
+        for p in params
+    )
