@@ -186,3 +186,17 @@ def moves_of(state: Any, card: str) -> set[str]:
 def canon(move: str) -> str:
     """Canonical notation of ``move`` (takes sorted by card id)."""
     return str(cassino.Move.parse(move))
+
+
+# -- counts for the terminal summary ---------------------------------------------------------
+#: named counters that tests add to (states explored, fuzz executions, bad inputs ...);
+#: the non-zero ones are printed at the end of the pytest run
+RELIABILITY_COUNTS: dict[str, int] = {}
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    counts = {k: v for k, v in RELIABILITY_COUNTS.items() if v}
+    if counts:
+        terminalreporter.section("cassino reliability counts")
+        for name, value in counts.items():
+            terminalreporter.write_line(f"{name}: {value:,}")

@@ -31,6 +31,7 @@ from .moves import Move, MoveKind
 from .position import Build, Position
 from .rules import SYSTEMS, Rules, implemented_systems, parse_option, rules
 from .scoring import HandScore, score_hand
+from .simulate import simulate
 
 __all__ = [
     "IMPLEMENTATION",
@@ -62,6 +63,7 @@ __all__ = [
     "rules",
     "score_hand",
     "shuffled_deck",
+    "simulate",
 ]
 
 __version__ = "0.1.0"

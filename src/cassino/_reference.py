@@ -12,7 +12,7 @@ from typing import Any
 
 from ._rng import Rng, shuffled_deck
 from .cards import card_code, card_rank, rank_mask
-from .errors import IllegalMoveError, MoveLimitError, NotationError
+from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from .moves import Move, MoveKind, same_notation
 from .position import Build, Position, card_value, mask_sum
 from .rules import Rules
@@ -174,8 +174,10 @@ class State:
         cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None
     ) -> State:
         """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         if sorted(deck) != list(range(52)):
-            raise ValueError("deck must be a permutation of the 52 card ids")
+            raise PositionError("deck must be a permutation of the 52 card ids")
         hands, table, stock = initial_deal(rules, dealer, list(deck))
         pos = Position(
             rules=rules,
@@ -536,6 +538,12 @@ class State:
             return f"builds go up to {self.rules.build_max_value}, not {m.value}"
         if m.value < v:
             return f"a {code} cannot go into a build of {m.value}"
+        for b in self.builds:
+            if b.cards & m.takes and b.multiple and b.value != m.value:
+                return (
+                    f"the build of {b.value} is a multiple build: it cannot be increased "
+                    f"to {m.value}, only taken or added to"
+                )
         if not self.rules.natural_build_combination:
             return (
                 f"the cards do not form one build of {m.value} "

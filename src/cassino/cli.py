@@ -1,4 +1,5 @@
-"""The ``cassino`` command line: legal moves, perft, scoring and fresh deals (docs/format.md).
+"""The ``cassino`` command line: simulations, benchmarks, the rules registry, legal moves,
+perft, scoring and fresh deals (docs/format.md).
 
 Every error prints one line ``error: <message>`` to stderr and exits with status 2.
 """
@@ -6,6 +7,7 @@ Every error prints one line ``error: <message>`` to stderr and exits with status
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -15,12 +17,24 @@ import click
 from . import State, new_hand
 from ._rng import Rng
 from .cards import CardSet, card_code
-from .errors import CassinoError, PositionError
+from .errors import CassinoError, PositionError, RulesError, UnknownSystemError
 from .game import Game
 from .moves import Move, MoveKind
+from .players import PlayerError
 from .position import MAX_JSON_BYTES, Position, mask_sum
-from .rules import SYSTEMS, parse_option, rules
+from .rules import (
+    CHOICES,
+    OPTION_MODULES,
+    OPTION_NAMES,
+    PLANNED_FLAGS,
+    SYSTEMS,
+    Rules,
+    parse_option,
+    rules,
+)
 from .scoring import CATEGORIES
+from .simulate import MAX_HANDS, SimulationResult, display_names, plot_result
+from .simulate import simulate as run_simulation
 
 __all__ = ["cli", "demo", "main", "move_record", "read_position"]
 
@@ -198,6 +212,383 @@ def new(system: str, players: int | None, seed: int, options: tuple[str, ...], t
     click.echo(pos.to_text() if text else pos.to_json())
 
 
+# -- simulate, bench, variants, rules -----------------------------------------------------
+def _console(stderr: bool = False) -> Any:
+    """A rich console on stdout (or stderr): colours on a terminal, plain text otherwise."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream.isatty()
+    return Console(
+        file=stream,
+        highlight=False,
+        force_terminal=tty,
+        no_color=not tty,
+        width=None if tty else 250,  # not a terminal: tables as wide as their content
+    )
+
+
+def _table(columns: Sequence[tuple[str, str]]) -> Any:
+    """A rich table; each column is (header, justify)."""
+    from rich.table import Table
+
+    table = Table()
+    for header, justify in columns:
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    return table
+
+
+def _num(x: float | None, digits: int = 0) -> str:
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr, started at the first report (after the workers start)."""
+
+    def __init__(self) -> None:
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._progress is None:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=_console(stderr=True),
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("games", total=total)
+        self._progress.update(self._task, completed=done)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _parse_players(spec: str) -> list[str]:
+    names = [p.strip() for p in spec.split(",")]
+    if not spec.strip() or any(not p for p in names):
+        raise PlayerError(f"--players must be comma-separated player names, not {spec!r}")
+    return names
+
+
+def _check_plot_target(path: str) -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "--plot needs matplotlib: pip install 'cassino[plot]'"
+        ) from None
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"cannot write {path}: no such directory {folder}")
+    if os.path.isdir(path):
+        raise click.ClickException(f"cannot write {path}: it is a directory")
+
+
+def _print_summary(result: SimulationResult) -> None:
+    s = result.summary
+    r = rules(result.system, **result.options)
+    names = display_names(s.players)
+    console = _console()
+    opts = " ".join(f"{k}={_value_text(v)}" for k, v in sorted(result.options.items()))
+    seating = "duplicate deals, seats rotated" if result.duplicate else "seats rotated game by game"
+    console.print(
+        f"{result.system}{' ' + opts if opts else ''}: {s.games} games, seed {result.seed}, "
+        f"{' vs '.join(names)} ({seating})"
+    )
+    console.print("Results")
+    columns = [
+        ("player", "left"),
+        ("wins", "right"),
+        ("win rate", "right"),
+        ("95% CI", "right"),
+        ("mean score", "right"),
+    ]
+    if r.sweeps:
+        columns.append(("mean sweeps", "right"))
+    results = _table(columns)
+    for k, name in enumerate(names):
+        lo, hi = s.ci95[k]
+        cells = [
+            name,
+            str(s.wins[k]),
+            f"{100 * s.win_rate[k]:.1f}%",
+            f"{100 * lo:.1f}-{100 * hi:.1f}%",
+            f"{s.mean_score[k]:.2f}",
+        ]
+        if r.sweeps:
+            cells.append(f"{s.mean_sweeps[k]:.2f}")
+        results.add_row(*cells)
+    console.print(results)
+    console.print("Mean points per game")
+    points = _table([("category", "left")] + [(n, "right") for n in names])
+    for cat in CATEGORIES:
+        if cat == "sweeps" and not r.sweeps:
+            continue
+        points.add_row(cat, *(f"{p[cat]:.3f}" for p in s.mean_points))
+    points.add_row("total", *(f"{sum(p.values()):.3f}" for p in s.mean_points))
+    console.print(points)
+    console.print(f"game length: {s.mean_hands:.2f} hands, {s.mean_moves:.1f} moves on average")
+    if s.draws:
+        console.print(f"draws (undecided after {MAX_HANDS} hands): {s.draws}")
+
+
+@cli.command("simulate")
+@click.option("--system", default="cassino_standard", show_default=True, help="System id.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="Rules option (repeatable).")
+@click.option(
+    "--players",
+    "players_spec",
+    default="random,random",
+    show_default=True,
+    metavar="A,B",
+    help="Players, one per seat: names (random, greedy) or module:Class.",
+)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes  [default: the local cores]; 1 runs in this process.",
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play each deal once per seat rotation (pairs of games with seats swapped).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: summary and games.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per game.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE.png",
+    help="Also chart scores and win rates to a PNG (needs cassino[plot]).",
+)
+def simulate_command(
+    system: str,
+    options: tuple[str, ...],
+    players_spec: str,
+    games: int,
+    seed: int,
+    workers: int | None,
+    duplicate: bool,
+    as_json: bool,
+    as_csv: bool,
+    plot: str | None,
+) -> None:
+    """Play many seeded games between players and summarize them.
+
+    Game i is seeded from (SEED, i) alone, so the output is the same whatever the number
+    of workers. Player k sits in seat (k + i) mod n in game i; with --duplicate each deal
+    is played once per rotation.
+    """
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be combined")
+    opts = dict(parse_option(o) for o in options)
+    players = _parse_players(players_spec)
+    if plot is not None:
+        _check_plot_target(plot)
+    bar = _ProgressBar() if sys.stderr.isatty() and not (as_json or as_csv) else None
+    try:
+        result = run_simulation(
+            system,
+            players,
+            games=games,
+            seed=seed,
+            workers=workers,
+            options=opts,
+            duplicate=duplicate,
+            progress=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if plot is not None:
+        plot_result(result, plot)
+    if as_json:
+        click.echo(result.to_json())
+    elif as_csv:
+        click.echo(result.to_csv(), nl=False)
+    else:
+        _print_summary(result)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quick", is_flag=True, help="A shorter, rougher run.")
+def bench(as_json: bool, quick: bool) -> None:
+    """Measure the core and the reference side by side on one core.
+
+    Legal-move generation over positions of seeded random hands, random full hands per
+    second, and perft nodes per second from a fixed deal.
+    """
+    from .bench import run_bench
+
+    f = run_bench(quick=quick)
+    if as_json:
+        click.echo(json.dumps(f))
+        return
+    console = _console()
+    core = "core" if f["core_built"] else "core (not built)"
+    console.print("cassino bench (one core; figures vary from run to run)")
+    table = _table(
+        [("figure", "left"), (core, "right"), ("reference", "right"), ("ratio", "right")],
+    )
+
+    def ratio(x: float | None) -> str:
+        return "-" if x is None else f"{x:,.0f}x"
+
+    table.add_row(
+        f"legal-move generation, ns/position ({f['positions']} / {f['reference_positions']} positions)",
+        _num(f["movegen_ns_per_position"]),
+        _num(f["reference_movegen_ns_per_position"]),
+        ratio(f["movegen_ratio"]),
+    )
+    table.add_row(
+        "random full hands per second",
+        _num(f["hands_per_second"]),
+        _num(f["reference_hands_per_second"], 1),
+        ratio(f["hands_ratio"]),
+    )
+    table.add_row(
+        f"perft nodes per second (depth {f['perft_depth']} / {f['reference_perft_depth']})",
+        _num(f["perft_nodes_per_second"]),
+        _num(f["reference_perft_nodes_per_second"]),
+        ratio(f["perft_ratio"]),
+    )
+    console.print(table)
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# Allowed values of the integer options (the string options list theirs in CHOICES).
+_INT_RANGES = {
+    "target": "integer >= 1",
+    "sweep_points": "integer >= 1",
+    "build_max_value": "1-10",
+    "hand_size": "even, 2-26",
+    "table_cards": "even, 0-12",
+}
+
+
+def _allowed(r: Rules, name: str) -> str:
+    if name == "players":
+        lo, hi = r.player_range
+        return str(lo) if lo == hi else f"{lo}-{hi}"
+    if name in CHOICES:
+        return " | ".join(CHOICES[name])
+    if name in PLANNED_FLAGS:
+        return "false (true is planned)"
+    value = getattr(r, name)
+    if isinstance(value, bool):
+        return "true | false"
+    return _INT_RANGES.get(name, "integer")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def variants(as_json: bool) -> None:
+    """List every game system and option module, marking those implemented."""
+    systems = [
+        {
+            "id": s.id,
+            "name": s.name,
+            "players": s.players,
+            "implemented": s.implemented,
+            "section": s.section,
+            "summary": s.summary,
+        }
+        for s in SYSTEMS.values()
+    ]
+    modules = [
+        {"id": mid, "option": opt or None, "implemented": done}
+        for mid, (opt, done) in OPTION_MODULES.items()
+    ]
+    if as_json:
+        click.echo(json.dumps({"systems": systems, "option_modules": modules}))
+        return
+    console = _console()
+    console.print("Game systems (details: cassino rules ID)")
+    table = _table(
+        [("id", "left"), ("name", "left"), ("players", "left"), ("status", "left"), ("summary", "left")],
+    )
+    for s in systems:
+        table.add_row(
+            s["id"], s["name"], s["players"], "done" if s["implemented"] else "planned", s["summary"]
+        )
+    console.print(table)
+    console.print("Option modules")
+    opts = _table([("id", "left"), ("rules option", "left"), ("status", "left")])
+    for m in modules:
+        opts.add_row(m["id"], m["option"] or "-", "done" if m["implemented"] else "planned")
+    console.print(opts)
+
+
+@cli.command("rules")
+@click.argument("system", metavar="SYSTEM")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="Rules option (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
+    """Print the rules of SYSTEM: summary, status and every rules option with its value."""
+    info = SYSTEMS.get(system)
+    if info is None:
+        raise UnknownSystemError(f"unknown system {system!r} (cassino variants lists them)")
+    opts = dict(parse_option(o) for o in options)
+    r = rules(system, **opts) if info.implemented else None
+    data: dict[str, Any] = {
+        "id": info.id,
+        "name": info.name,
+        "section": info.section,
+        "players": info.players,
+        "implemented": info.implemented,
+        "summary": info.summary,
+        "options": None,
+    }
+    if r is not None:
+        data["options"] = {
+            name: {"value": getattr(r, name), "allowed": _allowed(r, name)} for name in OPTION_NAMES
+        }
+    elif opts:
+        raise RulesError(f"system {system!r} is not implemented yet: it takes no options")
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    console = _console()
+    console.print(f"{info.name} ({info.id}), RULES.md §{info.section}")
+    console.print(f"players: {info.players}")
+    console.print(f"status: {'implemented' if info.implemented else 'planned, not implemented yet'}")
+    console.print(info.summary)
+    if r is None:
+        return
+    changed = r.options()
+    console.print("Rules options (* differs from the preset)")
+    table = _table(
+        [("option", "left"), ("value", "left"), ("allowed", "left")],
+    )
+    for name in OPTION_NAMES:
+        mark = "*" if name in changed else ""
+        table.add_row(name + mark, _value_text(getattr(r, name)), _allowed(r, name))
+    console.print(table)
+
+
 # -- python -m cassino -------------------------------------------------------------------
 def _table_text(pos: Position) -> str:
     items = CardSet(pos.loose).codes()
@@ -260,6 +651,11 @@ def demo(seed: int) -> None:
         click.echo(f"{cat:<16}" + "".join(f"{p:8d}" for p in pts))
     click.echo("total           " + "".join(f"{p:8d}" for p in hs.totals()))
     click.echo("game score      " + "".join(f"{p:8d}" for p in game.scores))
+
+
+from .play import play as _play  # noqa: E402  (the play command lives in its own module)
+
+cli.add_command(_play)
 
 
 def main() -> None:

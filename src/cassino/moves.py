@@ -52,6 +52,10 @@ class MoveKind(enum.IntEnum):
 
 
 _BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
+_ALL_CARDS = (1 << 52) - 1
+# The largest declared value a Move may carry: far above any legal build (at most 10 in the
+# standard systems), and small enough for the core's C fields.
+MAX_MOVE_VALUE = 255
 
 
 @dataclass(frozen=True, order=True)
@@ -70,7 +74,20 @@ class Move:
     def __post_init__(self) -> None:
         card_code(self.card)
         if not isinstance(self.kind, MoveKind):
-            object.__setattr__(self, "kind", MoveKind(self.kind))
+            try:
+                object.__setattr__(self, "kind", MoveKind(self.kind))
+            except ValueError:
+                raise NotationError(f"no move kind {self.kind!r}") from None
+        # the fast path first: Moves are made by the thousand while listing legal moves
+        if type(self.takes) is not int or not 0 <= self.takes <= _ALL_CARDS:
+            if not _int_in(self.takes, _ALL_CARDS):
+                raise CardError(f"takes must be a mask of the 52 cards, not {self.takes!r}")
+        if type(self.value) is not int or not 0 <= self.value <= MAX_MOVE_VALUE:
+            if not _int_in(self.value, MAX_MOVE_VALUE):
+                raise NotationError(
+                    f"a move's value must be an integer from 0 to {MAX_MOVE_VALUE}, "
+                    f"not {self.value!r}"
+                )
 
     @classmethod
     def trail(cls, card: int) -> Move:
@@ -122,13 +139,20 @@ class Move:
             if "+" in s:
                 head, _, rest = s.partition("+")
                 body, eq, val = rest.partition("=")
-                if not eq or not val.isdigit():
+                if not eq or not (val.isascii() and val.isdigit()):
                     raise NotationError(f"build {text!r} needs a declared value, as in 3H+5S=8")
+                if len(val) > 3 or int(val) > MAX_MOVE_VALUE:
+                    raise NotationError(f"build {text!r} declares a value over {MAX_MOVE_VALUE}")
                 takes = _parse_takes(body, text)
                 return cls(parse_card(head), kind or MoveKind.BUILD, takes, int(val))
             return cls(parse_card(s), MoveKind.TRAIL, 0, 0)
         except CardError as exc:
             raise NotationError(f"bad move {text!r}: {exc}") from None
+
+
+def _int_in(x: object, top: int) -> bool:
+    """Whether ``x`` is an integer (not a bool) from 0 to ``top``."""
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
 
 
 def _parse_takes(body: str, text: str) -> int:

@@ -213,7 +213,7 @@ class Rules:
             if f.compare and f.name != "system" and getattr(self, f.name) != getattr(base, f.name)
         }
 
-    def replace(self, **options: Any) -> Rules:
+    def replace(self, /, **options: Any) -> Rules:
         """A copy with options changed; unknown names raise :class:`RulesError`."""
         for name in options:
             if name not in OPTION_NAMES:
@@ -387,8 +387,11 @@ def _preset(system: str) -> Rules:
     return _PRESETS[system]
 
 
-def rules(system: str = "cassino_standard", **options: Any) -> Rules:
-    """The rules of ``system`` with keyword ``options`` applied."""
+def rules(system: str = "cassino_standard", /, **options: Any) -> Rules:
+    """The rules of ``system`` with keyword ``options`` applied.
+
+    ``system`` is positional-only, so that an option named ``system`` (say from the
+    ``options`` object of untrusted position JSON) is an unknown option, not a clash."""
     if not isinstance(system, str):
         raise UnknownSystemError(f"system id must be a string, not {type(system).__name__}")
     base = _preset(system)

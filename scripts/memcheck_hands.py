@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Drive the compiled core through random hands and every State API path, for the memory
+checkers (scripts/sanitize.sh, scripts/valgrind.sh).
+
+    python scripts/memcheck_hands.py HANDS [--api N] [--expect-dir DIR]
+
+plays HANDS seeded random hands with ``cassino._core.random_hand`` (several systems,
+options and dealers), then N hands through the State API: push, pop, push_index, clone,
+copy, pickle, legal moves with and without a limit, multiset counting of huge tables,
+perft, playout, explain and rejected moves, JSON. ``--expect-dir`` checks that the core
+is the build under DIR (the sanitized copy). Exits non-zero on any wrong result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import pickle
+import sys
+
+import cassino
+from cassino import IllegalMoveError, Move, MoveLimitError, Rng
+from cassino import _core
+
+RULES = [
+    cassino.rules("cassino_standard"),
+    cassino.rules("cassino_standard", sweeps=True, obligation="v2", capture_extent="maximal"),
+    cassino.rules(
+        "cassino_standard", obligation="none", unique_build_values=False, face_capture="any",
+        natural_build_combination=False, holding_invariant=False, sum_groups="single",
+    ),
+    cassino.rules("cassino_standard", own_increase="keep_old", obligation="v3"),
+    cassino.rules("cassino_standard", hand_size=2, table_cards=4),
+    cassino.rules("cassino_standard", hand_size=26, table_cards=0),
+    cassino.rules("cassino_standard_002"),
+    cassino.rules("cassino_standard_002", players=3, direction="ccw"),
+    cassino.rules("cassino_standard_002", players=3, first_player="right_of_dealer"),
+]
+
+
+def random_hands(n: int) -> int:
+    moves = 0
+    for seed in range(n):
+        r = RULES[seed % len(RULES)]
+        try:
+            totals, played = _core.random_hand(r, seed * 7919, seed % r.players)
+        except MoveLimitError:  # 26-card hands can build huge tables: a documented outcome
+            continue
+        assert played == 52 - r.table_cards, (seed, played)
+        assert len(totals) == r.num_teams and all(t >= 0 for t in totals)
+        moves += played
+    return moves
+
+
+def api_hand(seed: int) -> None:
+    r = RULES[seed % len(RULES)]
+    if r.hand_size > 4:
+        r = RULES[0]
+    s = cassino.new_hand(r, seed=seed, dealer=seed % r.players)
+    assert type(s) is _core.State
+    rng = Rng(seed)
+    while not s.is_over:
+        n = s.num_moves()
+        assert n == s.count_moves() == len(s.legal_moves())
+        k = rng.below(n)
+        if k % 3 == 0:
+            s.push_index(k)
+        else:
+            s.push(s.move_at(k))
+        if s.ply % 5 == 0:
+            c = s.clone()
+            d = copy.deepcopy(s)
+            t = pickle.loads(pickle.dumps(s))
+            assert c == d == t == s and t.history == s.history
+            c.pop()
+            del d
+        if s.ply % 9 == 0 and not s.is_over:
+            assert s.perft(2) >= 1
+            m = s.pop()
+            assert s.explain(m) is None and s.is_legal(m)
+            s.push(m)
+            absent = next(x for x in range(52) if not s.hands[s.to_move] >> x & 1)
+            try:
+                s.push(Move.trail(absent))
+            except IllegalMoveError:
+                pass
+            else:
+                raise AssertionError("a card not in hand was played")
+            if s.count_moves() > 1:
+                try:
+                    s.legal_moves(limit=1)
+                except MoveLimitError:
+                    pass
+                else:
+                    raise AssertionError("the listing limit was not enforced")
+    twin = cassino.State.from_json(s.to_json())
+    assert twin == s
+    s.hand_score()
+    while s.ply > 10:
+        s.pop()
+    s.playout(seed)
+    assert s.is_over
+
+
+def huge_tables() -> None:
+    """Tables of 16 to 40 loose cards: counted by value multisets, listing refused."""
+    from cassino.cards import card_code
+
+    for k in (16, 24, 40):
+        numeric = [c for c in range(52) if c // 4 < 10][:k]
+        faces = [c for c in range(52) if c // 4 >= 10]
+        hands = [faces[:4], faces[4:8]]
+        rest = [c for c in range(52) if c not in numeric and c not in faces[:8]]
+        pos = {
+            "system": "cassino_standard", "options": {"obligation": "none"},
+            "dealer": 1, "to_move": 0,
+            "hands": [[card_code(c) for c in h] for h in hands],
+            "table": [card_code(c) for c in numeric],
+            "piles": [[card_code(c) for c in rest], []], "stock": [], "last_capturer": 0,
+        }
+        s = cassino.State.from_json(cassino.Position.from_dict(pos).to_json())
+        assert s.count_moves() > 0
+        s.perft(1)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("hands", type=int)
+    ap.add_argument("--api", type=int, default=20)
+    ap.add_argument("--expect-dir", default=None)
+    args = ap.parse_args()
+    print(f"cassino._core: {_core.__file__}")
+    if args.expect_dir is not None and not _core.__file__.startswith(args.expect_dir):
+        print(f"error: the core is not the build under {args.expect_dir}", file=sys.stderr)
+        return 1
+    moves = random_hands(args.hands)
+    for seed in range(args.api):
+        api_hand(seed)
+    huge_tables()
+    print(f"memcheck driver: {args.hands} random hands ({moves} moves), {args.api} API hands: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

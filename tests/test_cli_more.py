@@ -1,0 +1,297 @@
+"""``cassino simulate``, ``bench``, ``variants`` and ``rules`` (CliRunner and real processes)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+import cassino
+from cassino.cli import _ProgressBar, cli
+from cassino.rules import OPTION_MODULES, OPTION_NAMES, SYSTEMS
+from cassino.simulate import simulate
+
+REFERENCE = cassino.IMPLEMENTATION == "reference"
+GAMES = "4" if REFERENCE else "20"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), prog_name="cassino")
+
+
+def proc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cassino.cli", *args],
+        capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
+    )
+
+
+def assert_one_line_error(result: Result, pattern: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+# -- simulate ------------------------------------------------------------------------------
+def test_simulate_prints_a_summary_table() -> None:
+    result = run("simulate", "--games", GAMES, "--seed", "3", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith(f"cassino_standard: {GAMES} games, seed 3, random#0 vs random#1")
+    for word in ("Results", "win rate", "95% CI", "mean score", "Mean points per game",
+                 "big_cassino", "ace_diamonds", "total", "game length:"):
+        assert word in out
+    assert "sweeps" not in out  # neither counted nor scored without the option
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    s = simulate(games=int(GAMES), seed=3, workers=1).summary
+    row = next(ln for ln in out.splitlines() if "random#0" in ln and "%" in ln)
+    assert f" {s.wins[0]} " in row and f"{100 * s.win_rate[0]:.1f}%" in row
+    lo, hi = s.ci95[0]
+    assert f"{100 * lo:.1f}-{100 * hi:.1f}%" in row
+
+
+def test_simulate_output_does_not_depend_on_workers() -> None:
+    a = run("simulate", "--games", GAMES, "--seed", "2", "--workers", "1")
+    b = run("simulate", "--games", GAMES, "--seed", "2", "--workers", "2")
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout == b.stdout
+    ja = run("simulate", "--games", GAMES, "--seed", "2", "--workers", "1", "--json")
+    jb = run("simulate", "--games", GAMES, "--seed", "2", "--workers", "2", "--json")
+    assert ja.stdout == jb.stdout
+
+
+def test_simulate_json() -> None:
+    result = run("simulate", "--games", "4", "--seed", "1", "--workers", "1", "--json",
+                 "--option", "sweeps=true", "--duplicate")
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 1
+    data = json.loads(result.stdout)
+    assert data == simulate(games=4, seed=1, workers=1, options={"sweeps": True}, duplicate=True).to_dict()
+    s = data["summary"]
+    assert s["players"] == ["random", "random"] and s["games"] == 4
+    assert s["options"] == {"sweeps": True} and s["duplicate"] is True
+    assert len(s["wins"]) == len(s["win_rate"]) == len(s["ci95"]) == 2
+    assert [g["index"] for g in data["games"]] == [0, 1, 2, 3]
+    assert data["games"][0]["seed"] == data["games"][1]["seed"]
+
+
+def test_simulate_csv() -> None:
+    result = run("simulate", "--games", "3", "--seed", "1", "--workers", "1", "--csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0][:5] == ["index", "seed", "winner", "hands", "moves"]
+    assert [r[0] for r in rows[1:]] == ["0", "1", "2"]
+    assert all(len(r) == len(rows[0]) for r in rows)
+
+
+def test_simulate_three_players() -> None:
+    result = run("simulate", "--system", "cassino_standard_002", "--players", "random,random,random",
+                 "--games", "3", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "random#2" in result.stdout and "players=3" in result.stdout
+    assert "mean sweeps" in result.stdout  # the 002 preset scores sweeps
+
+
+def test_simulate_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "chart.png"
+    result = run("simulate", "--games", "4", "--workers", "1", "--plot", str(png), "--json")
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads(result.stdout)["summary"]["games"] == 4
+
+
+def test_simulate_plot_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    result = run("simulate", "--games", "2", "--plot", str(tmp_path / "x.png"))
+    assert_one_line_error(result, r"pip install 'cassino\[plot\]'")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    bar = _ProgressBar()
+    bar(0, 10)
+    bar(10, 10)
+    bar.close()
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "pattern"),
+    [
+        (["--system", "nope"], r"unknown system 'nope'"),
+        (["--system", "diloti"], r"'diloti' is not implemented yet"),
+        (["--option", "colour=red"], r"unknown option 'colour'"),
+        (["--option", "sweeps=maybe"], r"option sweeps must be true or false, not 'maybe'"),
+        (["--option", "obligation=v9"], r"obligation must be one of"),
+        (["--option", "sweeps"], r"must look like name=value"),
+        (["--players", "random,nobody"], r"unknown player 'nobody'"),
+        (["--players", "random,nomodule_xyz:P"], r"cannot import player module 'nomodule_xyz'"),
+        (["--players", "random"], r"played by 2 players, not 1"),
+        (["--players", "random,random,random"], r"played by 2 players, not 3"),
+        (["--players", "random,,random"], r"--players must be comma-separated"),
+        (["--games", "0"], r"--games.*0 is not in the range x>=1"),
+        (["--games", "-3"], r"--games"),
+        (["--games", "many"], r"--games.*not a valid integer"),
+        (["--workers", "0"], r"--workers.*0 is not in the range x>=1"),
+        (["--workers", "-1"], r"--workers"),
+        (["--workers", "two"], r"--workers"),
+        (["--seed", "x"], r"--seed"),
+        (["--duplicate", "--games", "3"], r"not a multiple of 2"),
+        (["--json", "--csv"], r"--json and --csv cannot be combined"),
+        (["--plot", "/nonexistent-dir/x.png"], r"no such directory"),
+        (["--bogus"], r"No such option"),
+    ],
+)
+def test_simulate_bad_input(args: list[str], pattern: str) -> None:
+    assert_one_line_error(run("simulate", "--games", "2", "--workers", "1", *args), pattern)
+
+
+def test_simulate_subprocess_is_deterministic() -> None:
+    args = ["simulate", "--games", GAMES, "--seed", "9", "--workers", "2"]
+    first, second = proc(*args), proc(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout and first.stderr == ""
+    assert first.stdout == run(*args).stdout
+    bad = proc("simulate", "--players", "random,nobody")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("error: unknown player") and len(bad.stderr.splitlines()) == 1
+
+
+def test_simulate_core_and_reference_agree() -> None:
+    args = ["simulate", "--games", "2", "--seed", "4", "--workers", "1", "--json"]
+    ref = proc(*args, env={"CASSINO_PURE_PYTHON": "1"})
+    assert ref.returncode == 0, ref.stderr
+    assert json.loads(ref.stdout) == json.loads(proc(*args, env={"CASSINO_PURE_PYTHON": "0"}).stdout)
+
+
+# -- bench ---------------------------------------------------------------------------------
+BENCH_KEYS = (
+    "movegen_ns_per_position", "reference_movegen_ns_per_position", "movegen_ratio",
+    "hands_per_second", "reference_hands_per_second", "hands_ratio",
+    "perft_nodes_per_second", "reference_perft_nodes_per_second", "perft_ratio",
+)
+
+
+def test_bench_json_quick() -> None:
+    result = run("bench", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in BENCH_KEYS:
+        assert key in data
+        assert data[key] is None or data[key] > 0
+    assert data["reference_hands_per_second"] > 0
+    if data["core_built"]:
+        assert data["hands_per_second"] > data["reference_hands_per_second"]
+        assert data["movegen_ratio"] > 1
+
+
+def test_bench_table_subprocess() -> None:
+    result = proc("bench", "--quick")
+    assert result.returncode == 0, result.stderr
+    for word in ("legal-move generation", "random full hands per second", "perft nodes per second",
+                 "reference", "ratio"):
+        assert word in result.stdout
+    assert proc("bench", "--fast").returncode == 2
+
+
+# -- variants ------------------------------------------------------------------------------
+def test_variants_lists_every_system() -> None:
+    result = run("variants")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for sid, info in SYSTEMS.items():
+        line = next(ln for ln in out.splitlines() if re.search(rf"\b{sid}\b", ln))
+        assert ("done" if info.implemented else "planned") in line
+        assert info.players in line
+    for mid in OPTION_MODULES:
+        assert mid in out
+
+
+def test_variants_json_and_subprocess() -> None:
+    data = json.loads(run("variants", "--json").stdout)
+    assert [s["id"] for s in data["systems"]] == list(SYSTEMS)
+    assert len(data["systems"]) == 36
+    std = data["systems"][0]
+    assert std == {
+        "id": "cassino_standard", "name": "Standard Cassino", "players": "2", "implemented": True,
+        "section": "3.1", "summary": SYSTEMS["cassino_standard"].summary,
+    }
+    assert {m["id"] for m in data["option_modules"]} == set(OPTION_MODULES)
+    sub = proc("variants")
+    assert sub.returncode == 0 and sub.stdout == run("variants").stdout
+    assert proc("variants", "extra").returncode == 2
+
+
+# -- rules ---------------------------------------------------------------------------------
+def test_rules_of_an_implemented_system() -> None:
+    result = run("rules", "cassino_standard_002")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Standard Cassino (rules of seed 002) (cassino_standard_002), RULES.md §3.1")
+    assert "status: implemented" in out
+    for name in OPTION_NAMES:
+        assert re.search(rf"\b{name}\b", out), name
+    line = next(ln for ln in out.splitlines() if " obligation " in ln)
+    assert "v3" in line and "none | v1 | v2 | v3" in line
+    line = next(ln for ln in out.splitlines() if " players " in ln)
+    assert "2-3" in line
+
+
+def test_rules_with_options_and_json() -> None:
+    data = json.loads(run("rules", "cassino_standard", "--option", "sweeps=true", "--json").stdout)
+    assert data["implemented"] and data["section"] == "3.1"
+    assert set(data["options"]) == set(OPTION_NAMES)
+    assert data["options"]["sweeps"] == {"value": True, "allowed": "true | false"}
+    assert data["options"]["face_capture"]["value"] == "one_or_three"
+    assert data["options"]["all_eleven"]["allowed"] == "false (true is planned)"
+    out = run("rules", "cassino_standard", "--option", "target=11").stdout
+    assert re.search(r"target\*\s.*\b11\b", out)
+
+
+def test_rules_of_a_planned_system() -> None:
+    result = run("rules", "diloti")
+    assert result.exit_code == 0, result.output
+    assert "Diloti (diloti), RULES.md §3.17" in result.stdout
+    assert "not implemented yet" in result.stdout
+    assert SYSTEMS["diloti"].summary in result.stdout
+    data = json.loads(run("rules", "diloti", "--json").stdout)
+    assert data["implemented"] is False and data["options"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "pattern"),
+    [
+        (["nope"], r"unknown system 'nope'"),
+        (["cassino_standard", "--option", "colour=red"], r"unknown option 'colour'"),
+        (["cassino_standard", "--option", "target=high"], r"target must be an integer"),
+        (["diloti", "--option", "sweeps=true"], r"not implemented yet"),
+        ([], r"Missing argument 'SYSTEM'"),
+    ],
+)
+def test_rules_bad_input(args: list[str], pattern: str) -> None:
+    assert_one_line_error(run("rules", *args), pattern)
+
+
+def test_rules_subprocess() -> None:
+    ok = proc("rules", "cassino_standard")
+    assert ok.returncode == 0 and "natural_build_combination" in ok.stdout
+    bad = proc("rules", "nope")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "error: unknown system 'nope' (cassino variants lists them)\n"
+
+
+def test_help_lists_the_new_commands() -> None:
+    out = run("--help").stdout
+    for name in ("simulate", "bench", "variants", "rules", "moves", "perft", "score", "new"):
+        assert re.search(rf"^\s+{name}\b", out, re.M), name

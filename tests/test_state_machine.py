@@ -1,0 +1,624 @@
+"""Stateful tests: Hypothesis state machines play random legal moves, undo some, try illegal
+ones, clone, pickle and rebuild the state, and check every invariant after every step.
+
+One machine per implemented system (and a few option sets), on ``cassino.State``: the
+compiled core in the default pass, the reference under ``CASSINO_PURE_PYTHON=1``. A
+Game-level machine checks that replaying the game log reproduces the game.
+
+Size: the "ci" Hypothesis profile (the default) keeps the file to about a minute;
+``HYPOTHESIS_PROFILE=long`` runs many more and longer games. ``CASSINO_STATEFUL_EXAMPLES``
+overrides the number of games per machine. The number of states checked is printed in
+pytest's terminal summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+import cassino
+from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Position, Rng
+from cassino.cards import ALL_CARDS, SPADES, CardSet
+from cassino.moves import same_notation
+from cassino.position import card_value
+from cassino.scoring import score_hand
+from conftest import RELIABILITY_COUNTS, option_sets
+
+LONG = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "long"
+CORE = cassino.IMPLEMENTATION == "core"
+EXAMPLES = int(os.environ.get("CASSINO_STATEFUL_EXAMPLES", "0")) or (
+    300 if LONG else (30 if CORE else 10)
+)
+STEPS = 150 if LONG else 50
+#: legal moves pushed and popped per state (all of them when there are no more)
+PUSH_SAMPLE = 6 if CORE else 2
+
+SEEDS = st.integers(0, 2**64 - 1)
+
+COUNTS = RELIABILITY_COUNTS
+COUNTS.setdefault("state machine: states checked", 0)
+COUNTS.setdefault("state machine: moves pushed", 0)
+COUNTS.setdefault("state machine: illegal moves rejected", 0)
+COUNTS.setdefault("state machine: hands finished", 0)
+COUNTS.setdefault("game machine: states checked", 0)
+COUNTS.setdefault("game machine: moves pushed", 0)
+COUNTS.setdefault("game machine: hands finished", 0)
+COUNTS.setdefault("game machine: games replayed", 0)
+
+
+def _count(key: str, n: int = 1) -> None:
+    COUNTS[key] += n
+
+
+def machine_settings(examples: int = EXAMPLES, steps: int = STEPS) -> settings:
+    return settings(
+        max_examples=examples,
+        stateful_step_count=steps,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+
+# -- invariants ----------------------------------------------------------------------------
+def pile_points(r: cassino.Rules, p: Position) -> list[int]:
+    """Points per team recomputed from the piles, independently of cassino.scoring."""
+    n = r.num_teams
+    masks = [sum(1 << c for c in pile) for pile in p.piles]
+    pts = [0] * n
+    for counts, award in (([len(x) for x in p.piles], 3), ([(m & SPADES).bit_count() for m in masks], 1)):
+        best = max(counts)
+        if counts.count(best) == 1:
+            pts[counts.index(best)] += award
+    for code, award in (("10D", 2), ("2S", 1), ("AS", 1), ("AC", 1), ("AH", 1), ("AD", 1)):
+        card = cassino.parse_card(code)
+        for t in range(n):
+            pts[t] += award * (masks[t] >> card & 1)
+    if r.sweeps:
+        for t in p.sweep_order:
+            pts[t] += r.sweep_points
+    return pts
+
+
+def check_cards(p: Position) -> None:
+    """Every card is in exactly one place."""
+    places = [*p.hands, p.loose, *(b.cards for b in p.builds)]
+    places += [sum(1 << c for c in pile) for pile in p.piles]
+    places += [sum(1 << c for c in p.stock), sum(1 << c for c in p.discard)]
+    union = 0
+    for m in places:
+        assert union & m == 0, "a card is in two places"
+        union |= m
+    assert union == ALL_CARDS
+    assert sum(m.bit_count() for m in places) == 52
+    listed = [c for pile in p.piles for c in pile] + list(p.stock) + list(p.discard)
+    assert len(listed) == len(set(listed)), "a pile, the stock or the discard repeats a card"
+
+
+def check_state(s: Any, start: Position) -> list[Move]:
+    """Every invariant of a state dealt at ``start``; returns its legal moves."""
+    _count("state machine: states checked")
+    r = s.rules
+    p = s.to_position()
+    p.validate()
+    check_cards(p)
+    # the state's own views agree with its position
+    assert s.hands == list(p.hands) and s.loose == p.loose and s.to_move == p.to_move
+    assert s.table_mask == p.table_mask and s.dealer == start.dealer
+    assert p.rules == start.rules and p.scores == start.scores
+    # counts: every push plays exactly one card from the hand of the seat to act
+    in_hands = sum(h.bit_count() for h in p.hands)
+    assert in_hands + len(p.stock) == 52 - r.table_cards - s.ply
+    assert s.ply == len(s.history)
+    assert s.is_over == (in_hands == 0) == p.is_over
+    assert s.last_deal == (not p.stock)
+    if s.is_over:
+        assert p.table_mask == 0 and not p.stock
+    else:
+        sizes = [h.bit_count() for h in p.hands]
+        assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
+    # captures: piles, the last capturer, sweeps and the discard
+    if p.last_capturer is None:
+        assert not any(p.piles)
+    else:
+        assert p.piles[r.team_of(p.last_capturer)]
+    assert not p.discard or (s.is_over and p.last_capturer is None)
+    if not r.sweeps:
+        assert p.sweep_order == ()
+    # builds
+    values = [b.value for b in p.builds]
+    if r.unique_build_values:
+        assert len(values) == len(set(values))
+    for b in p.builds:
+        assert 1 <= b.value <= r.build_max_value and b.owners
+        assert b.multiple or b.owners.bit_count() == 1
+        groups = b.groups()
+        assert sum(g.bit_count() for g in groups) == b.cards.bit_count()
+        assert all(sum(card_value(c) for c in CardSet(g)) == b.value for g in groups)
+        assert b.multiple == (len(groups) > 1)
+    # scores
+    hs = s.hand_score()
+    assert hs == score_hand(r, p.piles, p.sweep_order)
+    assert hs.totals() == pile_points(r, p)
+    # serial forms round-trip
+    assert Position.from_json(s.to_json()) == p
+    assert Position.from_text(p.to_text()) == p
+    # legal moves: unique, canonical order, deterministic, history-independent
+    moves = s.legal_moves()
+    assert moves == sorted(set(moves))
+    assert s.legal_moves() == moves
+    assert s.count_moves() == s.num_moves() == len(moves)
+    assert [s.move_at(i) for i in range(len(moves))] == moves
+    assert cassino.State.from_position(p).legal_moves() == moves
+    if s.is_over:
+        assert moves == []
+    else:
+        assert moves
+        hand = p.hands[s.to_move]
+        assert all(hand >> m.card & 1 for m in moves)
+        assert all(m.takes & ~p.table_mask == 0 for m in moves)
+    # each legal move is accepted (a sample on wide positions), and undone exactly
+    text, ply = s.to_json(), s.ply
+    step = max(1, len(moves) // PUSH_SAMPLE)
+    for m in moves[::step]:
+        assert s.push(m) == m
+        assert s.peek() == m and s.ply == ply + 1 and s.history[-1] == m
+        assert s.pop() == m
+        assert s.to_position() == p and s.to_json() == text
+        assert s.parse_move(str(m)) == m
+        assert s.is_legal(m) and s.explain(m) is None
+    # pickle round trip
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s and t.history == s.history and type(t) is type(s)
+    return moves
+
+
+def random_move(data: Any, s: Any) -> Move:
+    """A random move structure, mostly near the position (cards in hand, takes on the table)."""
+    p = s.to_position()
+    hand = list(CardSet(p.hands[s.to_move])) if not s.is_over else []
+    table = list(CardSet(p.table_mask))
+    if hand and data.draw(st.booleans(), label="card from hand"):
+        card = data.draw(st.sampled_from(hand), label="card")
+    else:
+        card = data.draw(st.integers(0, 51), label="card")
+    kind = data.draw(st.sampled_from(list(MoveKind)), label="kind")
+    takes = 0
+    if table:
+        chosen = data.draw(st.lists(st.sampled_from(table), max_size=6), label="takes")
+        takes = sum(1 << c for c in set(chosen))
+    if data.draw(st.integers(0, 4), label="foreign") == 0:
+        takes |= 1 << data.draw(st.integers(0, 51), label="foreign card")
+    value = 0 if kind <= MoveKind.CAPTURE else data.draw(st.integers(0, 14), label="value")
+    if data.draw(st.integers(0, 9), label="odd value") == 0:
+        value = data.draw(st.integers(0, 255), label="any value")
+    return Move(card, kind, takes, value)
+
+
+# -- the State machine ---------------------------------------------------------------------
+class StateMachine(RuleBasedStateMachine):
+    """Random play of one hand of ``system`` with ``options`` (set by subclasses)."""
+
+    system = "cassino_standard"
+    options: dict[str, Any] = {}  # noqa: RUF012 - overridden per subclass, never mutated
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: Any = None
+        self.start: Position | None = None
+        self.path: list[tuple[Position, str]] = []  # before each move: position, JSON
+
+    def deal_with(self, r: cassino.Rules, seed: int, dealer: int) -> None:
+        deck = cassino.shuffled_deck(Rng(seed))
+        self.state = cassino.State.new_hand(r, dealer % r.players, deck)
+        self.start = self.state.to_position()
+        self.path = []
+
+    @initialize(seed=SEEDS, dealer=st.integers(0, 2))
+    def deal(self, seed: int, dealer: int) -> None:
+        self.deal_with(cassino.rules(self.system, **self.options), seed, dealer)
+
+    # moves
+    def _push(self, m: Move) -> None:
+        s = self.state
+        before = s.to_position()
+        self.path.append((before, s.to_json()))
+        assert s.push(m) == m
+        _count("state machine: moves pushed")
+        after = s.to_position()
+        # piles and sweeps only grow; a capture adds its takes then the card played
+        for old, new in zip(before.piles, after.piles, strict=True):
+            assert new[: len(old)] == old
+        assert after.sweep_order[: len(before.sweep_order)] == before.sweep_order
+        if m.kind == MoveKind.CAPTURE:
+            team = s.rules.team_of(before.to_move)
+            added = after.piles[team][len(before.piles[team]) :]
+            assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
+            assert after.last_capturer == before.to_move
+        if s.is_over:
+            _count("state machine: hands finished")
+
+    def _random_push(self, choice: int) -> bool:
+        if self.state.is_over:
+            return False
+        moves = self.state.legal_moves()
+        self._push(moves[choice % len(moves)])
+        return True
+
+    @rule(choice=st.integers(0, 2**32))
+    def play(self, choice: int) -> None:
+        self._random_push(choice)
+
+    @rule(seed=SEEDS, n=st.integers(2, 16))
+    def play_several(self, seed: int, n: int) -> None:
+        rng = Rng(seed)
+        for _ in range(n):
+            if not self._random_push(rng.next_u64()):
+                return
+            check_state(self.state, self.start)
+
+    @rule(seed=SEEDS)
+    def play_to_the_end(self, seed: int) -> None:
+        if self.state.ply < 24:  # rarely from the very start: undo and other rules get turns
+            return
+        rng = Rng(seed)
+        while self._random_push(rng.next_u64()):
+            check_state(self.state, self.start)
+
+    @precondition(lambda self: self.state is not None and self.state.ply > 0)
+    @rule(k=st.integers(1, 3))
+    def undo(self, k: int) -> None:
+        s = self.state
+        for _ in range(min(k, s.ply)):
+            history = s.history
+            before, text = self.path.pop()
+            assert s.pop() == history[-1]
+            assert s.to_position() == before and s.to_json() == text
+            assert s.history == history[:-1]
+
+    # rejections
+    @rule(data=st.data())
+    def reject_illegal(self, data: Any) -> None:
+        s = self.state
+        m = random_move(data, s)
+        legal = s.legal_moves()
+        if any(same_notation(m, x) for x in legal):
+            assert s.is_legal(m) and s.explain(m) is None
+            return
+        before, ply, history = s.to_position(), s.ply, s.history
+        assert not s.is_legal(m)
+        why = s.explain(m)
+        assert isinstance(why, str) and why
+        with pytest.raises(IllegalMoveError):
+            s.push(m)
+        try:
+            parsed = Move.parse(str(m))
+        except CassinoError:
+            parsed = None
+        if parsed is not None and same_notation(parsed, m):
+            with pytest.raises(IllegalMoveError):
+                s.push(str(m))
+            with pytest.raises(IllegalMoveError):
+                s.parse_move(str(m))
+        assert s.to_position() == before and s.ply == ply and s.history == history
+        _count("state machine: illegal moves rejected")
+
+    @rule(text=st.text(alphabet="AJQK2345678910SHDCx+=,", max_size=14))
+    def reject_or_accept_notation(self, text: str) -> None:
+        s = self.state
+        before, ply = s.to_position(), s.ply
+        try:
+            s.push(text)
+        except IllegalMoveError:
+            assert s.to_position() == before and s.ply == ply
+            return
+        self.path.append((before, Position.to_json(before)))
+        assert s.ply == ply + 1
+        _count("state machine: moves pushed")
+        self.undo(1)
+
+    # copies
+    @rule(seed=SEEDS, adopt=st.booleans())
+    def clone(self, seed: int, adopt: bool) -> None:
+        s = self.state
+        c = s.clone()
+        assert c == s and c is not s and c.history == s.history
+        snap = s.to_position()
+        rng = Rng(seed)
+        pushed = 0
+        for _ in range(3):
+            if c.is_over:
+                break
+            moves = c.legal_moves()
+            c.push(moves[rng.below(len(moves))])
+            pushed += 1
+        assert s.to_position() == snap, "playing on a clone changed the original"
+        for _ in range(pushed):
+            c.pop()
+        assert c == s and c.history == s.history
+        if s.ply:  # the clone carries the undo stack: popping it leaves the original alone
+            c.pop()
+            assert s.to_position() == snap
+        if adopt:  # go on with an independent copy of the state
+            self.state = s.clone()
+
+    @rule(adopt=st.booleans())
+    def pickle_round_trip(self, adopt: bool) -> None:
+        s = self.state
+        t = pickle.loads(pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
+        assert t == s and t.history == s.history and t.ply == s.ply
+        assert t.legal_moves() == s.legal_moves()
+        if t.ply:  # the copy carries the undo stack, and popping it leaves the original alone
+            snap, ply = s.to_position(), s.ply
+            assert t.pop() == s.peek()
+            assert s.to_position() == snap and s.ply == ply
+        if adopt:
+            self.state = pickle.loads(pickle.dumps(s))
+
+    @rule()
+    def rebuild_from_position(self) -> None:
+        s = self.state
+        p = s.to_position()
+        for other in (
+            cassino.State.from_position(p),
+            cassino.State.from_json(s.to_json()),
+            cassino.State.from_position(Position.from_text(p.to_text())),
+        ):
+            assert other == s and other.ply == 0
+            assert other.legal_moves() == s.legal_moves()
+            assert other.hand_score() == s.hand_score()
+
+    @precondition(lambda self: self.state is not None and not self.state.is_over)
+    @rule()
+    def perft_two(self) -> None:
+        s = self.state
+        if s.count_moves() > 40:
+            return
+        before = s.to_position()
+        total = 0
+        for m in s.legal_moves():
+            s.push(m)
+            total += s.count_moves() if not s.is_over else 1
+            s.pop()
+        assert s.perft(1) == s.count_moves() and s.perft(2) == total
+        assert s.to_position() == before
+
+    @invariant()
+    def invariants(self) -> None:
+        if self.state is not None:
+            check_state(self.state, self.start)
+
+
+class StandardMachine(StateMachine):
+    system = "cassino_standard"
+
+
+class StandardOptionsMachine(StateMachine):
+    system = "cassino_standard"
+    options = {  # noqa: RUF012
+        "sweeps": True,
+        "obligation": "v2",
+        "capture_extent": "maximal",
+        "own_increase": "keep_old",
+        "sum_groups": "single",
+    }
+
+
+class StandardLooseMachine(StateMachine):
+    system = "cassino_standard"
+    options = {  # noqa: RUF012
+        "obligation": "none",
+        "unique_build_values": False,
+        "natural_build_combination": False,
+        "face_capture": "any",
+        "holding_invariant": False,
+        "own_increase": "forbidden",
+    }
+
+
+class Standard002Machine(StateMachine):
+    system = "cassino_standard_002"
+
+
+class Standard002ThreePlayerMachine(StateMachine):
+    system = "cassino_standard_002"
+    options = {"players": 3}  # noqa: RUF012
+
+
+class Standard002ThreePlayerCcwMachine(StateMachine):
+    system = "cassino_standard_002"
+    options = {"players": 3, "direction": "ccw", "first_player": "right_of_dealer"}  # noqa: RUF012
+
+
+class RandomOptionsMachine(StateMachine):
+    """Standard Cassino under random option sets, one per game."""
+
+    @initialize(seed=SEEDS, dealer=st.integers(0, 1), options=option_sets())
+    def deal(self, seed: int, dealer: int, options: dict[str, Any]) -> None:  # type: ignore[override]
+        self.deal_with(cassino.rules("cassino_standard", **options), seed, dealer)
+
+
+STATE_MACHINES = [
+    StandardMachine,
+    StandardOptionsMachine,
+    StandardLooseMachine,
+    Standard002Machine,
+    Standard002ThreePlayerMachine,
+    Standard002ThreePlayerCcwMachine,
+    RandomOptionsMachine,
+]
+
+
+def test_every_implemented_system_has_a_machine():
+    covered = {m.system for m in STATE_MACHINES}
+    assert covered == set(cassino.implemented_systems())
+    players = {(m.system, m.options.get("players", 2)) for m in STATE_MACHINES}
+    for sid in cassino.implemented_systems():
+        lo, hi = cassino.SYSTEMS[sid].preset.get("player_range", (2, 2))
+        assert {(sid, n) for n in range(lo, hi + 1)} <= players
+
+
+@pytest.mark.parametrize("machine", STATE_MACHINES, ids=lambda m: m.__name__)
+def test_state_machine(machine: type[StateMachine]) -> None:
+    machine.TestCase.settings = machine_settings()
+    machine.TestCase().runTest()
+
+
+# -- the Game machine ----------------------------------------------------------------------
+GAME_SETUPS = [
+    ("cassino_standard", {}),
+    ("cassino_standard", {"count_out": True, "target": 11}),
+    ("cassino_standard", {"sweeps": True, "end_check": "compare_totals", "target": 11}),
+    ("cassino_standard_002", {}),
+    ("cassino_standard_002", {"players": 3, "target": 11}),
+]
+
+
+def check_game(g: Game) -> None:
+    _count("game machine: states checked")
+    totals = [0] * g.rules.num_teams
+    for hs in g.hand_scores:
+        for t, pts in enumerate(hs.totals()):
+            totals[t] += pts
+    assert g.scores == totals
+    assert g.hands_played == len(g.hand_scores)
+    assert g.is_over == (g.winner is not None)
+    assert g.log[0]["type"] == "game" and json.loads(json.dumps(g.log)) == g.log
+    ends = [rec for rec in g.log if rec["type"] == "end"]
+    assert len(ends) == (1 if g.is_over else 0)
+    if g.is_over:
+        assert g.log[-1] == {"type": "end", "winner": g.winner}
+        assert g.legal_moves() == []
+        counted = any(rec["type"] == "count_out" for rec in g.log)
+        if not counted:
+            assert max(g.scores) >= g.rules.target
+    else:
+        p = g.state.to_position()
+        assert list(p.scores) == g.scores and not g.state.is_over
+        assert g.legal_moves() == g.state.legal_moves()
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Whole games with undo, illegal moves and count-outs; the log always replays."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game: Game | None = None
+        self.undo_stack: list[Position] = []
+
+    @initialize(setup=st.sampled_from(GAME_SETUPS), seed=SEEDS)
+    def start(self, setup: tuple[str, dict[str, Any]], seed: int) -> None:
+        system, options = setup
+        self.game = Game(system, seed=seed, **options)
+        self.undo_stack = []
+
+    def _push_random(self, choice: int) -> bool:
+        g = self.game
+        assert g is not None
+        if g.is_over:
+            return False
+        moves = g.legal_moves()
+        hand = g.hands_played
+        before = g.state.to_position()
+        n = len(g.log)
+        m = g.push(moves[choice % len(moves)])
+        _count("game machine: moves pushed")
+        assert g.log[n] == {"type": "move", "seat": before.to_move, "move": str(m)}
+        if g.hands_played == hand:
+            self.undo_stack.append(before)
+        else:
+            self.undo_stack = []
+            assert g.log[n + 1]["type"] == "score"
+            _count("game machine: hands finished")
+        return True
+
+    @rule(choice=st.integers(0, 2**32))
+    def play(self, choice: int) -> None:
+        self._push_random(choice)
+
+    @rule(seed=SEEDS, n=st.integers(8, 60))
+    def play_many(self, seed: int, n: int) -> None:
+        rng = Rng(seed)
+        for _ in range(n):
+            if not self._push_random(rng.next_u64()):
+                return
+
+    @rule()
+    def undo(self) -> None:
+        g = self.game
+        assert g is not None
+        n = len(g.log)
+        if g.is_over or not self.undo_stack or not g.state.history:
+            with pytest.raises(IllegalMoveError):
+                g.pop()
+            assert len(g.log) == n
+            return
+        g.pop()
+        assert g.state.to_position() == self.undo_stack.pop()
+        assert len(g.log) == n - 1
+
+    @rule(data=st.data())
+    def illegal(self, data: Any) -> None:
+        g = self.game
+        assert g is not None
+        if g.is_over:
+            with pytest.raises(IllegalMoveError, match="the game is over"):
+                g.push(Move.trail(0))
+            return
+        m = random_move(data, g.state)
+        if any(same_notation(m, x) for x in g.legal_moves()):
+            return
+        log, before = list(g.log), g.state.to_position()
+        with pytest.raises(IllegalMoveError):
+            g.push(m)
+        assert g.log == log and g.state.to_position() == before
+
+    @rule()
+    def count_out(self) -> None:
+        g = self.game
+        assert g is not None
+        if not g.rules.count_out or g.is_over:
+            return
+        result = g.count_out()
+        assert g.is_over and g.winner == result.winner
+
+    @rule()
+    def replay_now(self) -> None:
+        assert self.game is not None
+        self.check_replay(self.game)
+
+    @staticmethod
+    def check_replay(g: Game) -> None:
+        _count("game machine: games replayed")
+        again = Game.replay(json.loads(json.dumps(g.log)))
+        assert again.log == g.log
+        assert again.scores == g.scores and again.winner == g.winner
+        assert again.hands_played == g.hands_played and again.hand_scores == g.hand_scores
+        assert again.state.to_position() == g.state.to_position()
+        assert again.state.history == g.state.history
+
+    @invariant()
+    def consistent(self) -> None:
+        if self.game is not None:
+            check_game(self.game)
+
+    def teardown(self) -> None:
+        if self.game is not None:
+            self.check_replay(self.game)
+
+
+def test_game_machine() -> None:
+    GameMachine.TestCase.settings = machine_settings(examples=EXAMPLES, steps=STEPS)
+    GameMachine.TestCase().runTest()
