@@ -284,17 +284,17 @@ def _parse_players(spec: str) -> list[str]:
 
 
 def _check_plot_target(path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"cannot write {path}: no such directory {folder}")
+    if os.path.isdir(path):
+        raise click.ClickException(f"cannot write {path}: it is a directory")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise click.ClickException(
             "--plot needs matplotlib: pip install 'cassino[plot]'"
         ) from None
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise click.ClickException(f"cannot write {path}: no such directory {folder}")
-    if os.path.isdir(path):
-        raise click.ClickException(f"cannot write {path}: it is a directory")
 
 
 def _print_summary(result: SimulationResult) -> None:
