@@ -24,12 +24,14 @@ regressions kept in ``tests/data/fuzz_regressions``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 if __name__ == "__main__" and "--fallback" not in sys.argv and "--replay" not in sys.argv:
     # under atheris: instrument the package's Python code for coverage feedback
@@ -56,7 +58,7 @@ ALLOWED: tuple[type[BaseException], ...] = (CassinoError,)
 try:  # move generation on fuzzed positions runs in C (the reference is exponential there)
     from cassino import _core
 
-    CoreState: type | None = _core.State
+    CoreState: Any = _core.State
 except ImportError:  # pragma: no cover - without a compiled core
     CoreState = None
 
@@ -148,13 +150,22 @@ def target_move_parse(payload: bytes) -> None:
     _check(same_notation(Move.parse(str(m)), m), f"notation of {m!r} does not round-trip")
 
 
-def _apply(state: object, before: Position, action: Callable[[], object]) -> None:
+def _apply(state: Any, before: Position, action: Callable[[], object]) -> None:
     """Run ``action``; on an error check that ``state`` is unchanged, then re-raise."""
     try:
         action()
     except CassinoError:
-        _check(state.to_position() == before, "a rejected move changed the state")  # type: ignore[attr-defined]
+        _check(state.to_position() == before, "a rejected move changed the state")
         raise
+
+
+def _implementations(*extra: Any) -> list[Any]:
+    """The State classes to run a target on: the reference and the core (if built)."""
+    out: list[Any] = []
+    for cls in (*extra, _reference.State, CoreState):
+        if cls is not None and cls not in out:
+            out.append(cls)
+    return out
 
 
 def target_move_text(payload: bytes) -> None:
@@ -164,10 +175,10 @@ def target_move_text(payload: bytes) -> None:
     p = FIXED[payload[0] % len(FIXED)]
     text = _text(payload[1:])
     results = []
-    for cls in {cassino.State, _reference.State, CoreState} - {None}:
+    for cls in _implementations(cassino.State):
         state = cls.from_position(p)
         try:
-            _apply(state, p, lambda s=state: s.parse_move(text))
+            _apply(state, p, functools.partial(state.parse_move, text))
             m = state.push(text)
             _check(state.ply == 1 and state.peek() == m, "push did not record the move")
             _check(state.pop() == m and state.to_position() == p, "pop did not restore")
@@ -194,13 +205,13 @@ def target_move_object(payload: bytes) -> None:
     value = payload[12] if len(payload) > 12 else 0
     move = Move(card, MoveKind(kind) if kind < 5 else kind, takes, value)  # type: ignore[arg-type]
     verdicts = []
-    for cls in {_reference.State, CoreState} - {None}:
+    for cls in _implementations():
         state = cls.from_position(p)
         legal = state.is_legal(move)
         why = state.explain(move)
         _check(legal == (why is None), "is_legal and explain disagree")
         try:
-            _apply(state, p, lambda s=state: s.push(move))
+            _apply(state, p, functools.partial(state.push, move))
         except IllegalMoveError:
             _check(not legal, f"push rejected {move}, which is_legal accepts")
             verdicts.append(False)

@@ -19,8 +19,7 @@ import pickle
 import sys
 
 import cassino
-from cassino import IllegalMoveError, Move, MoveLimitError, Rng
-from cassino import _core
+from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core
 
 RULES = [
     cassino.rules("cassino_standard"),

@@ -22,6 +22,12 @@ if [ ! -e "$LIBASAN" ]; then
     exit 1
 fi
 
+if ! "$PY" -c "import Cython, setuptools" >/dev/null 2>&1; then
+    echo "sanitize.sh: building the debug core needs Cython and setuptools in this environment:" >&2
+    echo "    pip install 'cython>=3.0' 'setuptools>=64'" >&2
+    exit 1
+fi
+
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cp -r src setup.py pyproject.toml README.md "$WORK"/

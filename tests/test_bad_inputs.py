@@ -10,6 +10,7 @@ rules and options, truncated, oversized and hostile input, and the CLI.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -87,7 +88,7 @@ class Case:
     """One bad input: ``kind`` says which entry point takes ``data``."""
 
     id: str
-    kind: str  # json | text | rules | option | notation | move | move_object
+    kind: str  # json | text | rules | option | notation | move | move_object | position_object
     data: Any
     exc: type[Exception]
     pattern: str
@@ -217,6 +218,16 @@ for _id, where, move, pattern in [
     case(_id, "move", (where, move), IllegalMoveError, pattern, g)
 case("move after the hand is over", "move", (None, "AS"), IllegalMoveError, r"the hand is over", g)
 
+# positions made in code (dataclasses.replace of a valid one): validated like parsed ones
+g = "positions made in code"
+case("stock card id 60", "position_object", (("stock", (60, 1, 2, 3, 4, 5, 6, 7)),), CardError, r"no card with id 60", g)
+case("pile card id -1", "position_object", (("piles", ((-1,), ())),), CardError, r"no card with id -1", g)
+case("hand mask beyond the deck", "position_object", (("hands", (1 << 60, 1)),), CardError, r"card mask out of range", g)
+case("dealer a float", "position_object", (("dealer", 0.5),), PositionError, r"dealer must be a seat number, not 0.5", g)
+case("build flagged simple with two groups", "position_object", (("build_flag", False),), PositionError, r"the build of 9 is a multiple build, but its multiple flag is False", g)
+case("build owned by nobody", "position_object", (("build_owners", 0),), PositionError, r"owners of the build of 9 must be a mask of seats 0 to 1", g)
+case("build owned by seat 5", "position_object", (("build_owners", 1 << 5),), PositionError, r"owners of the build of 9 must be a mask of seats 0 to 1", g)
+
 # truncated, oversized and hostile JSON and text
 g = "truncated, oversized and hostile input"
 case("JSON truncated after 10 bytes", "json", BASE_JSON[:10], PositionError, r"malformed position JSON", g)
@@ -242,6 +253,20 @@ def state_for(where: dict[str, Any] | None) -> Any:
     return make_state(where["hands"], where["table"], options=where.get("options"))
 
 
+def position_object(edits: tuple[tuple[str, Any], ...]) -> Position:
+    """The base position with fields replaced (or its build of 9 changed)."""
+    p = Position.from_dict(base())
+    for name, value in edits:
+        if name.startswith("build_"):
+            nine = next(b for b in p.builds if b.value == 9)
+            field = {"build_flag": "multiple", "build_owners": "owners"}[name]
+            changed = dataclasses.replace(nine, **{field: value})
+            p = dataclasses.replace(p, builds=tuple(changed if b is nine else b for b in p.builds))
+        else:
+            p = dataclasses.replace(p, **{name: value})
+    return p
+
+
 def run_api(c: Case) -> None:
     """Feed ``c`` to its entry point; the caller expects the exception."""
     if c.kind == "json":
@@ -260,6 +285,8 @@ def run_api(c: Case) -> None:
         Move.parse(c.data)
     elif c.kind == "move_object":
         Move(*c.data)
+    elif c.kind == "position_object":
+        cassino.State.from_position(position_object(c.data))
     elif c.kind == "move":
         where, text = c.data
         s = state_for(where)
@@ -280,7 +307,7 @@ def test_the_matrix_is_large_and_covers_every_group() -> None:
     assert groups == {
         "card codes", "duplicates and card totals", "malformed builds", "seats and to_move",
         "systems and options", "move notation", "illegal moves",
-        "truncated, oversized and hostile input",
+        "truncated, oversized and hostile input", "positions made in code",
     }
     for c in CASES:
         assert issubclass(c.exc, CassinoError)
@@ -380,10 +407,19 @@ def cli_args(c: Case, tmp_path: Path) -> list[list[str]] | None:
         return [["new", "--system", system, *opts], ["rules", system, *opts]]
     if c.kind == "option":
         return [["new", "--option", c.data], ["simulate", "--games", "1", "--option", c.data]]
-    return None  # moves and Move values: no command applies a move
+    if c.kind == "move":
+        where, text = c.data
+        path = tmp_path / "pos.json"
+        path.write_text(state_for(where).to_json())
+        return [["apply", str(path), text], ["apply", "--text", str(path), text]]
+    if c.kind == "notation":
+        path = tmp_path / "pos.json"
+        path.write_text(BASE_JSON)
+        return [["apply", str(path), c.data]]
+    return None  # Move values and positions made in code: no command line makes them
 
 
-CLI_CASES = [c for c in CASES if c.kind in ("json", "text", "rules", "option")]
+CLI_CASES = [c for c in CASES if c.kind in ("json", "text", "rules", "option", "move", "notation")]
 
 
 def cli_pattern(c: Case) -> str:

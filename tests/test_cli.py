@@ -138,6 +138,28 @@ def test_score(pos_json: Path) -> None:
     assert data["teams"][0] == {"total": 0, "categories": dict.fromkeys(team1["categories"], 0)}
 
 
+# -- cassino apply -----------------------------------------------------------------------
+def test_apply_plays_moves_in_order(pos_json: Path, pos_text: Path) -> None:
+    s = build_state()
+    first = s.parse_move("7Dx3C,4H")  # seat 0 takes seat 1's build of 7
+    s.push(first)
+    second = s.legal_moves()[0]
+    s.push(second)
+    result = run("apply", str(pos_json), "7Dx3C,4H", str(second))
+    assert result.exit_code == 0, result.output
+    assert Position.from_json(result.stdout) == s.to_position()
+    result = run("apply", "--text", str(pos_text), "7Dx3C,4H", str(second))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == s.to_position().to_text() + "\n"
+
+
+def test_apply_refuses_an_illegal_move_and_names_it(pos_json: Path) -> None:
+    # the second move is played by seat 1, who does not hold 2H
+    result = run("apply", str(pos_json), "7Dx3C,4H", "2H")
+    assert_one_line_error(result, r"^error: move 2 \(2H\): .*2H is not in the hand of seat 1")
+    assert_one_line_error(run("apply", str(pos_json)), r"Missing argument 'MOVE...'")
+
+
 # -- cassino new -------------------------------------------------------------------------
 def test_new_prints_a_fresh_deal() -> None:
     result = run("new", "--seed", "7")

@@ -191,6 +191,25 @@ def perft(position: str, depth: int, divide: bool) -> None:
 
 @cli.command()
 @click.argument("position", metavar="POS.json")
+@click.argument("move_texts", metavar="MOVE...", nargs=-1, required=True)
+@click.option("--text", is_flag=True, help="Print the one-line text notation instead of JSON.")
+def apply(position: str, move_texts: tuple[str, ...], text: bool) -> None:
+    """Play MOVEs (notation such as 9Dx4H,5S or 3H+AC,5S=9) in order; print the position.
+
+    An illegal move is an error naming the rule it breaks; nothing is printed then.
+    """
+    state = _state(position)
+    for i, move_text in enumerate(move_texts, 1):
+        try:
+            state.push(state.parse_move(move_text))
+        except CassinoError as exc:
+            raise type(exc)(f"move {i} ({move_text}): {exc}") from None
+    pos = state.to_position()
+    click.echo(pos.to_text() if text else pos.to_json())
+
+
+@cli.command()
+@click.argument("position", metavar="POS.json")
 def score(position: str) -> None:
     """Score the captured piles and sweeps of a position."""
     click.echo(json.dumps(_state(position).hand_score().to_dict()))

@@ -200,6 +200,12 @@ class Position:
         n = r.players
         if len(self.hands) != n:
             raise PositionError(f"hands must have one entry per player ({n}), not {len(self.hands)}")
+        for name in ("dealer", "to_move", "last_capturer"):
+            x = getattr(self, name)
+            if (x is not None or name != "last_capturer") and (
+                not isinstance(x, int) or isinstance(x, bool)
+            ):
+                raise PositionError(f"{name} must be a seat number, not {x!r}")
         if not 0 <= self.dealer < n:
             raise PositionError(f"dealer must be a seat from 0 to {n - 1}, not {self.dealer}")
         if len(self.piles) != r.num_teams:
@@ -213,6 +219,7 @@ class Position:
         seen: dict[int, str] = {}
 
         def claim(card: int, where: str) -> None:
+            card_code(card)  # a card id: an int from 0 to 51, else CardError
             if card in seen:
                 raise PositionError(f"card {card_code(card)} appears twice ({seen[card]} and {where})")
             seen[card] = where
@@ -618,5 +625,19 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
 
 
 def _check_build(b: Build, players: int, r: Rules) -> None:
-    if not 1 <= b.value <= r.build_max_value:
+    if not isinstance(b.value, int) or not 1 <= b.value <= r.build_max_value:
         raise PositionError(f"a build of {b.value} is impossible: build values run from 1 to {r.build_max_value}")
+    # the rest holds for every build read from JSON or text; it guards positions made in code
+    ids = _bits(b.cards)
+    total = sum(card_value(c) for c in ids)
+    if len(ids) < 2 or any(card_value(c) == 0 for c in ids):
+        raise PositionError(f"a build of {b.value} needs two or more cards and no face card")
+    if total % b.value or not _can_partition(_value_counts(b.cards), b.value, {}):
+        raise PositionError(f"the cards of the build of {b.value} do not form groups totalling {b.value}")
+    if b.multiple != (total >= 2 * b.value):
+        kind = "multiple" if total >= 2 * b.value else "simple"
+        raise PositionError(f"the build of {b.value} is a {kind} build, but its multiple flag is {b.multiple}")
+    if not isinstance(b.owners, int) or not 0 < b.owners < 1 << players:
+        raise PositionError(f"the owners of the build of {b.value} must be a mask of seats 0 to {players - 1}")
+    if not b.multiple and b.owners.bit_count() != 1:
+        raise PositionError(f"the build of {b.value} is a simple build, so it must have exactly one owner")
