@@ -27,6 +27,7 @@ cdef extern from *:
         return (unsigned long long)(m >> 64);
     }
     """
+    ctypedef unsigned long long u128 "__uint128_t"
     int cas_ctz(unsigned long long x) nogil
     int cas_popcount(unsigned long long x) nogil
     unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
@@ -240,7 +241,7 @@ cdef inline void emit(MoveBuf* buf, int card, int kind, mask_t takes, int value)
     m.value = <uint8_t>value
     buf.n += 1
 
-cdef int cmp_moves(const void* a, const void* b) noexcept nogil:
+cdef inline int cmp_moves(const void* a, const void* b) noexcept nogil:
     cdef const CMove* x = <const CMove*>a
     cdef const CMove* y = <const CMove*>b
     if x.card != y.card:
@@ -260,6 +261,15 @@ cdef void sort_moves(CMove* moves, size_t n) noexcept nogil:
     cdef int g, ng = 9
     cdef CMove t
     cdef size_t gaps[48]
+    if n <= 32:
+        for i in range(1, n):
+            t = moves[i]
+            j = i
+            while j >= 1 and cmp_moves(&moves[j - 1], &t) > 0:
+                moves[j] = moves[j - 1]
+                j -= 1
+            moves[j] = t
+        return
     gaps[0] = 1; gaps[1] = 4; gaps[2] = 10; gaps[3] = 23; gaps[4] = 57; gaps[5] = 132
     gaps[6] = 301; gaps[7] = 701; gaps[8] = 1750
     while ng < 48 and gaps[ng - 1] < n:
@@ -372,6 +382,20 @@ cdef inline void create_one(Core* c, Loose* L, MoveBuf* buf, int p, int vp, uint
     elif (sub & (sub - 1)) == 0 and L.vals[cas_ctz(sub)] == vp and vp == v:
         emit(buf, p, K_BUILD, sub_cards(L, sub), v)
 
+cdef void gen_face(Core* c, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
+    """Captures by a card without a value: cards of its rank only (face_capture)."""
+    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    cdef int k = cas_popcount(same), n
+    cdef mask_t fsub = same
+    while fsub:
+        n = cas_popcount(fsub)
+        if n == 1 or c.p.face_capture == 2 or (c.p.face_capture == 1 and n == 3 and k == 3):
+            if c.p.maximal and n > best[p]:
+                best[p] = n
+            if is_legal(c, K_CAPTURE, p, fsub, 0, held):
+                emit(buf, p, K_CAPTURE, fsub, 0)
+        fsub = (fsub - 1) & same
+
 cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
     cdef int vp = c.p.val[p]
     cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
@@ -389,17 +413,7 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
     if is_legal(c, K_TRAIL, p, 0, 0, held):
         emit(buf, p, K_TRAIL, 0, 0)
     if vp == 0:
-        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
-        k = cas_popcount(same)
-        fsub = same
-        while fsub:
-            n = cas_popcount(fsub)
-            if n == 1 or c.p.face_capture == 2 or (c.p.face_capture == 1 and n == 3 and k == 3):
-                if n > best[p]:
-                    best[p] = n
-                if is_legal(c, K_CAPTURE, p, fsub, 0, held):
-                    emit(buf, p, K_CAPTURE, fsub, 0)
-            fsub = (fsub - 1) & same
+        gen_face(c, buf, p, held, best)
         return
     # captures: valid loose subsets of value <= vp, joined with any subset of builds of vp
     nb = 0
@@ -507,6 +521,279 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
             if sub == 0 or buf.overflow:
                 break
 
+
+# ---------------------------------------------------------------------------------------
+# Move generation, output-sensitive path (up to FAST_MAX_CARDS loose numeric cards)
+#
+# Every capture, build and addition is a union of disjoint groups of loose cards with one
+# total: groups of vp for a capture by a card of value vp; for a build or an addition of
+# value v, the cards completing the played card to v, plus any groups of v. groups(t),
+# every subset of the loose cards totalling t, is found once per position and value by a
+# depth-first search that a table of reachable totals keeps out of dead branches; the
+# moves are the unions of disjoint groups, sorted and made unique at the end.
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    FAST_MAX_CARDS = 16
+    ARENA = 2048             # group masks per position; a fuller position takes the other path
+    F_CAPTURE = 0
+    F_OTHER = 1
+
+cdef struct Fast:
+    Core* c
+    MoveBuf* buf
+    int n                    # loose numeric cards, by value, highest first
+    uint8_t ids[FAST_MAX_CARDS]
+    uint8_t vals[FAST_MAX_CARDS]
+    uint64_t sreach[FAST_MAX_CARDS + 1]   # totals (below 64) made by cards i..n-1
+    int start[NVALUES]       # groups(t) = arena[start[t] : start[t] + count[t]]
+    int count[NVALUES]
+    int used
+    int full                 # the arena overflowed
+    mask_t arena[ARENA]
+    # the move being emitted
+    int mode
+    int p
+    int kind
+    int value
+    int max_multi            # captures: at most this many groups of two cards or more
+    mask_t extra             # build cards added to every takes
+    # captures: subsets of the builds of the capturing value
+    int nb
+    int nbs                  # 1 << nb when the tables below are filled (nb <= 8), else 0
+    int* bidx
+    mask_t* bcards
+    uint8_t* blegal
+    int* best
+    int track_best           # capture_extent=maximal: record the largest capture of each card
+    uint64_t held
+
+cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
+    """Sort the loose numeric cards; 0 if there are too many for this path."""
+    cdef mask_t m = c.h.loose
+    cdef int i, j, v, n = 0
+    while m:
+        i = cas_ctz(m)
+        m &= m - 1
+        v = c.p.val[i]
+        if v == 0:
+            continue
+        if n == FAST_MAX_CARDS:
+            return 0
+        j = n               # insertion by value, highest first
+        while j > 0 and F.vals[j - 1] < v:
+            F.vals[j] = F.vals[j - 1]
+            F.ids[j] = F.ids[j - 1]
+            j -= 1
+        F.vals[j] = <uint8_t>v
+        F.ids[j] = <uint8_t>i
+        n += 1
+    F.n = n
+    F.sreach[n] = 1
+    for i in range(n - 1, -1, -1):
+        F.sreach[i] = F.sreach[i + 1] | (F.sreach[i + 1] << F.vals[i])
+    for v in range(NVALUES):
+        F.start[v] = -1
+    F.used = 0
+    F.full = 0
+    F.c = c
+    return 1
+
+cdef void group_dfs(Fast* F, int i, int r, mask_t m) noexcept nogil:
+    cdef int j, v
+    if r == 0:
+        if F.used >= ARENA:
+            F.full = 1
+            return
+        F.arena[F.used] = m
+        F.used += 1
+        return
+    for j in range(i, F.n):
+        v = F.vals[j]
+        if v > r:
+            continue
+        if not (F.sreach[j] >> r) & 1:
+            return            # cards j.. cannot make r
+        if (F.sreach[j + 1] >> (r - v)) & 1:
+            group_dfs(F, j + 1, r - v, m | ((<mask_t>1) << F.ids[j]))
+
+cdef inline int groups(Fast* F, int t) noexcept nogil:
+    """Fill groups(t) (t < 32) if needed; its count, or -1 if the arena is full."""
+    if F.start[t] < 0:
+        F.start[t] = F.used
+        group_dfs(F, 0, t, 0)
+        F.count[t] = F.used - F.start[t]
+    return -1 if F.full else F.count[t]
+
+cdef void fast_emit(Fast* F, mask_t takes) noexcept nogil:
+    cdef int bs, size
+    cdef mask_t bm
+    cdef bint ok
+    if F.mode != F_CAPTURE:
+        emit(F.buf, F.p, F.kind, takes | F.extra, F.value)
+        return
+    if F.nb == 0 and not F.track_best:
+        if F.blegal[0]:
+            emit(F.buf, F.p, K_CAPTURE, takes, 0)
+        return
+    for bs in range(1 << F.nb):
+        if takes == 0 and bs == 0:
+            continue
+        if F.nbs:
+            bm = F.bcards[bs]
+            ok = F.blegal[bs]
+        else:   # more than eight builds of one value (unique_build_values=false)
+            bm = builds_union(F.c, F.bidx, F.nb, bs)
+            ok = is_legal(F.c, K_CAPTURE, F.p, bm, 0, F.held)
+        if F.track_best:
+            size = cas_popcount(takes | bm)
+            if size > F.best[F.p]:
+                F.best[F.p] = size
+        if ok:
+            emit(F.buf, F.p, K_CAPTURE, takes | bm, 0)
+
+cdef void families(Fast* F, int t, int i, mask_t used, int multi) noexcept nogil:
+    """Emit ``used`` joined with every family of disjoint groups(t) from index i on."""
+    cdef int j, k, base = F.start[t], n = F.count[t]
+    cdef mask_t g
+    for j in range(i, n):
+        if F.buf.overflow:
+            return
+        g = F.arena[base + j]
+        if g & used:
+            continue
+        k = multi + (1 if g & (g - 1) else 0)
+        if k > F.max_multi:
+            continue
+        fast_emit(F, used | g)
+        families(F, t, j + 1, used | g, k)
+
+cdef void with_groups(Fast* F, int v, int vp, bint natural) noexcept nogil:
+    """The card played (vp) and loose cards in groups of v: its own group, then any
+    disjoint groups of v when ``natural``."""
+    cdef int j, base, n
+    cdef mask_t b
+    if v > vp:
+        if groups(F, v - vp) < 0:
+            return
+        base = F.start[v - vp]
+        n = F.count[v - vp]
+    else:                    # the card alone is a group
+        base = -1
+        n = 1
+    if natural and groups(F, v) < 0:
+        return
+    for j in range(n):
+        b = F.arena[base + j] if base >= 0 else 0
+        if b or F.kind == K_AUGMENT:
+            fast_emit(F, b)
+        if natural:
+            families(F, v, 0, b, 0)
+
+cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
+    """The moves of card p (held: the values left in hand after playing it); -1 if the
+    arena overflowed (use the other path)."""
+    cdef int vp = c.p.val[p]
+    cdef bint free_play = c.h.nbuilds == 0     # no build: every filter passes
+    cdef int i, v, w, nb, bs, b_value, j, n, base
+    cdef int bidx[MAX_BUILDS]
+    cdef mask_t bcards[256]
+    cdef uint8_t blegal[256]
+    cdef uint64_t lm
+    F.buf = buf
+    F.p = p
+    F.best = best
+    F.held = held
+    F.extra = 0
+    # trail
+    if free_play or is_legal(c, K_TRAIL, p, 0, 0, held):
+        emit(buf, p, K_TRAIL, 0, 0)
+    if vp == 0:
+        gen_face(c, buf, p, held, best)
+        return 0
+    # captures: disjoint groups of vp, with any builds of vp
+    F.track_best = c.p.maximal
+    nb = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            bidx[nb] = i
+            nb += 1
+    F.nb = nb
+    F.bidx = bidx
+    F.nbs = 0
+    if free_play:
+        F.nbs = 1
+        bcards[0] = 0
+        blegal[0] = 1
+    elif nb <= 8:
+        F.nbs = 1 << nb
+        for bs in range(1 << nb):
+            bcards[bs] = builds_union(c, bidx, nb, bs)
+            blegal[bs] = is_legal(c, K_CAPTURE, p, bcards[bs], 0, held)
+    F.bcards = bcards
+    F.blegal = blegal
+    F.mode = F_CAPTURE
+    F.kind = K_CAPTURE
+    F.value = 0
+    F.max_multi = c.p.max_sum_groups
+    if nb:
+        fast_emit(F, 0)
+    if groups(F, vp) < 0:
+        return -1
+    families(F, vp, 0, 0, 0)
+    # creates of a value v held after the play
+    F.mode = F_OTHER
+    F.kind = K_BUILD
+    F.max_multi = BIG_SUMS
+    lm = held & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+    while lm and not buf.overflow:
+        v = cas_ctz(lm)
+        lm &= lm - 1
+        if not free_play and not is_legal(c, K_BUILD, p, 0, v, held):
+            continue
+        F.value = v
+        if c.p.natural or v > vp:
+            with_groups(F, v, vp, c.p.natural)
+        else:                # natural_build_combination=false: the pair of equal cards
+            if groups(F, v) < 0:
+                return -1
+            base = F.start[v]
+            for j in range(F.count[v]):
+                if (F.arena[base + j] & (F.arena[base + j] - 1)) == 0:
+                    fast_emit(F, F.arena[base + j])
+        if F.full:
+            return -1
+    # augments: the card and loose cards added to a build of w, in groups of w
+    F.kind = K_AUGMENT
+    for i in range(c.h.nbuilds):
+        w = c.h.builds[i].value
+        if vp > w or buf.overflow or not is_legal(c, K_AUGMENT, p, c.h.builds[i].cards, w, held):
+            continue
+        F.value = w
+        F.extra = c.h.builds[i].cards
+        with_groups(F, w, vp, c.p.natural)
+        if F.full:
+            return -1
+    # increases: a simple build raised to w by the card and loose cards totalling the rest
+    F.kind = K_INCREASE
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].multiple or buf.overflow:
+            continue
+        b_value = c.h.builds[i].value
+        if b_value + vp > c.p.build_max:
+            continue
+        F.extra = c.h.builds[i].cards
+        for w in range(b_value + vp, c.p.build_max + 1):
+            if (held >> w) & 1 and is_legal(c, K_INCREASE, p, c.h.builds[i].cards, w, held):
+                F.value = w
+                n = groups(F, w - b_value - vp)
+                if n < 0:
+                    return -1
+                base = F.start[w - b_value - vp]
+                for j in range(n):
+                    fast_emit(F, F.arena[base + j])
+    return 0
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory)."""
@@ -515,6 +802,9 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     cdef size_t r, w
     cdef int best[NCARDS]
     cdef Loose L
+    cdef Fast F
+    cdef int fast, v
+    cdef uint64_t held, twice
     buf.n = 0
     buf.overflow = 0
     if c.h.to_move < 0:
@@ -522,13 +812,42 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     hand = c.h.hands[c.h.to_move]
     if hand == 0:
         return 0
-    memset(best, 0, sizeof(best))
-    loose_setup(c, &L)
-    m = hand
-    while m and not buf.overflow:
-        p = cas_ctz(m)
-        gen_card(c, &L, buf, p, hand, best)
-        m &= m - 1
+    if c.p.maximal:
+        memset(best, 0, sizeof(best))
+    fast = fast_setup(c, &F)
+    if fast:
+        # the values held after playing p: all but p's own, unless another card has it
+        held = 0
+        twice = 0
+        m = hand
+        while m:
+            v = c.p.val[cas_ctz(m)]
+            twice |= held & ((<uint64_t>1) << v)
+            held |= (<uint64_t>1) << v
+            m &= m - 1
+        m = hand
+        while m and not buf.overflow:
+            p = cas_ctz(m)
+            v = c.p.val[p]
+            if fast_card(c, &F, buf, p, (held & ~((<uint64_t>1) << v) | twice) & ~(<uint64_t>1),
+                         best) < 0:
+                break
+            m &= m - 1
+        if F.full or buf.overflow:
+            # too many groups, or at the limit (the count may include repeats): start
+            # again on the other path, which lists each move once
+            fast = 0
+            buf.n = 0
+            buf.overflow = 0
+            memset(best, 0, sizeof(best))
+    if not fast:
+        memset(best, 0, sizeof(best))
+        loose_setup(c, &L)
+        m = hand
+        while m and not buf.overflow:
+            p = cas_ctz(m)
+            gen_card(c, &L, buf, p, hand, best)
+            m &= m - 1
     if buf.overflow:
         return -1
     if c.p.maximal:
@@ -547,6 +866,13 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         if buf.overflow:
             return -1
     sort_moves(buf.moves, buf.n)
+    if fast and buf.n > 1:   # a union of groups can be reached more than one way
+        w = 1
+        for r in range(1, buf.n):
+            if cmp_moves(&buf.moves[w - 1], &buf.moves[r]) != 0:
+                buf.moves[w] = buf.moves[r]
+                w += 1
+        buf.n = w
     return <int>buf.n
 
 # ---------------------------------------------------------------------------------------
