@@ -50,6 +50,7 @@ cdef struct Params:
     int team_of[MAX_SEATS]
     int next_seat[MAX_SEATS]
     int first_player
+    int first_right          # first_player=right_of_dealer: the seat before the dealer leads
     int hand_size
     int table_cards
     int deal_order           # 0 opponent_table_dealer, 1 opponent_dealer_table
@@ -66,6 +67,7 @@ cdef struct Params:
     int sweep_points
     int last_card_sweep
     uint8_t val[NCARDS]      # value of each card; 0 = none (match by rank only)
+    int val_ordered          # the nonzero values never decrease with the card id
 
 cdef struct Core:
     Params p

@@ -5,12 +5,12 @@ It mirrors :mod:`cassino._reference` move for move; the inner loops touch no Pyt
 objects. See docs/architecture.md.
 """
 
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from cassino._reference import State as _RefState
-from cassino.errors import IllegalMoveError, MoveLimitError, NotationError
+from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from cassino.moves import Move, MoveKind
 from cassino.position import Build, Position
 from cassino.rules import Rules
@@ -20,6 +20,7 @@ cdef extern from *:
     """
     static inline int cas_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int cas_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int cas_clz(unsigned long long x) { return __builtin_clzll(x); }
     static inline unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                                unsigned long long *lo) {
         __uint128_t m = (__uint128_t)a * b;
@@ -29,13 +30,15 @@ cdef extern from *:
     """
     ctypedef unsigned long long u128 "__uint128_t"
     int cas_ctz(unsigned long long x) nogil
+    int cas_clz(unsigned long long x) nogil
     int cas_popcount(unsigned long long x) nogil
     unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                  unsigned long long *lo) nogil
 
 cdef enum:
     BIG_SUMS = 64
-DEFAULT_LIST_LIMIT = 1 << 20
+    LIST_LIMIT = 1 << 20     # DEFAULT_LIST_LIMIT, for nogil code
+DEFAULT_LIST_LIMIT = LIST_LIMIT
 
 cdef mask_t SPADES_MASK = 0
 cdef int _i
@@ -261,7 +264,7 @@ cdef void sort_moves(CMove* moves, size_t n) noexcept nogil:
     cdef int g, ng = 9
     cdef CMove t
     cdef size_t gaps[48]
-    if n <= 32:
+    if n <= 12:
         for i in range(1, n):
             t = moves[i]
             j = i
@@ -542,10 +545,11 @@ cdef enum:
 cdef struct Fast:
     Core* c
     MoveBuf* buf
-    int n                    # loose numeric cards, by value, highest first
+    int n                    # loose numeric cards, by value, lowest first
     uint8_t ids[FAST_MAX_CARDS]
     uint8_t vals[FAST_MAX_CARDS]
     uint64_t sreach[FAST_MAX_CARDS + 1]   # totals (below 64) made by cards i..n-1
+    uint32_t have            # bit t: groups(t) is in the arena
     int start[NVALUES]       # groups(t) = arena[start[t] : start[t] + count[t]]
     int count[NVALUES]
     int used
@@ -572,56 +576,97 @@ cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
     """Sort the loose numeric cards; 0 if there are too many for this path."""
     cdef mask_t m = c.h.loose
     cdef int i, j, v, n = 0
-    while m:
-        i = cas_ctz(m)
-        m &= m - 1
-        v = c.p.val[i]
-        if v == 0:
-            continue
-        if n == FAST_MAX_CARDS:
-            return 0
-        j = n               # insertion by value, highest first
-        while j > 0 and F.vals[j - 1] < v:
-            F.vals[j] = F.vals[j - 1]
-            F.ids[j] = F.ids[j - 1]
-            j -= 1
-        F.vals[j] = <uint8_t>v
-        F.ids[j] = <uint8_t>i
-        n += 1
+    if c.p.val_ordered:      # lowest card first is lowest value first
+        while m:
+            i = cas_ctz(m)
+            m &= m - 1
+            v = c.p.val[i]
+            if v == 0:
+                continue
+            if n == FAST_MAX_CARDS:
+                return 0
+            F.vals[n] = <uint8_t>v
+            F.ids[n] = <uint8_t>i
+            n += 1
+    else:
+        while m:
+            i = cas_ctz(m)
+            m &= m - 1
+            v = c.p.val[i]
+            if v == 0:
+                continue
+            if n == FAST_MAX_CARDS:
+                return 0
+            j = n               # insertion by value, lowest first
+            while j > 0 and F.vals[j - 1] > v:
+                F.vals[j] = F.vals[j - 1]
+                F.ids[j] = F.ids[j - 1]
+                j -= 1
+            F.vals[j] = <uint8_t>v
+            F.ids[j] = <uint8_t>i
+            n += 1
     F.n = n
     F.sreach[n] = 1
     for i in range(n - 1, -1, -1):
         F.sreach[i] = F.sreach[i + 1] | (F.sreach[i + 1] << F.vals[i])
-    for v in range(NVALUES):
-        F.start[v] = -1
+    F.have = 0
     F.used = 0
     F.full = 0
     F.c = c
     return 1
 
-cdef void group_dfs(Fast* F, int i, int r, mask_t m) noexcept nogil:
-    cdef int j, v
-    if r == 0:
-        if F.used >= ARENA:
-            F.full = 1
-            return
-        F.arena[F.used] = m
-        F.used += 1
-        return
-    for j in range(i, F.n):
-        v = F.vals[j]
-        if v > r:
+cdef void group_dfs(Fast* F, int t) noexcept nogil:
+    """Append every subset of the loose cards totalling t (> 0) to the arena."""
+    cdef int depth = 0, j, r, v, n = F.n
+    cdef int js[FAST_MAX_CARDS + 1]
+    cdef int rs[FAST_MAX_CARDS + 1]
+    cdef mask_t ms[FAST_MAX_CARDS + 1]
+    cdef mask_t m
+    js[0] = 0
+    rs[0] = t
+    ms[0] = 0
+    while depth >= 0:
+        j = js[depth]
+        r = rs[depth]
+        # the next card that leaves a total the later cards can make
+        while j < n:
+            v = F.vals[j]
+            if v > r or not (F.sreach[j] >> r) & 1:
+                j = n        # later cards are no smaller, or cannot make r at all
+                break
+            if (F.sreach[j + 1] >> (r - v)) & 1:
+                break
+            j += 1
+        if j >= n:
+            depth -= 1
             continue
-        if not (F.sreach[j] >> r) & 1:
-            return            # cards j.. cannot make r
-        if (F.sreach[j + 1] >> (r - v)) & 1:
-            group_dfs(F, j + 1, r - v, m | ((<mask_t>1) << F.ids[j]))
+        js[depth] = j + 1
+        m = ms[depth] | ((<mask_t>1) << F.ids[j])
+        if v == r:
+            if F.used >= ARENA:
+                F.full = 1
+                return
+            F.arena[F.used] = m
+            F.used += 1
+        else:
+            depth += 1
+            js[depth] = j + 1
+            rs[depth] = r - v
+            ms[depth] = m
 
 cdef inline int groups(Fast* F, int t) noexcept nogil:
     """Fill groups(t) (t < 32) if needed; its count, or -1 if the arena is full."""
-    if F.start[t] < 0:
+    if not (F.have >> t) & 1:
+        F.have |= (<uint32_t>1) << t
         F.start[t] = F.used
-        group_dfs(F, 0, t, 0)
+        if t == 0:
+            if F.used >= ARENA:
+                F.full = 1
+            else:
+                F.arena[F.used] = 0
+                F.used += 1
+        else:
+            group_dfs(F, t)
         F.count[t] = F.used - F.start[t]
     return -1 if F.full else F.count[t]
 
@@ -687,8 +732,37 @@ cdef void with_groups(Fast* F, int v, int vp, bint natural) noexcept nogil:
         b = F.arena[base + j] if base >= 0 else 0
         if b or F.kind == K_AUGMENT:
             fast_emit(F, b)
-        if natural:
+        if natural and F.count[v]:
             families(F, v, 0, b, 0)
+
+cdef void seg_sort_(MoveBuf* buf, size_t lo) noexcept nogil:
+    """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats."""
+    cdef CMove* mv = buf.moves
+    cdef size_t i, j, w, n = buf.n
+    cdef CMove t
+    if buf.overflow or n - lo < 2:
+        return
+    if n - lo > 12:
+        sort_moves(mv + lo, n - lo)
+    else:
+        for i in range(lo + 1, n):
+            t = mv[i]
+            j = i
+            while j > lo and (mv[j - 1].takes > t.takes or
+                              (mv[j - 1].takes == t.takes and mv[j - 1].value > t.value)):
+                mv[j] = mv[j - 1]
+                j -= 1
+            mv[j] = t
+    w = lo + 1
+    for i in range(lo + 1, n):
+        if mv[i].takes != mv[w - 1].takes or mv[i].value != mv[w - 1].value:
+            mv[w] = mv[i]
+            w += 1
+    buf.n = w
+
+cdef inline void seg_sort(MoveBuf* buf, size_t lo) noexcept nogil:
+    if buf.n - lo >= 2:
+        seg_sort_(buf, lo)
 
 cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
     """The moves of card p (held: the values left in hand after playing it); -1 if the
@@ -696,6 +770,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
     cdef int vp = c.p.val[p]
     cdef bint free_play = c.h.nbuilds == 0     # no build: every filter passes
     cdef int i, v, w, nb, bs, b_value, j, n, base
+    cdef size_t seg
     cdef int bidx[MAX_BUILDS]
     cdef mask_t bcards[256]
     cdef uint8_t blegal[256]
@@ -708,8 +783,10 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
     # trail
     if free_play or is_legal(c, K_TRAIL, p, 0, 0, held):
         emit(buf, p, K_TRAIL, 0, 0)
+    seg = buf.n
     if vp == 0:
         gen_face(c, buf, p, held, best)
+        seg_sort(buf, seg)
         return 0
     # captures: disjoint groups of vp, with any builds of vp
     F.track_best = c.p.maximal
@@ -740,8 +817,11 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
         fast_emit(F, 0)
     if groups(F, vp) < 0:
         return -1
-    families(F, vp, 0, 0, 0)
+    if F.count[vp]:
+        families(F, vp, 0, 0, 0)
+    seg_sort(buf, seg)
     # creates of a value v held after the play
+    seg = buf.n
     F.mode = F_OTHER
     F.kind = K_BUILD
     F.max_multi = BIG_SUMS
@@ -763,7 +843,9 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
                     fast_emit(F, F.arena[base + j])
         if F.full:
             return -1
+    seg_sort(buf, seg)
     # augments: the card and loose cards added to a build of w, in groups of w
+    seg = buf.n
     F.kind = K_AUGMENT
     for i in range(c.h.nbuilds):
         w = c.h.builds[i].value
@@ -774,7 +856,9 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
         with_groups(F, w, vp, c.p.natural)
         if F.full:
             return -1
+    seg_sort(buf, seg)
     # increases: a simple build raised to w by the card and loose cards totalling the rest
+    seg = buf.n
     F.kind = K_INCREASE
     for i in range(c.h.nbuilds):
         if c.h.builds[i].multiple or buf.overflow:
@@ -792,6 +876,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
                 base = F.start[w - b_value - vp]
                 for j in range(n):
                     fast_emit(F, F.arena[base + j])
+    seg_sort(buf, seg)
     return 0
 
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
@@ -865,14 +950,8 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
         if buf.overflow:
             return -1
-    sort_moves(buf.moves, buf.n)
-    if fast and buf.n > 1:   # a union of groups can be reached more than one way
-        w = 1
-        for r in range(1, buf.n):
-            if cmp_moves(&buf.moves[w - 1], &buf.moves[r]) != 0:
-                buf.moves[w] = buf.moves[r]
-                w += 1
-        buf.n = w
+    if not fast:             # (the fast path sorts each card's kinds as it goes)
+        sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
 # ---------------------------------------------------------------------------------------
@@ -1314,6 +1393,15 @@ cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
 # Rules → Params
 # ---------------------------------------------------------------------------------------
 
+cdef void set_first_player(Params* p, int dealer) noexcept nogil:
+    """Who leads each deal: the seat after the dealer in play order, or the seat before."""
+    cdef int s
+    p.first_player = p.next_seat[dealer]
+    if p.first_right:
+        for s in range(p.players):
+            if p.next_seat[s] == dealer:
+                p.first_player = s
+
 cdef int load_params(Params* p, object rules, int dealer) except -1:
     cdef int s, i, n
     n = rules.players
@@ -1328,10 +1416,8 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
         p.team_of[s] = rules.team_of(s)
         # n is added before the modulo: cdivision makes % of a negative number negative
         p.next_seat[s] = (s + 1) % n if rules.direction == "cw" else (s + n - 1) % n
-    if rules.first_player == "right_of_dealer":
-        p.first_player = (dealer + n - 1) % n if rules.direction == "cw" else (dealer + 1) % n
-    else:
-        p.first_player = p.next_seat[dealer]
+    p.first_right = 1 if rules.first_player == "right_of_dealer" else 0
+    set_first_player(p, dealer)
     p.hand_size = rules.hand_size
     p.table_cards = rules.table_cards
     p.deal_order = 0 if rules.deal_order == "opponent_table_dealer" else 1
@@ -1349,6 +1435,13 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.last_card_sweep = 1 if rules.last_card_sweep else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
+    p.val_ordered = 1
+    n = 0
+    for i in range(NCARDS):
+        if p.val[i]:
+            if p.val[i] < n:
+                p.val_ordered = 0
+            n = p.val[i]
     return 0
 
 cdef inline mask_t _mask_of(object xs):
@@ -1453,8 +1546,24 @@ cdef class State:
     @classmethod
     def new_hand(cls, rules: Rules, dealer: int, deck, scores=None) -> State:
         """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
-        ref = _RefState.new_hand(rules, dealer, list(deck), scores)
-        return cls(ref.to_position())
+        cdef State st
+        cdef uint8_t cards[NCARDS]
+        cdef int i
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        deck = list(deck)
+        if sorted(deck) != list(range(NCARDS)):
+            raise PositionError("deck must be a permutation of the 52 card ids")
+        for i in range(NCARDS):
+            cards[i] = <uint8_t>deck[i]
+        st = cls.__new__(cls)
+        memset(&st.c, 0, sizeof(Core))
+        load_params(&st.c.p, rules, dealer)
+        init_hand(&st.c, cards, NCARDS, dealer)
+        st._rules = rules
+        st._scores = tuple(scores or [0] * rules.num_teams)
+        st._root = st.to_position().validate()
+        return st
 
     def to_position(self) -> Position:
         """The current position."""
@@ -1829,3 +1938,241 @@ def random_hand(rules, seed, int dealer=0):
     if n < 0:
         raise MoveLimitError("a random hand reached a position with too many moves")
     return [int(totals[t]) for t in range(core.p.nteams)], n
+
+
+# ---------------------------------------------------------------------------------------
+# Batch playouts (cassino.playouts): whole hands in C, results into NumPy arrays
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_PYTHON = 2
+    NCATS = 9                # cassino.scoring.CATEGORIES
+
+GOLDEN = 0x9E3779B97F4A7C15
+
+cdef inline uint64_t hand_seed_c(uint64_t seed, uint64_t i) noexcept nogil:
+    cdef Rng64 r
+    r.state = seed + i * <uint64_t>0x9E3779B97F4A7C15
+    return rng_next(&r)
+
+def hand_seed(seed, index) -> int:
+    """The seed of hand ``index`` of ``cassino.playouts(..., seed=seed)``: the first
+    splitmix64 output from state ``seed + index * 0x9E3779B97F4A7C15`` (mod 2**64)."""
+    return hand_seed_c(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), <uint64_t>(index & 0xFFFFFFFFFFFFFFFF))
+
+cdef int GREEDY_W[NCARDS]    # card weights of the core greedy policy, in tenths of a point
+for _i in range(NCARDS):
+    GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0)
+    if _i == 38:
+        GREEDY_W[_i] += 20                   # 10D
+    elif _i == 4 or _i < 4:
+        GREEDY_W[_i] += 10                   # 2S, aces
+
+cdef inline int mask_weight(mask_t m) noexcept nogil:
+    cdef int w = 0
+    while m:
+        w += GREEDY_W[cas_ctz(m)]
+        m &= m - 1
+    return w
+
+cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
+    """The core greedy policy: the move that captures the most weight now (cards taken and
+    the card played, plus a sweep); a trail costs its card's weight, a build or addition
+    counts half of its cards. Ties are broken uniformly at random."""
+    cdef int i, g, best = -1 << 30, nbest = 0, pick = 0
+    cdef CMove* m
+    cdef mask_t table
+    for i in range(n):
+        m = &buf.moves[i]
+        if m.kind == K_TRAIL:
+            g = -GREEDY_W[m.card]
+        elif m.kind == K_CAPTURE:
+            g = mask_weight(m.takes | ((<mask_t>1) << m.card))
+            if c.p.sweeps:
+                table = table_mask(c)
+                if m.takes == table:
+                    g += 10 * c.p.sweep_points
+        else:
+            g = mask_weight(m.takes | ((<mask_t>1) << m.card)) // 2
+        if g > best:
+            best = g
+            nbest = 1
+            pick = i
+        elif g == best:
+            nbest += 1
+            if rng_below(rng, <uint64_t>nbest) == 0:   # reservoir: uniform among ties
+                pick = i
+    return pick
+
+cdef void score_points(Core* c, int16_t* pts, int16_t* cards, int16_t* sweeps) noexcept nogil:
+    """Points per team and category (pts[team * NCATS + k]), cards and sweeps per team."""
+    cdef int t, i, k, n, best, nbest, winner
+    cdef mask_t masks[MAX_SEATS]
+    cdef int counts[MAX_SEATS]
+    cdef int special[6]
+    cdef int value[6]
+    special[0] = 38; value[0] = 2      # 10D: big_cassino
+    special[1] = 4; value[1] = 1       # 2S: little_cassino
+    special[2] = 0; value[2] = 1       # AS
+    special[3] = 3; value[3] = 1       # AC
+    special[4] = 1; value[4] = 1       # AH
+    special[5] = 2; value[5] = 1       # AD
+    for t in range(c.p.nteams):
+        masks[t] = 0
+        for i in range(c.h.pile_len[t]):
+            masks[t] |= (<mask_t>1) << c.piles[t][i]
+        counts[t] = c.h.pile_len[t]
+        cards[t] = <int16_t>counts[t]
+        sweeps[t] = 0
+        for k in range(NCATS):
+            pts[t * NCATS + k] = 0
+    for i in range(2):
+        best = -1
+        nbest = 0
+        winner = -1
+        for t in range(c.p.nteams):
+            n = counts[t] if i == 0 else cas_popcount(masks[t] & SPADES_MASK)
+            if n > best:
+                best = n
+                nbest = 1
+                winner = t
+            elif n == best:
+                nbest += 1
+        if nbest == 1:
+            pts[winner * NCATS + i] = 3 if i == 0 else 1
+    for i in range(6):
+        for t in range(c.p.nteams):
+            if (masks[t] >> special[i]) & 1:
+                pts[t * NCATS + 2 + i] = <int16_t>value[i]
+    for i in range(c.h.nsweeps):
+        sweeps[c.sweep_order[i]] += 1
+        if c.p.sweeps:
+            pts[c.sweep_order[i] * NCATS + 8] += <int16_t>c.p.sweep_points
+
+cdef int play_core_hand(Core* c, Rng64* rng, MoveBuf* buf, const uint8_t* pol) noexcept nogil:
+    """Play a dealt hand to its end with core policies; the number of moves, or -1."""
+    cdef int n, k, moves = 0
+    while not hand_over(c):
+        n = gen_moves(c, buf)
+        if n <= 0:
+            return -1
+        if pol[c.h.to_move] == POL_GREEDY:
+            k = greedy_pick(c, buf, n, rng)
+        else:
+            k = <int>rng_below(rng, <uint64_t>n)
+        apply_move(c, &buf.moves[k])
+        moves += 1
+    return moves
+
+cdef int playout_range(Core* proto, uint64_t seed, Py_ssize_t start, Py_ssize_t count,
+                       const uint8_t* pol, int16_t* pts, int16_t* cards, int16_t* sweeps,
+                       int32_t* nmoves, int8_t* dealers) noexcept nogil:
+    """Hands start .. start+count-1 into the arrays (row k for hand start + k); 0, or the
+    row of the first hand that failed + 1, negated."""
+    cdef Core core
+    cdef MoveBuf buf
+    cdef Rng64 rng
+    cdef uint8_t deck[NCARDS]
+    cdef Py_ssize_t k
+    cdef int dealer, teams = proto.p.nteams, n, rc = 0
+    cdef int players = proto.p.players
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = LIST_LIMIT
+    buf.overflow = 0
+    for k in range(count):
+        dealer = <int>((start + k) % players)
+        memset(&core, 0, sizeof(Core))
+        core.p = proto.p
+        set_first_player(&core.p, dealer)
+        rng.state = hand_seed_c(seed, <uint64_t>(start + k))
+        shuffle_deck(&rng, deck, NCARDS)
+        init_hand(&core, deck, NCARDS, dealer)
+        n = play_core_hand(&core, &rng, &buf, pol)
+        if n < 0:
+            rc = -(<int>k + 1)
+            break
+        score_points(&core, pts + k * teams * NCATS, cards + k * teams, sweeps + k * teams)
+        nmoves[k] = n
+        dealers[k] = <int8_t>dealer
+    free(buf.moves)
+    return rc
+
+def _fill_playouts(rules, seed, Py_ssize_t start, policies, hooks,
+                   int16_t[:, :, ::1] points, int16_t[:, ::1] cards, int16_t[:, ::1] sweeps,
+                   int32_t[::1] moves, int8_t[::1] dealers) -> None:
+    """Fill rows 0.. of the arrays with hands start.. (see cassino.playouts)."""
+    cdef Core proto
+    cdef Py_ssize_t count = moves.shape[0]
+    cdef uint8_t pol[MAX_SEATS]
+    cdef int s, rc, teams
+    cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    memset(&proto, 0, sizeof(Core))
+    load_params(&proto.p, rules, 0)
+    teams = proto.p.nteams
+    if (points.shape[0] != count or points.shape[1] != teams or points.shape[2] != NCATS
+            or cards.shape[0] != count or cards.shape[1] != teams
+            or sweeps.shape[0] != count or sweeps.shape[1] != teams
+            or dealers.shape[0] != count):
+        raise ValueError("playout arrays of mismatched shapes")
+    if len(policies) != proto.p.players or len(hooks) != proto.p.players:
+        raise ValueError(f"one policy per seat ({proto.p.players}) is needed")
+    for s in range(proto.p.players):
+        pol[s] = <uint8_t>policies[s]
+        if pol[s] > POL_PYTHON or (pol[s] == POL_PYTHON) != (hooks[s] is not None):
+            raise ValueError(f"bad policy for seat {s}")
+    if count == 0:
+        return
+    if POL_PYTHON not in [pol[s] for s in range(proto.p.players)]:
+        with nogil:
+            rc = playout_range(&proto, useed, start, count, pol, &points[0, 0, 0],
+                               &cards[0, 0], &sweeps[0, 0], &moves[0], &dealers[0])
+        if rc < 0:
+            raise MoveLimitError(
+                f"hand {start - rc - 1} reached a position with more than "
+                f"{DEFAULT_LIST_LIMIT} legal moves")
+        return
+    _fill_with_hooks(rules, useed, start, count, pol, hooks, points, cards, sweeps, moves, dealers)
+
+cdef int _fill_with_hooks(object rules, uint64_t seed, Py_ssize_t start, Py_ssize_t count,
+                          uint8_t* pol, object hooks,
+                          int16_t[:, :, ::1] points, int16_t[:, ::1] cards,
+                          int16_t[:, ::1] sweeps, int32_t[::1] moves,
+                          int8_t[::1] dealers) except -1:
+    """Hands where some seat's policy is a Python callable: State objects, GIL held."""
+    cdef State st
+    cdef Rng64 rng
+    cdef uint8_t deck[NCARDS]
+    cdef Py_ssize_t k
+    cdef int dealer, n, seat, i, nm
+    cdef int teams
+    for k in range(count):
+        dealer = <int>((start + k) % rules.players)
+        rng.state = hand_seed_c(seed, <uint64_t>(start + k))
+        shuffle_deck(&rng, deck, NCARDS)
+        st = State.new_hand(rules, dealer, [deck[i] for i in range(NCARDS)])
+        teams = st.c.p.nteams
+        nm = 0
+        while not hand_over(&st.c):
+            seat = st.c.h.to_move
+            if pol[seat] == POL_PYTHON:
+                choice = hooks[seat](st)
+                if isinstance(choice, int):
+                    st.push_index(choice)
+                else:
+                    st.push(choice)
+            else:
+                n = st._generate(DEFAULT_LIST_LIMIT)
+                if pol[seat] == POL_GREEDY:
+                    i = greedy_pick(&st.c, &st._buf, n, &rng)
+                else:
+                    i = <int>rng_below(&rng, <uint64_t>n)
+                st._push_c(&st._buf.moves[i])
+            nm += 1
+        score_points(&st.c, &points[k, 0, 0], &cards[k, 0], &sweeps[k, 0])
+        moves[k] = nm
+        dealers[k] = <int8_t>dealer
+    return 0
