@@ -31,6 +31,7 @@ from .moves import Move, MoveKind
 from .position import Build, Position
 from .rules import SYSTEMS, Rules, implemented_systems, parse_option, rules
 from .scoring import HandScore, score_hand
+from .playouts import Playouts, hand_seed, playouts
 from .simulate import simulate
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "MoveKind",
     "MoveLimitError",
     "NotationError",
+    "Playouts",
     "Position",
     "PositionError",
     "Rng",
@@ -55,10 +57,12 @@ __all__ = [
     "State",
     "UnknownSystemError",
     "card_code",
+    "hand_seed",
     "implemented_systems",
     "new_hand",
     "parse_card",
     "parse_option",
+    "playouts",
     "random_hand",
     "rules",
     "score_hand",

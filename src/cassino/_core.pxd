@@ -68,6 +68,7 @@ cdef struct Params:
     int last_card_sweep
     uint8_t val[NCARDS]      # value of each card; 0 = none (match by rank only)
     int val_ordered          # the nonzero values never decrease with the card id
+    mask_t num_mask          # the cards with a value
 
 cdef struct Core:
     Params p

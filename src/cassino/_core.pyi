@@ -68,3 +68,20 @@ class State:
     def playout(self, seed: int) -> HandScore: ...
 
 def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], int]: ...
+
+GOLDEN: int
+
+def hand_seed(seed: int, index: int) -> int: ...
+def movegen_batch(states: list[State], repeat: int = 1) -> int: ...
+def _fill_playouts(
+    rules: Rules,
+    seed: int,
+    start: int,
+    policies: Any,
+    hooks: Any,
+    points: Any,
+    cards: Any,
+    sweeps: Any,
+    moves: Any,
+    dealers: Any,
+) -> None: ...
