@@ -234,7 +234,7 @@ cdef inline void emit(MoveBuf* buf, int card, int kind, mask_t takes, int value)
     cdef CMove* m
     if buf.overflow:
         return
-    if buf.n >= buf.limit or buf_reserve(buf, buf.n + 1) != 0:
+    if buf.n >= buf.limit or (buf.n >= buf.cap and buf_reserve(buf, buf.n + 1) != 0):
         buf.overflow = 1
         return
     m = &buf.moves[buf.n]
@@ -572,6 +572,7 @@ cdef struct Fast:
     int track_best           # capture_extent=maximal: record the largest capture of each card
     uint64_t held
     LegalCtx* lx
+    int dup                  # the current segment may hold repeats
 
 cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
     """Sort the loose numeric cards; 0 if there are too many for this path."""
@@ -608,6 +609,7 @@ cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
     F.have = 0
     F.used = 0
     F.full = 0
+    F.dup = 0
     F.c = c
     return 1
 
@@ -708,6 +710,8 @@ cdef void families(Fast* F, int t, int i, mask_t used, int multi) noexcept nogil
         k = multi + (1 if g & (g - 1) else 0)
         if k > F.max_multi:
             continue
+        if used:
+            F.dup = 1        # a union of two groups or more: maybe reached twice
         fast_emit(F, used | g)
         if j:
             families(F, t, j, used | g, k)
@@ -734,8 +738,8 @@ cdef void with_groups(Fast* F, int v, int vp, bint natural) noexcept nogil:
         if natural and F.count[v]:
             families(F, v, F.count[v], b, 0)
 
-cdef void seg_sort_(MoveBuf* buf, size_t lo) noexcept nogil:
-    """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats."""
+cdef void seg_sort_(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
+    """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats if asked."""
     cdef CMove* mv = buf.moves
     cdef size_t i, j, w, n = buf.n
     cdef CMove t
@@ -752,6 +756,8 @@ cdef void seg_sort_(MoveBuf* buf, size_t lo) noexcept nogil:
                 mv[j] = mv[j - 1]
                 j -= 1
             mv[j] = t
+    if not dedupe:
+        return
     w = lo + 1
     for i in range(lo + 1, n):
         if mv[i].takes != mv[w - 1].takes or mv[i].value != mv[w - 1].value:
@@ -823,9 +829,10 @@ cdef bint legal_fast(Core* c, LegalCtx* x, int kind, mask_t takes, int value, ui
                 return False
     return True
 
-cdef inline void seg_sort(MoveBuf* buf, size_t lo) noexcept nogil:
-    if buf.n - lo >= 2:
-        seg_sort_(buf, lo)
+cdef inline void seg_sort(Fast* F, size_t lo) noexcept nogil:
+    if F.buf.n - lo >= 2:
+        seg_sort_(F.buf, lo, F.dup)
+    F.dup = 0
 
 cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
     """The moves of card p (held: the values left in hand after playing it); -1 if the
@@ -849,7 +856,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
     seg = buf.n
     if vp == 0:
         gen_face(c, buf, p, held, best)
-        seg_sort(buf, seg)
+        seg_sort(F, seg)
         return 0
     # captures: disjoint groups of vp, with any builds of vp
     F.track_best = c.p.maximal
@@ -882,7 +889,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
         return -1
     if F.count[vp]:
         families(F, vp, F.count[vp], 0, 0)
-    seg_sort(buf, seg)
+    seg_sort(F, seg)
     # creates of a value v held after the play
     seg = buf.n
     F.mode = F_OTHER
@@ -906,7 +913,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
                     fast_emit(F, F.arena[base + j])
         if F.full:
             return -1
-    seg_sort(buf, seg)
+    seg_sort(F, seg)
     # augments: the card and loose cards added to a build of w, in groups of w
     seg = buf.n
     F.kind = K_AUGMENT
@@ -919,7 +926,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
         with_groups(F, w, vp, c.p.natural)
         if F.full:
             return -1
-    seg_sort(buf, seg)
+    seg_sort(F, seg)
     # increases: a simple build raised to w by the card and loose cards totalling the rest
     seg = buf.n
     F.kind = K_INCREASE
@@ -939,7 +946,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
                 base = F.start[w - b_value - vp]
                 for j in range(n - 1, -1, -1):
                     fast_emit(F, F.arena[base + j])
-    seg_sort(buf, seg)
+    seg_sort(F, seg)
     return 0
 
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
