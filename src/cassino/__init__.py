@@ -28,10 +28,10 @@ from .errors import (
 )
 from .game import Game
 from .moves import Move, MoveKind
+from .playouts import Playouts, hand_seed, playouts
 from .position import Build, Position
 from .rules import SYSTEMS, Rules, implemented_systems, parse_option, rules
 from .scoring import HandScore, score_hand
-from .playouts import Playouts, hand_seed, playouts
 from .simulate import simulate
 
 __all__ = [
