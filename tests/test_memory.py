@@ -123,3 +123,30 @@ def test_rss_flat_over_state_api_cycles() -> None:
     RELIABILITY_COUNTS["memory: State API hands"] = n
     print(f"RSS {base / 2**20:.1f} MiB -> {end / 2**20:.1f} MiB over {n:,} API cycles")
     assert end - base < TOLERANCE, f"resident memory grew by {(end - base) / 2**20:.1f} MiB"
+
+
+PLAYOUT_HANDS = int(os.environ.get("CASSINO_PLAYOUT_HANDS", "1000000"))
+
+
+def test_rss_flat_over_batch_playouts() -> None:
+    """cassino.playouts over PLAYOUT_HANDS hands (10,000,000 with
+    CASSINO_PLAYOUT_HANDS=10000000) in batches of 100,000, on two threads."""
+    chunk = 100_000
+    for seed in range(3):  # warm-up
+        cassino.playouts("cassino_standard", chunk, seed=seed, threads=2)
+    base = rss()
+    peak = base
+    done = 0
+    while done < PLAYOUT_HANDS:
+        n = min(chunk, PLAYOUT_HANDS - done)
+        run = cassino.playouts("cassino_standard", n, seed=1000 + done, threads=2,
+                               players=("random", "greedy") if (done // chunk) % 2 else ("random", "random"))
+        assert (run.cards.sum(axis=1) == 52).all()
+        done += n
+        peak = max(peak, rss())
+        del run
+    end = rss()
+    RELIABILITY_COUNTS["memory: batch playout hands"] = done
+    growth = max(end, peak) - base
+    print(f"RSS {base / 2**20:.1f} MiB -> {end / 2**20:.1f} MiB over {done:,} playout hands")
+    assert growth < TOLERANCE, f"resident memory grew by {growth / 2**20:.1f} MiB over {done:,} hands"
