@@ -33,7 +33,7 @@ from .rules import (
     rules,
 )
 from .scoring import CATEGORIES
-from .simulate import MAX_HANDS, SimulationResult, display_names, plot_result
+from .simulate import ENGINES, MAX_HANDS, SimulationResult, display_names, plot_result
 from .simulate import simulate as run_simulation
 
 __all__ = ["cli", "demo", "main", "move_record", "read_position"]
@@ -381,7 +381,37 @@ def _print_summary(result: SimulationResult) -> None:
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes  [default: the local cores]; 1 runs in this process.",
+    help="Worker processes  [default: the local cores]; 1 runs in this process. With "
+    "--engine ray or dask: the size of the cluster started on this machine.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="local",
+    show_default=True,
+    help="Run on local processes, a Ray cluster or a Dask cluster (pip install "
+    "'cassino[ray]' or 'cassino[dask]'). Same seed, same results on each.",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="With --engine ray: the cluster to join (host:6379, ray://host:10001, auto)  "
+    "[default: $RAY_ADDRESS, else a Ray instance started on this machine].",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDR",
+    help="With --engine dask: the scheduler to connect to (tcp://host:8786)  "
+    "[default: a Dask cluster started on this machine].",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Games per task  [default: up to 50 locally, up to 1000 on ray or dask].",
 )
 @click.option(
     "--duplicate",
@@ -404,6 +434,10 @@ def simulate_command(
     games: int,
     seed: int,
     workers: int | None,
+    engine: str,
+    address: str | None,
+    scheduler: str | None,
+    chunk_size: int | None,
     duplicate: bool,
     as_json: bool,
     as_csv: bool,
@@ -412,11 +446,23 @@ def simulate_command(
     """Play many seeded games between players and summarize them.
 
     Game i is seeded from (SEED, i) alone, so the output is the same whatever the number
-    of workers. Player k sits in seat (k + i) mod n in game i; with --duplicate each deal
-    is played once per rotation.
+    of workers, the chunk size or the engine. Player k sits in seat (k + i) mod n in game
+    i; with --duplicate each deal is played once per rotation. Clusters: docs/scaling.md.
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be combined")
+    if address is not None and engine != "ray":
+        raise click.UsageError("--address is for --engine ray (the address of a Ray cluster)")
+    if scheduler is not None and engine != "dask":
+        raise click.UsageError(
+            "--scheduler is for --engine dask (the address of a Dask scheduler)"
+        )
+    if workers is not None and (address or scheduler):
+        flag = "--address" if address else "--scheduler"
+        raise click.UsageError(
+            f"--workers sizes a cluster started on this machine; the cluster at {flag} has "
+            "its own workers"
+        )
     opts = dict(parse_option(o) for o in options)
     players = _parse_players(players_spec)
     if plot is not None:
@@ -432,6 +478,10 @@ def simulate_command(
             options=opts,
             duplicate=duplicate,
             progress=bar,
+            chunk_size=chunk_size,
+            engine=engine,
+            address=address,
+            scheduler=scheduler,
         )
     finally:
         if bar is not None:

@@ -38,6 +38,8 @@ from .rules import Rules, rules
 from .scoring import CATEGORIES
 
 __all__ = [
+    "ENGINES",
+    "LOCAL_CHUNK",
     "MAX_HANDS",
     "GameRecord",
     "SimulationError",
@@ -46,6 +48,7 @@ __all__ = [
     "derive_seed",
     "display_names",
     "game_plan",
+    "local_chunk_size",
     "play_game",
     "plot_result",
     "run_chunk",
@@ -57,10 +60,17 @@ __all__ = [
 MAX_HANDS = 1000
 """A game still undecided after this many hands is stopped and counted as a draw."""
 
+LOCAL_CHUNK = 10
+"""The most games of one task of the local process pool by default (:func:`local_chunk_size`)."""
+
 Z95 = 1.959963984540054
 _M64 = (1 << 64) - 1
 
 ProgressFn = Callable[[int, int], None]
+
+ENGINES = ("local", "ray", "dask")
+"""Where :func:`simulate` runs the games: a local process pool, a Ray or a Dask cluster
+(:mod:`cassino.distributed`)."""
 
 
 class SimulationError(CassinoError):
@@ -399,6 +409,9 @@ def simulate(
     executor: Executor | None = None,
     progress: ProgressFn | None = None,
     chunk_size: int | None = None,
+    engine: str = "local",
+    address: str | None = None,
+    scheduler: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of ``system`` between ``players`` (specs for
     :func:`~cassino.players.make_player`, one per seat) and summarize them.
@@ -407,8 +420,15 @@ def simulate(
     through :func:`run_chunk`; ``workers=1`` plays in this process. Any
     :class:`concurrent.futures.Executor` may be passed as ``executor`` instead (it is not
     shut down). ``progress(done, total)`` is called as chunks finish. ``duplicate`` needs a
-    multiple of the number of players as ``games``. The result does not depend on
-    ``workers``, ``chunk_size`` or ``executor``.
+    multiple of the number of players as ``games``.
+
+    ``engine="ray"`` runs the chunks on a Ray cluster (``address``; by default a Ray
+    instance started on this machine), ``engine="dask"`` on a Dask cluster (``scheduler``;
+    by default a local cluster); ``workers`` then sizes the cluster started here. Their
+    chunks default to :func:`~cassino.distributed.distributed_chunk_size` games. See
+    :func:`cassino.distributed.open_engine` and docs/scaling.md.
+
+    The result does not depend on ``workers``, ``chunk_size``, ``executor`` or ``engine``.
     """
     if isinstance(players, str):
         raise SimulationError("players must be a sequence of player specs, not one string")
@@ -419,6 +439,7 @@ def simulate(
         _check_int("workers", workers, 1)
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
+    _check_engine(engine, executor, address, scheduler)
     if not specs:
         raise SimulationError("no players given")
     r = _rules_for(system, len(specs), dict(options or {}))
@@ -431,9 +452,6 @@ def simulate(
     for spec in specs:  # fail here, not in a worker, on an unknown player
         make_player(spec, 0)
 
-    nworkers = workers if workers is not None else os.cpu_count() or 1
-    if chunk_size is None:
-        chunk_size = max(1, min(50, -(-games // (nworkers * 8))))
     base: dict[str, Any] = {
         "system": r.system,
         "options": r.options(),
@@ -441,10 +459,20 @@ def simulate(
         "seed": seed,
         "duplicate": duplicate,
     }
-    tasks: list[dict[str, Any]] = [
-        {**base, "start": start, "stop": min(start + chunk_size, games)}
-        for start in range(0, games, chunk_size)
-    ]
+    nworkers = workers if workers is not None else os.cpu_count() or 1
+    if engine != "local":
+        from .distributed import distributed_chunk_size, open_engine
+
+        with open_engine(engine, workers=workers, address=address, scheduler=scheduler) as (
+            pool,
+            slots,
+        ):
+            size = chunk_size or distributed_chunk_size(games, slots)
+            chunks = _run_on(pool, _tasks(base, games, size), games, progress)
+        return _result(r, seed, duplicate, specs, chunks)
+    if chunk_size is None:
+        chunk_size = local_chunk_size(games, nworkers)
+    tasks = _tasks(base, games, chunk_size)
     if executor is not None:
         chunks = _run_on(executor, tasks, games, progress)
     elif nworkers == 1 or len(tasks) == 1:
@@ -460,6 +488,49 @@ def simulate(
     else:
         with ProcessPoolExecutor(max_workers=min(nworkers, len(tasks))) as pool:
             chunks = _run_on(pool, tasks, games, progress)
+    return _result(r, seed, duplicate, specs, chunks)
+
+
+def local_chunk_size(games: int, workers: int) -> int:
+    """Games per task of a local process pool: at least eight tasks per worker and at most
+    :data:`LOCAL_CHUNK` games each, so that the workers finish within a fraction of a second
+    of each other (a chunk costs well under a millisecond to send and return).
+
+    >>> local_chunk_size(2000, 2), local_chunk_size(40, 2), local_chunk_size(3, 4)
+    (10, 3, 1)
+    """
+    return max(1, min(LOCAL_CHUNK, -(-games // (max(1, workers) * 8))))
+
+
+def _check_engine(engine: Any, executor: Executor | None, address: Any, scheduler: Any) -> None:
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise SimulationError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if executor is not None and engine != "local":
+        raise SimulationError(f"give either an executor or engine={engine!r}, not both")
+    for name, value, owner in (("address", address, "ray"), ("scheduler", scheduler, "dask")):
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.strip():
+            raise SimulationError(f"{name} must be a non-empty string, not {value!r}")
+        if engine != owner:
+            raise SimulationError(f"{name} is for engine={owner!r}, not engine={engine!r}")
+
+
+def _tasks(base: Mapping[str, Any], games: int, chunk_size: int) -> list[dict[str, Any]]:
+    """The :func:`run_chunk` tasks of games ``0 .. games-1``, ``chunk_size`` games each."""
+    return [
+        {**base, "start": start, "stop": min(start + chunk_size, games)}
+        for start in range(0, games, chunk_size)
+    ]
+
+
+def _result(
+    r: Rules,
+    seed: int,
+    duplicate: bool,
+    specs: tuple[str, ...],
+    chunks: Iterable[Sequence[Mapping[str, Any]]],
+) -> SimulationResult:
     records = tuple(GameRecord.from_dict(d) for chunk in chunks for d in chunk)
     return SimulationResult(
         system=r.system,
