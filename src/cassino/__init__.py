@@ -100,5 +100,4 @@ def new_hand(
 ) -> Any:
     """A freshly dealt hand of ``system`` shuffled from ``seed``."""
     r = system if isinstance(system, Rules) else rules(system, **options)
-    deck = shuffled_deck(Rng(seed))
-    return State.new_hand(r, dealer, deck)
+    return State.deal(r, dealer, seed)

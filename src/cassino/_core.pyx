@@ -298,6 +298,7 @@ cdef void sort_moves(CMove* moves, size_t n) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
+    NOGIL_LOOSE = 10         # State methods release the GIL on tables of more loose cards
     TABLE_BITS = 12          # subset tables for up to 12 loose numeric cards
 
 cdef struct Loose:
@@ -1564,6 +1565,11 @@ cdef class State:
         free(self._hist)
         free(self._buf.moves)
 
+    def __sizeof__(self) -> int:
+        # the object with its C position, plus the undo stack and the move buffer
+        return (object.__sizeof__(self) + self._cap * (sizeof(Hot) + sizeof(CMove))
+                + self._buf.cap * sizeof(CMove))
+
     def __init__(self, position: Position) -> None:
         self._load(position.validate())
         self._root = position
@@ -1639,8 +1645,43 @@ cdef class State:
         init_hand(&st.c, cards, NCARDS, dealer)
         st._rules = rules
         st._scores = tuple(scores or [0] * rules.num_teams)
-        st._root = st.to_position().validate()
+        st._root = None          # the position at ply 0, made when first needed (_root_position)
         return st
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: int) -> State:
+        """A freshly dealt hand, the deck shuffled from ``seed`` in C: the same deal as
+        ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
+        cdef Rng64 rng
+        cdef uint8_t cards[NCARDS]
+        cdef State st
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        shuffle_deck(&rng, cards, NCARDS)
+        st = cls.__new__(cls)
+        memset(&st.c, 0, sizeof(Core))
+        load_params(&st.c.p, rules, dealer)
+        init_hand(&st.c, cards, NCARDS, dealer)
+        st._rules = rules
+        st._scores = tuple([0] * rules.num_teams)
+        st._root = None
+        return st
+
+    cdef object _root_position(self):
+        """The position this state started from (before its first push)."""
+        cdef State tmp
+        if self._root is None:
+            tmp = State.__new__(State)
+            memcpy(&tmp.c, &self.c, sizeof(Core))
+            if self._depth:
+                memcpy(&tmp.c.h, &self._stack[0], sizeof(Hot))
+            tmp._rules = self._rules
+            tmp._scores = self._scores
+            self._root = tmp.to_position()
+        return self._root
 
     def to_position(self) -> Position:
         """The current position."""
@@ -1695,7 +1736,7 @@ cdef class State:
     def __reduce__(self):
         moves = [(self._hist[i].card, self._hist[i].kind, self._hist[i].takes,
                   self._hist[i].value) for i in range(self._depth)]
-        return (_unpickle, (self._root.to_dict(), moves))
+        return (_unpickle, (self._root_position().to_dict(), moves))
 
     def __eq__(self, other):
         if not hasattr(other, "to_position"):
@@ -1765,7 +1806,12 @@ cdef class State:
     cdef int _generate(self, size_t limit) except -2:
         cdef int n
         self._buf.limit = limit
-        with nogil:
+        # releasing the GIL costs more than listing the moves of a typical position: only
+        # large tables (which can take milliseconds) let other threads run meanwhile
+        if cas_popcount(self.c.h.loose) > NOGIL_LOOSE:
+            with nogil:
+                n = gen_moves(&self.c, &self._buf)
+        else:
             n = gen_moves(&self.c, &self._buf)
         self._buf_version = self._version if n >= 0 else 0
         if n < 0:
@@ -1802,7 +1848,7 @@ cdef class State:
         """Generate the legal moves into the move buffer and return their number."""
         return self._generate(DEFAULT_LIST_LIMIT)
 
-    cdef int _check_index(self, index) except -1:
+    cdef int _check_index(self, Py_ssize_t index) except -1:
         if self._buf_version != self._version:
             self._generate(DEFAULT_LIST_LIMIT)
         if not 0 <= index < <Py_ssize_t>self._buf.n:
@@ -1964,6 +2010,9 @@ cdef class State:
             self._push_c(&self._buf.moves[rng_below(&rng, <uint64_t>n)])
         return self.hand_score()
 
+
+CORE_BYTES = sizeof(Core)
+HOT_BYTES = sizeof(Hot)
 
 cdef object _new_object = object.__new__
 cdef tuple _KIND_MEMBERS = tuple(MoveKind)

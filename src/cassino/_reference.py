@@ -194,6 +194,16 @@ class State:
         )
         return cls(pos)
 
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: int) -> State:
+        """A freshly dealt hand, the deck shuffled from ``seed``: the same deal as
+        ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        return cls.new_hand(rules, dealer, shuffled_deck(Rng(seed)))
+
     def to_position(self) -> Position:
         """The current position."""
         return Position(

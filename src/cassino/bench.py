@@ -1,29 +1,69 @@
-"""``cassino bench``: speed of the compiled core and the pure-Python reference, side by side.
+"""``cassino bench``: the figures of the performance targets, measured in one run.
 
-The corpus is built in-process, deterministically, from seeded random hands (the committed
-``benchmarks/data/corpus.txt`` is not installed). Every figure takes the best of several
-timed rounds; the reference, about 500 times slower, is measured on less work.
+Each figure is the best of several timed rounds on one core (the reference, hundreds of
+times slower, is measured on less work). The move-generation corpus is built in-process,
+deterministically, exactly as ``benchmarks/make_corpus.py`` builds the committed
+``benchmarks/data/corpus.txt`` (which is not installed).
 
->>> figures = run_bench(quick=True, budget=0.01)
->>> figures["reference_hands_per_second"] > 0
+============================== =========================================================
+key                            what is measured
+============================== =========================================================
+movegen_ns_per_position        every legal move of each corpus position, listed in C
+                               (:func:`cassino._core.movegen_batch`), ns per position
+hands_per_second               :func:`cassino.playouts` of random full hands, one thread
+reference_hands_per_second     the same hands played by the pure-Python reference
+api_moves_per_second           a Python loop: ``num_moves()``, pick an index,
+                               ``push_index(i)``, until the hand is over
+api_object_moves_per_second    the same loop building a :class:`Move` for the chosen move:
+                               ``push(move_at(i))``
+perft_nodes_per_second         ``State.perft(depth)`` from a fixed deal
+chess_perft_nodes_per_second   python-chess perft from the initial position, in the same
+                               run (None when ``chess`` is not installed)
+hard_count_ms                  exact count of the 16,037,492 moves of a table of 24 small
+                               cards (aces to sixes)
+state_bytes                    ``sys.getsizeof`` of a dealt :class:`State` (C position,
+                               undo stack and move buffer included)
+============================== =========================================================
+
+>>> figures = run_bench(quick=True, budget=0.01, systems=False)
+>>> figures["reference_hands_per_second"] > 0 and figures["hard_moves"] == 16_037_492
 True
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _reference
-from ._rng import Rng, shuffled_deck
+from ._rng import Rng
+from .playouts import _fill_reference, playouts
 from .position import Position
 from .rules import rules
 
-__all__ = ["PERFT_SEED", "bench_corpus", "core_module", "run_bench"]
+__all__ = [
+    "HARD_HAND",
+    "HARD_TABLE",
+    "PERFT_SEED",
+    "api_loop",
+    "bench_corpus",
+    "chess_perft",
+    "core_module",
+    "hard_position",
+    "run_bench",
+]
 
 PERFT_SEED = 7
 """The perft position is the standard deal of ``new_hand(seed=7)`` (as in benchmarks/)."""
+
+HARD_TABLE = tuple(f"{r}{s}" for r in "A23456" for s in "SHDC")
+"""The 24 small cards on the table of the hard position."""
+
+HARD_HAND = ("9S", "10S", "9H", "10H")
+"""The hand of the player to move in the hard position."""
 
 
 def core_module() -> Any:
@@ -35,24 +75,51 @@ def core_module() -> Any:
     return _core
 
 
-def bench_corpus(count: int, seed: int = 1) -> list[Position]:
-    """``count`` positions of ``cassino_standard``, each taken before a move with
-    probability 1/4 from hands played at random with seeds ``seed``, ``seed + 1``, ..."""
-    core = core_module()
-    state_class = core.State if core is not None else _reference.State
-    r = rules("cassino_standard")
+def bench_corpus(count: int) -> list[Position]:
+    """The first ``count`` positions of ``benchmarks/data/corpus.txt``: positions of
+    ``cassino_standard`` games between random players (seeds 1, 2, ...), each taken before a
+    move with probability 1/4."""
+    from .game import Game
+
     out: list[Position] = []
-    hand_seed = seed
+    seed = 0
     while len(out) < count:
-        state = state_class.new_hand(r, 0, shuffled_deck(Rng(hand_seed)))
-        rng = Rng(hand_seed + 1_000_003)
-        while not state.is_over and len(out) < count:
-            if rng.below(4) == 0:
-                out.append(state.to_position())
-            moves = state.legal_moves()
-            state.push(moves[rng.below(len(moves))])
-        hand_seed += 1
+        seed += 1
+        game = Game("cassino_standard", seed=seed)
+        players = Rng(seed)
+        sampler = Rng(seed + 1_000_003)
+        while not game.is_over and len(out) < count:
+            if sampler.below(4) == 0:
+                out.append(game.state.to_position())
+            moves = game.legal_moves()
+            game.push(moves[players.below(len(moves))])
     return out
+
+
+def hard_position() -> Position:
+    """Seat 0 to move with 9♠ 10♠ 9♥ 10♥ against a table of every ace, two, ..., six (the
+    other cards captured by seat 1): an exact count of 16,037,492 legal moves.
+
+    >>> bin(hard_position().loose).count("1")
+    24
+    """
+    from .cards import card_code
+
+    every = [card_code(c) for c in range(52)]
+    return Position.from_dict(
+        {
+            "system": "cassino_standard",
+            "dealer": 1,
+            "to_move": 0,
+            "hands": [list(HARD_HAND), []],
+            "table": list(HARD_TABLE),
+            "piles": [[], [c for c in every if c not in HARD_TABLE and c not in HARD_HAND]],
+            "stock": [],
+            "last_capturer": None,
+            "sweeps": [0, 0],
+            "scores": [0, 0],
+        }
+    )
 
 
 def _best(fn: Callable[[], Any], budget: float, rounds: int = 5) -> float:
@@ -71,73 +138,223 @@ def _best(fn: Callable[[], Any], budget: float, rounds: int = 5) -> float:
     return best
 
 
-def _ratio(ref: float | None, core: float | None) -> float | None:
-    return None if ref is None or core is None or core == 0 else ref / core
+def _ratio(num: float | None, den: float | None) -> float | None:
+    return None if num is None or den is None or den == 0 else num / den
 
 
-def run_bench(quick: bool = False, budget: float = 1.0) -> dict[str, Any]:
-    """Measure both implementations; returns the figures ``cassino bench --json`` prints.
+def api_loop(states: Sequence[Any], objects: bool = False) -> int:
+    """Play every state of ``states`` to the end of its hand through the index API
+    (``num_moves``/``push_index``), or with ``objects`` through ``push(move_at(i))``;
+    the index is drawn by a small linear congruential generator. Returns the moves played.
+
+    >>> import cassino
+    >>> api_loop([cassino.new_hand(seed=1)])
+    48
+    """
+    x = 12345
+    played = 0
+    for s in states:
+        num_moves = s.num_moves
+        push_index = s.push_index
+        if objects:
+            move_at = s.move_at
+            push = s.push
+            while not s.is_over:
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                push(move_at(x % num_moves()))
+                played += 1
+        else:
+            while not s.is_over:
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                push_index(x % num_moves())
+                played += 1
+    return played
+
+
+def chess_perft(depth: int) -> tuple[int, float] | None:
+    """``(nodes, seconds)`` of a python-chess perft of ``depth`` from the initial position
+    (leaves counted with ``legal_moves.count()``), or None without python-chess."""
+    try:
+        import chess
+    except ImportError:
+        return None
+
+    def perft(board: Any, d: int) -> int:
+        if d == 1:
+            return int(board.legal_moves.count())
+        n = 0
+        for move in board.legal_moves:
+            board.push(move)
+            n += perft(board, d - 1)
+            board.pop()
+        return n
+
+    board = chess.Board()
+    t0 = time.perf_counter()
+    nodes = perft(board, depth)
+    return nodes, time.perf_counter() - t0
+
+
+def _playout_rate(system: str, hands: int, budget: float) -> float:
+    r = rules(system)
+    t = _best(lambda: playouts(r, hands, seed=1), budget, 5)
+    return hands / t
+
+
+def run_bench(
+    quick: bool = False,
+    budget: float = 1.0,
+    *,
+    systems: bool = True,
+    workers: bool = False,
+) -> dict[str, Any]:
+    """Measure the figures; returns the object ``cassino bench --json`` prints.
 
     ``budget`` is the time in seconds each core figure may spend (a fifth of it with
-    ``quick``). Core figures are None when ``cassino._core`` is not built.
+    ``quick``). ``systems`` adds the playout speed of every implemented system
+    (``system_hands_per_second``); ``workers`` times ``simulate`` with one and two worker
+    processes (``simulate_speedup``). Core figures are None when ``cassino._core`` is not built.
     """
     if quick:
         budget /= 5
     core = core_module()
     r = rules("cassino_standard")
-    npos, nref_pos = (100, 20) if quick else (500, 100)
+    npos, nref_pos = (200, 20) if quick else (2000, 100)
     corpus = bench_corpus(npos)
     out: dict[str, Any] = {
         "core_built": core is not None,
+        "python": sys.version.split()[0],
         "positions": npos,
         "reference_positions": nref_pos,
     }
 
-    # legal-move generation: num_moves() per position (moves listed in a C buffer)
-    def movegen(states: list[Any]) -> Callable[[], Any]:
-        return lambda: [s.num_moves() for s in states]
-
+    # legal-move generation over the corpus
     ref_states = [_reference.State.from_position(p) for p in corpus[:nref_pos]]
-    ref_ns = _best(movegen(ref_states), budget, 2) / nref_pos * 1e9
+    ref_ns = _best(lambda: [s.num_moves() for s in ref_states], budget, 2) / nref_pos * 1e9
     core_ns = None
     if core is not None:
         states = [core.State.from_position(p) for p in corpus]
-        core_ns = _best(movegen(states), budget, 20) / npos * 1e9
+        repeat = 5 if quick else 20
+        core_ns = _best(lambda: core.movegen_batch(states, repeat), budget, 10) / (npos * repeat) * 1e9
     out["movegen_ns_per_position"] = core_ns
     out["reference_movegen_ns_per_position"] = ref_ns
     out["movegen_ratio"] = _ratio(ref_ns, core_ns)
 
-    # random full hands on one core
-    nref_hands = 4 if quick else 20
-    ref_t = _best(lambda: [_reference.random_hand(r, s) for s in range(nref_hands)], budget, 2)
-    ref_hps = nref_hands / ref_t
+    # random full hands, one core: the core playouts and the reference
+    import numpy as np
+
+    nref = 4 if quick else 20
+    nteams = r.num_teams
+
+    def reference_hands() -> None:
+        arrays = (
+            np.zeros((nref, nteams, 9), np.int16), np.zeros((nref, nteams), np.int16),
+            np.zeros((nref, nteams), np.int16), np.zeros(nref, np.int32), np.zeros(nref, np.int8),
+        )
+        _fill_reference(r, 1, 0, (0, 0), (None, None), *arrays)
+
+    ref_hps = nref / _best(reference_hands, budget, 2)
     core_hps = None
-    if core is not None:
-        nhands = 400 if quick else 2000
-        core_t = _best(lambda: [core.random_hand(r, s) for s in range(nhands)], budget, 10)
-        core_hps = nhands / core_t
-    out["hands"] = 400 if quick else 2000
-    out["reference_hands"] = nref_hands
+    nhands = 2000 if quick else 50_000
+    if core is not None and not _pure():
+        core_hps = _playout_rate("cassino_standard", nhands, budget)
+    out["hands"] = nhands
+    out["reference_hands"] = nref
     out["hands_per_second"] = core_hps
     out["reference_hands_per_second"] = ref_hps
     out["hands_ratio"] = _ratio(core_hps, ref_hps)
 
-    # perft from a fixed position
-    pos = _reference.State.new_hand(r, 0, shuffled_deck(Rng(PERFT_SEED))).to_position()
+    # the Python-level loop: index API, and a Move object per chosen move
+    api = api_obj = None
+    if core is not None:
+        nloop = 100 if quick else 1000
+
+        def loop(objects: bool) -> float:
+            best = float("inf")
+            for _ in range(3 if quick else 5):
+                fresh = [core.State.deal(r, i % 2, i) for i in range(nloop)]
+                t0 = time.perf_counter()
+                played = api_loop(fresh, objects)
+                best = min(best, (time.perf_counter() - t0) / played)
+            return 1 / best
+
+        api = loop(False)
+        api_obj = loop(True)
+    out["api_moves_per_second"] = api
+    out["api_object_moves_per_second"] = api_obj
+
+    # perft from a fixed deal, beside python-chess
+    pos = _reference.State.new_hand(r, 0, _deck(PERFT_SEED)).to_position()
     ref_depth = 3 if quick else 4
     ref_state = _reference.State.from_position(pos)
     ref_nodes = ref_state.perft(ref_depth)
-    ref_nps = ref_nodes / _best(lambda: ref_state.perft(ref_depth), budget, 3)
+    ref_nps = ref_nodes / _best(lambda: ref_state.perft(ref_depth), budget, 2)
     core_nps = None
     depth = 5 if quick else 6
     if core is not None:
         state = core.State.from_position(pos)
         nodes = state.perft(depth)
-        core_nps = nodes / _best(lambda: state.perft(depth), budget, 20)
+        core_nps = nodes / _best(lambda: state.perft(depth), budget, 10)
     out["perft_position"] = pos.to_text()
     out["perft_depth"] = depth
     out["reference_perft_depth"] = ref_depth
     out["perft_nodes_per_second"] = core_nps
     out["reference_perft_nodes_per_second"] = ref_nps
     out["perft_ratio"] = _ratio(core_nps, ref_nps)
+    chess_depth = 3 if quick else 4
+    chess = chess_perft(chess_depth)
+    out["chess_perft_depth"] = chess_depth
+    out["chess_perft_nodes_per_second"] = None if chess is None else chess[0] / chess[1]
+    out["perft_vs_chess"] = _ratio(core_nps, out["chess_perft_nodes_per_second"])
+
+    # the hard position: an exact count without listing
+    hard = hard_position()
+    hard_state = (core.State if core is not None else _reference.State).from_position(hard)
+    out["hard_moves"] = hard_state.count_moves()
+    out["hard_count_ms"] = _best(hard_state.count_moves, budget, 5) * 1e3
+
+    # the size of a state
+    dealt = (core.State if core is not None else _reference.State).new_hand(r, 0, _deck(1))
+    dealt.num_moves()
+    out["state_bytes"] = sys.getsizeof(dealt)
+    out["core_position_bytes"] = getattr(core, "CORE_BYTES", None)
+
+    if systems and core is not None and not _pure():
+        from .rules import implemented_systems
+
+        out["system_hands_per_second"] = {
+            sid: _playout_rate(sid, nhands // 5, budget / 2) for sid in implemented_systems()
+        }
+    if workers:
+        out.update(_workers(quick))
     return out
+
+
+def _deck(seed: int) -> list[int]:
+    from ._rng import shuffled_deck
+
+    return shuffled_deck(Rng(seed))
+
+
+def _pure() -> bool:
+    return os.environ.get("CASSINO_PURE_PYTHON", "") not in ("", "0")
+
+
+def _workers(quick: bool) -> dict[str, Any]:
+    """Wall time of ``simulate`` with one and with two worker processes, same seed."""
+    from .simulate import simulate
+
+    games = 200 if quick else 2000
+    times = {}
+    results = {}
+    for w in (1, 2):
+        t0 = time.perf_counter()
+        results[w] = simulate(games=games, seed=1, workers=w)
+        times[w] = time.perf_counter() - t0
+    return {
+        "simulate_games": games,
+        "simulate_seconds_1_worker": times[1],
+        "simulate_seconds_2_workers": times[2],
+        "simulate_speedup": times[1] / times[2],
+        "simulate_identical": results[1].to_json() == results[2].to_json(),
+    }
