@@ -1,10 +1,15 @@
-"""Legal-move generation over the corpus: listing, counting and the index API."""
+"""Legal-move generation over the corpus: listing, counting, the index API and the batch API.
+
+Target: ``movegen_batch`` lists every legal move of a corpus position in 200 ns or less.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from _bench import Impl, measure
+import pytest
+
+from _bench import CORE, Impl, measure
 from cassino.position import Position
 
 
@@ -40,3 +45,26 @@ def test_num_moves(benchmark: Any, impl: Impl, corpus: list[Position]) -> None:
 
     total = measure(benchmark, impl, "movegen.num_moves", run, units=len(states), unit="position")
     assert total > len(states)
+
+
+REPEAT = 20
+
+
+def test_movegen_batch(benchmark: Any, corpus: list[Position]) -> None:
+    """The target figure: every move of every corpus position listed in C, GIL released.
+    The reference's figure for the ratio is ``movegen.num_moves`` (it has no batch API)."""
+    if CORE is None:
+        pytest.skip("cassino._core is not built")
+    from cassino import _core
+
+    states = _states(CORE, corpus)
+    expected = sum(s.num_moves() for s in states) * REPEAT
+
+    def run() -> int:
+        return int(_core.movegen_batch(states, REPEAT))
+
+    total = measure(
+        benchmark, CORE, "movegen.batch", run, units=len(states) * REPEAT, unit="position",
+        reference_name="movegen.num_moves", target=("<=", 200e-9),
+    )
+    assert total == expected

@@ -180,6 +180,7 @@ BENCH_KEYS = (
     "movegen_ns_per_position", "reference_movegen_ns_per_position", "movegen_ratio",
     "hands_per_second", "reference_hands_per_second", "hands_ratio",
     "perft_nodes_per_second", "reference_perft_nodes_per_second", "perft_ratio",
+    "api_moves_per_second", "api_object_moves_per_second", "hard_count_ms", "state_bytes",
 )
 
 

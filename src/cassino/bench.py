@@ -32,7 +32,6 @@ True
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -40,7 +39,7 @@ from typing import Any
 
 from . import _reference
 from ._rng import Rng
-from .playouts import _fill_reference, playouts
+from .playouts import _fill_reference
 from .position import Position
 from .rules import rules
 
@@ -195,9 +194,22 @@ def chess_perft(depth: int) -> tuple[int, float] | None:
     return nodes, time.perf_counter() - t0
 
 
-def _playout_rate(system: str, hands: int, budget: float) -> float:
+def _playout_arrays(n: int, teams: int) -> tuple[Any, ...]:
+    import numpy as np
+
+    return (
+        np.zeros((n, teams, 9), np.int16), np.zeros((n, teams), np.int16),
+        np.zeros((n, teams), np.int16), np.zeros(n, np.int32), np.zeros(n, np.int8),
+    )
+
+
+def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
+    """Random hands per second of the core playouts (as :func:`cassino.playouts` runs
+    them, whatever ``CASSINO_PURE_PYTHON`` says), one thread."""
     r = rules(system)
-    t = _best(lambda: playouts(r, hands, seed=1), budget, 5)
+    arrays = _playout_arrays(hands, r.num_teams)
+    random = (0,) * r.players
+    t = _best(lambda: core._fill_playouts(r, 1, 0, random, (None,) * r.players, *arrays), budget, 5)
     return hands / t
 
 
@@ -241,23 +253,13 @@ def run_bench(
     out["movegen_ratio"] = _ratio(ref_ns, core_ns)
 
     # random full hands, one core: the core playouts and the reference
-    import numpy as np
-
     nref = 4 if quick else 20
-    nteams = r.num_teams
-
-    def reference_hands() -> None:
-        arrays = (
-            np.zeros((nref, nteams, 9), np.int16), np.zeros((nref, nteams), np.int16),
-            np.zeros((nref, nteams), np.int16), np.zeros(nref, np.int32), np.zeros(nref, np.int8),
-        )
-        _fill_reference(r, 1, 0, (0, 0), (None, None), *arrays)
-
-    ref_hps = nref / _best(reference_hands, budget, 2)
+    ref_arrays = _playout_arrays(nref, r.num_teams)
+    ref_hps = nref / _best(lambda: _fill_reference(r, 1, 0, (0, 0), (None, None), *ref_arrays), budget, 2)
     core_hps = None
     nhands = 2000 if quick else 50_000
-    if core is not None and not _pure():
-        core_hps = _playout_rate("cassino_standard", nhands, budget)
+    if core is not None:
+        core_hps = _playout_rate(core, "cassino_standard", nhands, budget)
     out["hands"] = nhands
     out["reference_hands"] = nref
     out["hands_per_second"] = core_hps
@@ -319,11 +321,11 @@ def run_bench(
     out["state_bytes"] = sys.getsizeof(dealt)
     out["core_position_bytes"] = getattr(core, "CORE_BYTES", None)
 
-    if systems and core is not None and not _pure():
+    if systems and core is not None:
         from .rules import implemented_systems
 
         out["system_hands_per_second"] = {
-            sid: _playout_rate(sid, nhands // 5, budget / 2) for sid in implemented_systems()
+            sid: _playout_rate(core, sid, nhands // 5, budget / 2) for sid in implemented_systems()
         }
     if workers:
         out.update(_workers(quick))
@@ -336,15 +338,11 @@ def _deck(seed: int) -> list[int]:
     return shuffled_deck(Rng(seed))
 
 
-def _pure() -> bool:
-    return os.environ.get("CASSINO_PURE_PYTHON", "") not in ("", "0")
-
-
 def _workers(quick: bool) -> dict[str, Any]:
     """Wall time of ``simulate`` with one and with two worker processes, same seed."""
     from .simulate import simulate
 
-    games = 200 if quick else 2000
+    games = 40 if quick else 2000
     times = {}
     results = {}
     for w in (1, 2):

@@ -499,15 +499,22 @@ def simulate_command(
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="A shorter, rougher run.")
-def bench(as_json: bool, quick: bool) -> None:
-    """Measure the core and the reference side by side on one core.
+@click.option(
+    "--workers",
+    "with_workers",
+    is_flag=True,
+    help="Also time simulate with one and two worker processes (a few seconds more).",
+)
+def bench(as_json: bool, quick: bool, with_workers: bool) -> None:
+    """Measure the performance targets on one core, the reference beside the core.
 
     Legal-move generation over positions of seeded random hands, random full hands per
-    second, and perft nodes per second from a fixed deal.
+    second, the Python-level move loop, perft beside python-chess (when installed), the
+    exact count of a hard position and the size of a state. Keys: docs/benchmarks.md.
     """
     from .bench import run_bench
 
-    f = run_bench(quick=quick)
+    f = run_bench(quick=quick, workers=with_workers)
     if as_json:
         click.echo(json.dumps(f))
         return
@@ -539,6 +546,33 @@ def bench(as_json: bool, quick: bool) -> None:
         _num(f["reference_perft_nodes_per_second"]),
         ratio(f["perft_ratio"]),
     )
+    table.add_row("Python loop, moves/s: num_moves + push_index", _num(f["api_moves_per_second"]), "", "")
+    table.add_row(
+        "Python loop, moves/s: push(move_at(i))", _num(f["api_object_moves_per_second"]), "", ""
+    )
+    chess = f["chess_perft_nodes_per_second"]
+    table.add_row(
+        f"python-chess perft nodes/s, depth {f['chess_perft_depth']} (ratio: core perft / it)",
+        "not installed" if chess is None else _num(chess),
+        "",
+        ratio(f["perft_vs_chess"]),
+    )
+    table.add_row(
+        f"exact count of the hard position ({f['hard_moves']:,} moves), ms",
+        _num(f["hard_count_ms"], 2),
+        "",
+        "",
+    )
+    table.add_row("bytes of a dealt state", _num(f["state_bytes"]), "", "")
+    for sid, hps in (f.get("system_hands_per_second") or {}).items():
+        table.add_row(f"random hands per second: {sid}", _num(hps), "", "")
+    if "simulate_speedup" in f:
+        table.add_row(
+            f"simulate {f['simulate_games']} games: 1 worker / 2 workers, s",
+            f"{f['simulate_seconds_1_worker']:.2f} / {f['simulate_seconds_2_workers']:.2f}",
+            "",
+            f"{f['simulate_speedup']:.2f}x",
+        )
     console.print(table)
 
 
