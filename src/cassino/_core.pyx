@@ -1797,6 +1797,11 @@ cdef class State:
         """Moves pushed since the state was created."""
         return [_to_move(&self._hist[i]) for i in range(self._depth)]
 
+    @property
+    def movers(self) -> list:
+        """The seat that made each move of :attr:`history`."""
+        return [self._stack[i].to_move for i in range(self._depth)]
+
     def hand_score(self):
         """Scoring of the captured piles and sweeps so far."""
         pos = self.to_position()

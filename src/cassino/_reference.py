@@ -265,6 +265,11 @@ class State:
         return list(self._history)
 
     @property
+    def movers(self) -> list[int]:
+        """The seat that made each move of :attr:`history`."""
+        return [snap[0] for snap in self._stack]
+
+    @property
     def ply(self) -> int:
         """Number of moves pushed."""
         return len(self._history)

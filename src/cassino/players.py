@@ -127,18 +127,9 @@ class View:
 
 
 def _movers(state: Any) -> list[int]:
-    """The seat that made each move of ``state.history``, found by taking the moves back
-    on a clone (turn order alone cannot tell across deals of a resumed position)."""
-    n = state.ply
-    if n == 0:
-        return []
-    probe = state.clone()
-    seats = []
-    for _ in range(n):
-        probe.pop()
-        seats.append(probe.to_move)
-    seats.reverse()
-    return seats
+    """The seat that made each move of ``state.history`` (turn order alone cannot tell
+    across deals of a resumed position)."""
+    return list(state.movers)
 
 
 @runtime_checkable
