@@ -337,3 +337,20 @@ def test_random_player_is_seeded_and_ignores_the_global_rng() -> None:
     random.seed(2)
     assert picks(7) == a
     assert picks(8) != a
+
+
+def test_movers_follow_every_push_and_pop() -> None:
+    state = cassino.new_hand(seed=12)
+    seats = []
+    k = 0
+    while not state.is_over:
+        seats.append(state.to_move)
+        moves = state.legal_moves()
+        k += 5
+        state.push(moves[k % len(moves)])
+        assert state.movers == seats
+    for _ in range(10):
+        state.pop()
+        seats.pop()
+        assert state.movers == seats
+    assert state.clone().movers == seats
