@@ -797,3 +797,19 @@ def test_perft_crosses_a_deal():
     assert [s.perft(d) for d in (1, 2, 3, 4)] == [1, 2, 8, 4 * 10 + 4 * 6]
     no_stock = make_state(["KC", "KD"], ["QS"])
     assert [no_stock.perft(d) for d in (1, 2, 3)] == [1, 2, 2]
+
+
+def test_listing_limit_counts_moves_after_the_maximal_filter() -> None:
+    # 7 moves under free capture, 5 once captures must be maximal: a limit of 5 lists them
+    text = (
+        "cassino_standard{capture_extent=maximal} 0 1 AS,AC,10S,KD/4D,6C,8H,JH "
+        "3S,5D,7H,8S,9C,KH -/KS,KC,AD,3C,4H,4S 2S,8D,10D,QS,9H,JC,QD,7S,3H,JD,10C,9S,7C,"
+        "2D,10H,5H,5C,7D,6H,6S,8C,5S,JS,3D,9D,2C,4C,2H,QC,AH,6D,QH 1 - 0,0"
+    )
+    state = cassino.State.from_position(cassino.Position.from_text(text))
+    moves = state.legal_moves()
+    assert len(moves) == state.count_moves() == 5
+    assert state.legal_moves(limit=5) == moves
+    with pytest.raises(cassino.MoveLimitError, match="5 legal moves exceed the listing limit of 4"):
+        state.legal_moves(limit=4)
+    assert state.legal_moves() == moves  # the failed listing left nothing behind

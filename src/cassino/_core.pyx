@@ -1810,7 +1810,9 @@ cdef class State:
     # -- moves -----------------------------------------------------------------------------
     cdef int _generate(self, size_t limit) except -2:
         cdef int n
-        self._buf.limit = limit
+        # with capture_extent=maximal, captures are filtered after listing: list up to the
+        # default limit, then compare the moves left with ``limit``
+        self._buf.limit = DEFAULT_LIST_LIMIT if self.c.p.maximal and limit < DEFAULT_LIST_LIMIT else limit
         # releasing the GIL costs more than listing the moves of a typical position: only
         # large tables (which can take milliseconds) let other threads run meanwhile
         if cas_popcount(self.c.h.loose) > NOGIL_LOOSE:
@@ -1819,8 +1821,9 @@ cdef class State:
         else:
             n = gen_moves(&self.c, &self._buf)
         self._buf_version = self._version if n >= 0 else 0
-        if n < 0:
-            if self._buf.n >= limit:
+        if n < 0 or <size_t>n > limit:
+            if n >= 0 or self._buf.n >= self._buf.limit:
+                self._buf_version = 0
                 raise MoveLimitError(
                     f"{self.count_moves()} legal moves exceed the listing limit of {limit}")
             raise MemoryError("out of memory while listing moves")
@@ -1833,6 +1836,13 @@ cdef class State:
         cdef size_t cap = DEFAULT_LIST_LIMIT if limit is None else limit
         cdef int n = self._generate(cap)
         return [_to_move(&self._buf.moves[i]) for i in range(n)]
+
+    def iter_moves(self, chunk=4096):
+        """The legal moves in the order of :meth:`legal_moves`, generated ``chunk`` at a
+        time in bounded memory, without the listing limit (a :class:`MoveStream`). The
+        state must not change meanwhile: the iterator raises RuntimeError after a push or
+        pop."""
+        return MoveStream(self, chunk)
 
     def count_moves(self) -> int:
         """Exact number of legal moves. Tables of up to 12 loose cards are listed into the
@@ -2358,3 +2368,6 @@ def movegen_batch(states, int repeat=1) -> int:
     finally:
         free(cores)
     return total
+
+
+include "_stream.pxi"

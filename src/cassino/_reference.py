@@ -7,6 +7,7 @@ It has the same API as :mod:`cassino._core`. ``CASSINO_PURE_PYTHON=1`` makes
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -489,6 +490,26 @@ class State:
             raise MoveLimitError(f"{len(moves)} legal moves exceed the listing limit of {cap}")
         return moves
 
+    def iter_moves(self, chunk: int = 4096) -> Iterator[Move]:
+        """The legal moves in the order of :meth:`legal_moves`, without the listing limit
+        (the core generates them ``chunk`` at a time; the reference lists them first). The
+        state must not change meanwhile: the iterator raises RuntimeError after a push or
+        pop."""
+        _int_arg(chunk, "chunk", 1, DEFAULT_LIST_LIMIT)
+        return self._moves_while_unchanged(len(self._history), self.hands)
+
+    def _moves_while_unchanged(self, depth: int, hands: list[int]) -> Iterator[Move]:
+        # a push lengthens the history, a pop replaces self.hands
+        message = (
+            "the state changed (push, pop, perft or playout) while its moves were being iterated"
+        )
+        if len(self._history) != depth or self.hands is not hands:
+            raise RuntimeError(message)
+        for m in self._legal_with_reasons()[0]:
+            yield m
+            if len(self._history) != depth or self.hands is not hands:
+                raise RuntimeError(message)
+
     def count_moves(self) -> int:
         """Exact number of legal moves."""
         return len(self._legal_with_reasons()[0])
@@ -729,6 +750,19 @@ class State:
 
 
 _MULTI = Rules(sum_groups="multi")
+
+
+def _int_arg(x: object, name: str, lo: int, hi: int) -> int:
+    """``x`` checked to be an integer from ``lo`` to ``hi`` (iter_moves' chunk)."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        n = operator.index(x)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(x).__name__}") from None
+    if not lo <= n <= hi:
+        raise ValueError(f"{name} must be between {lo} and {hi}, not {n}")
+    return n
 
 
 def _vname(v: int) -> str:

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 import click
@@ -17,7 +18,7 @@ import click
 from . import State, new_hand
 from ._rng import Rng
 from .cards import CardSet, card_code
-from .errors import CassinoError, PositionError, RulesError, UnknownSystemError
+from .errors import CassinoError, MoveLimitError, PositionError, RulesError, UnknownSystemError
 from .game import Game
 from .moves import Move, MoveKind
 from .players import PlayerError
@@ -39,6 +40,7 @@ from .simulate import simulate as run_simulation
 __all__ = ["cli", "demo", "main", "move_record", "read_position"]
 
 EXIT_ERROR = 2
+MOVES_CHUNK = 4096  # moves generated and printed at a time by ``cassino moves``
 
 
 def _fail(message: str) -> int:
@@ -164,9 +166,12 @@ def moves(position: str, limit: int | None, count: bool) -> None:
     if count:
         click.echo(str(state.count_moves()))
         return
-    out = [json.dumps(move_record(m)) for m in state.legal_moves(limit=limit)]
-    if out:
-        click.echo("\n".join(out))
+    if limit is not None and (n := state.count_moves()) > limit:
+        raise MoveLimitError(f"{n} legal moves exceed the listing limit of {limit}")
+    # streamed: the first lines appear at once even when there are millions of moves
+    stream = state.iter_moves(MOVES_CHUNK)
+    while chunk := list(islice(stream, MOVES_CHUNK)):
+        click.echo("\n".join(json.dumps(move_record(m)) for m in chunk))
 
 
 @cli.command()
