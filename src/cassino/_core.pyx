@@ -739,6 +739,40 @@ cdef void with_groups(Fast* F, int v, int vp, bint natural) noexcept nogil:
         if natural and F.count[v]:
             families(F, v, F.count[v], b, 0)
 
+cdef enum:
+    KEY_SORT_MAX = 1024
+
+cdef void key_sort(CMove* mv, size_t n) noexcept nogil:
+    """Sort n <= KEY_SORT_MAX moves of one card and kind by takes, then value: shell sort
+    of one integer key per move, (takes << 6) | value (takes < 2**52, value < 64)."""
+    cdef uint64_t keys[KEY_SORT_MAX]
+    cdef uint64_t t
+    cdef size_t i, j, gap
+    cdef int g
+    cdef size_t gaps[6]
+    cdef uint8_t card = mv[0].card, kind = mv[0].kind
+    gaps[0] = 1; gaps[1] = 4; gaps[2] = 10; gaps[3] = 23; gaps[4] = 57; gaps[5] = 132
+    for i in range(n):
+        keys[i] = (mv[i].takes << 6) | mv[i].value
+    g = 5
+    while g > 0 and gaps[g] >= n:
+        g -= 1
+    while g >= 0:
+        gap = gaps[g]
+        for i in range(gap, n):
+            t = keys[i]
+            j = i
+            while j >= gap and keys[j - gap] > t:
+                keys[j] = keys[j - gap]
+                j -= gap
+            keys[j] = t
+        g -= 1
+    for i in range(n):
+        mv[i].card = card
+        mv[i].kind = kind
+        mv[i].takes = keys[i] >> 6
+        mv[i].value = <uint8_t>(keys[i] & 63)
+
 cdef void seg_sort_(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
     """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats if asked."""
     cdef CMove* mv = buf.moves
@@ -746,8 +780,10 @@ cdef void seg_sort_(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
     cdef CMove t
     if buf.overflow or n - lo < 2:
         return
-    if n - lo > 24:
+    if n - lo > KEY_SORT_MAX:
         sort_moves(mv + lo, n - lo)
+    elif n - lo > 24:
+        key_sort(mv + lo, n - lo)
     else:
         for i in range(lo + 1, n):
             t = mv[i]
@@ -790,7 +826,7 @@ cdef void legal_setup(Core* c, LegalCtx* x) noexcept nogil:
             x.own_idx[x.n_own] = i
             x.n_own += 1
 
-cdef bint legal_fast(Core* c, LegalCtx* x, int kind, mask_t takes, int value, uint64_t held,
+cdef inline bint legal_fast(Core* c, LegalCtx* x, int kind, mask_t takes, int value, uint64_t held,
                      int target) noexcept nogil:
     """is_legal(c, kind, ..., takes, value, held), target being the build augmented or
     increased (-1 for other kinds)."""
@@ -950,6 +986,352 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* be
     seg_sort(F, seg)
     return 0
 
+# ---------------------------------------------------------------------------------------
+# Move generation, small tables without builds (up to SMALL_MAX loose numeric cards)
+#
+# With no build on the table every legality filter passes and every capture or build
+# takes loose cards only. A subset of the n <= 8 loose numeric cards is numbered by its
+# compressed mask (bit i: the i-th lowest card), and these numbers sort as the card masks
+# do; a set of subsets is a bitset of 2**n bits. P(v), the unions of disjoint groups
+# totalling v, grows one group g at a time: P |= (P & disjoint(g)) << g, since for
+# disjoint subsets s | g == s + g. Scanning a bitset lists its moves sorted, once each.
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    SMALL_MAX = 8
+    SMALL_SUBSETS = 256      # 1 << SMALL_MAX
+    SMALL_WORDS = 4          # SMALL_SUBSETS // 64
+
+cdef uint64_t DISJ[SMALL_SUBSETS][SMALL_WORDS]   # DISJ[g]: bit s set when s & g == 0
+cdef int _g, _s
+for _g in range(SMALL_SUBSETS):
+    for _s in range(SMALL_WORDS):
+        DISJ[_g][_s] = 0
+    for _s in range(SMALL_SUBSETS):
+        if (_s & _g) == 0:
+            DISJ[_g][_s >> 6] |= (<uint64_t>1) << (_s & 63)
+
+cdef struct Small:
+    int n                    # loose numeric cards, lowest card id (and value) first
+    int nw                   # 64-bit words of a bitset of subsets
+    uint8_t ids[SMALL_MAX]
+    uint8_t vals[SMALL_MAX]
+    uint64_t sreach[SMALL_MAX + 1]   # totals (below 64) made by cards i..n-1
+    uint32_t have_g          # bit t: groups(t) is in the arena
+    uint32_t have_p          # bit v: P[v] is filled
+    int gstart[NVALUES]
+    int gcount[NVALUES]
+    int used
+    uint8_t arena[SMALL_SUBSETS]     # compressed groups; each subset has one total
+    uint64_t P[NVALUES][SMALL_WORDS]
+
+cdef void small_dfs(Small* S, int j, int r, int m) noexcept nogil:
+    """Append the subsets of cards j.. totalling r (> 0), joined with m, to the arena."""
+    cdef int k, v
+    for k in range(j, S.n):
+        v = S.vals[k]
+        if v > r or not (S.sreach[k] >> r) & 1:
+            return           # later cards are no smaller, or cannot make r at all
+        if (S.sreach[k + 1] >> (r - v)) & 1:
+            if v == r:
+                S.arena[S.used] = <uint8_t>(m | (1 << k))
+                S.used += 1
+            else:
+                small_dfs(S, k + 1, r - v, m | (1 << k))
+
+cdef inline void small_groups(Small* S, int t) noexcept nogil:
+    if not (S.have_g >> t) & 1:
+        S.have_g |= (<uint32_t>1) << t
+        S.gstart[t] = S.used
+        small_dfs(S, 0, t, 0)
+        S.gcount[t] = S.used - S.gstart[t]
+
+cdef inline void bits_shl_or(uint64_t* dst, const uint64_t* src, int g, int nw) noexcept nogil:
+    """dst |= src << g over nw words (callers shift no bit past the top)."""
+    cdef int ws = g >> 6, sh = g & 63, i
+    for i in range(nw - 1, ws - 1, -1):
+        if sh == 0:
+            dst[i] |= src[i - ws]
+        else:
+            dst[i] |= src[i - ws] << sh
+            if i > ws:
+                dst[i] |= src[i - ws - 1] >> (64 - sh)
+
+cdef void small_union(Small* S, uint64_t* out, const uint64_t* P, int t) noexcept nogil:
+    """out |= {s | b : s in P, b in groups(t), s & b == 0}."""
+    cdef int j, i, b, base = S.gstart[t], cnt = S.gcount[t]
+    cdef uint64_t tmp[SMALL_WORDS]
+    if S.nw == 1:
+        for j in range(cnt):
+            b = S.arena[base + j]
+            out[0] |= (P[0] & DISJ[b][0]) << b
+        return
+    for j in range(cnt):
+        b = S.arena[base + j]
+        for i in range(S.nw):
+            tmp[i] = P[i] & DISJ[b][i]
+        bits_shl_or(out, tmp, b, S.nw)
+
+cdef uint64_t* small_P(Small* S, int v) noexcept nogil:
+    """P(v): the unions of disjoint groups of v (the empty one included)."""
+    cdef uint64_t* P = S.P[v]
+    cdef int i
+    if (S.have_p >> v) & 1:
+        return P
+    S.have_p |= (<uint32_t>1) << v
+    small_groups(S, v)
+    for i in range(S.nw):
+        P[i] = 0
+    P[0] = 1
+    small_union(S, P, P, v)  # in place: each group joins the families made before it
+    return P
+
+cdef inline mask_t small_cards(Small* S, uint64_t s) noexcept nogil:
+    cdef mask_t m = 0
+    while s:
+        m |= (<mask_t>1) << S.ids[cas_ctz(s)]
+        s &= s - 1
+    return m
+
+cdef inline int buf_room(MoveBuf* buf, size_t k) noexcept nogil:
+    """Make room for k more moves; -1 (overflow flagged) past the limit or out of memory."""
+    if buf.n + k > buf.limit or (buf.n + k > buf.cap and buf_reserve(buf, buf.n + k) != 0):
+        buf.overflow = 1
+        return -1
+    return 0
+
+cdef inline void put_move(MoveBuf* buf, int card, int kind, mask_t takes, int value) noexcept nogil:
+    cdef CMove* m = &buf.moves[buf.n]
+    m.card = <uint8_t>card
+    m.kind = <uint8_t>kind
+    m.takes = takes
+    m.value = <uint8_t>value
+    buf.n += 1
+
+cdef inline uint64_t small_P1(Small* S, int v) noexcept nogil:
+    """small_P for n <= 6 (one word)."""
+    cdef uint64_t P = 1
+    cdef int j, b, base, end
+    if (S.have_p >> v) & 1:
+        return S.P[v][0]
+    S.have_p |= (<uint32_t>1) << v
+    if (S.sreach[0] >> v) & 1:
+        small_groups(S, v)
+        base = S.gstart[v]
+        end = base + S.gcount[v]
+        for j in range(base, end):
+            b = S.arena[j]
+            P |= (P & DISJ[b][0]) << b
+    S.P[v][0] = P
+    return P
+
+cdef inline void put_word(Small* S, MoveBuf* buf, int p, int kind, uint64_t w,
+                          int value) noexcept nogil:
+    cdef uint64_t s
+    while w:
+        s = w & (<uint64_t>0 - w)
+        w ^= s
+        put_move(buf, p, kind, small_cards(S, <uint64_t>cas_ctz(s)), value)
+
+cdef int small_card1(Core* c, MoveBuf* buf, Small* S, int p, int vp, uint64_t hp,
+                     int* best) noexcept nogil:
+    """small_gen's captures and creates of card p (value vp > 0, hp: the values held
+    after playing it) when n <= 6: one word per bitset. 0, or -1 on overflow."""
+    cdef int i, j, v, t, nv, size, base, end, b
+    cdef uint64_t lm, w, Pv, cw, s, reach = S.sreach[0]
+    cdef uint64_t C[NVALUES]
+    cdef int vlist[NVALUES]
+    cdef size_t total
+    # captures: P(vp) but the empty union
+    if (reach >> vp) & 1:
+        w = small_P1(S, vp) & ~(<uint64_t>1)
+        if w:
+            if buf_room(buf, <size_t>cas_popcount(w)) < 0:
+                return -1
+            if c.p.maximal:
+                cw = w
+                while cw:
+                    size = cas_popcount(<uint64_t>cas_ctz(cw))
+                    if size > best[p]:
+                        best[p] = size
+                    cw &= cw - 1
+            put_word(S, buf, p, K_CAPTURE, w, 0)
+    # creates of a value v held after the play: the card's own group (the cards
+    # completing it to v), joined with any disjoint groups of v
+    lm = hp & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+    nv = 0
+    total = 0
+    while lm:
+        v = cas_ctz(lm)
+        lm &= lm - 1
+        t = v - vp
+        if t == 0:
+            if not (reach >> v) & 1:
+                continue
+            cw = small_P1(S, v) & ~(<uint64_t>1)
+        else:
+            if not (reach >> t) & 1:
+                continue
+            Pv = small_P1(S, v)
+            small_groups(S, t)
+            base = S.gstart[t]
+            end = base + S.gcount[t]
+            cw = 0
+            for j in range(base, end):
+                b = S.arena[j]
+                cw |= (Pv & DISJ[b][0]) << b
+        if cw:
+            C[nv] = cw
+            vlist[nv] = v
+            nv += 1
+            total += cas_popcount(cw)
+    if nv == 0:
+        return 0
+    if buf_room(buf, total) < 0:
+        return -1
+    if nv == 1:
+        put_word(S, buf, p, K_BUILD, C[0], vlist[0])
+        return 0
+    w = 0
+    for j in range(nv):
+        w |= C[j]
+    while w:
+        i = cas_ctz(w)
+        w &= w - 1
+        s = <uint64_t>i
+        for j in range(nv):
+            if (C[j] >> i) & 1:
+                put_move(buf, p, K_BUILD, small_cards(S, s), vlist[j])
+    return 0
+
+cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t twice,
+                   int* best) noexcept nogil:
+    """Every move of a table without builds and with at most SMALL_MAX loose numeric
+    cards (natural_build_combination, sum_groups=multi, values ordered by card id), in
+    canonical order; 0, or -1 on overflow."""
+    cdef Small S
+    cdef mask_t m = c.h.loose & c.p.num_mask, same, fsub
+    cdef int n = 0, i, j, p, vp, v, nv, k, cnt, nw, size, fc = c.p.face_capture
+    cdef uint64_t hp, lm, w, s
+    cdef uint64_t* P
+    cdef uint64_t C[NVALUES][SMALL_WORDS]
+    cdef uint64_t U[SMALL_WORDS]
+    cdef int vlist[NVALUES]
+    cdef size_t total
+    while m:
+        i = cas_ctz(m)
+        m &= m - 1
+        S.vals[n] = c.p.val[i]
+        S.ids[n] = <uint8_t>i
+        n += 1
+    S.n = n
+    nw = 1 if n <= 6 else 1 << (n - 6)
+    S.nw = nw
+    S.sreach[n] = 1
+    for i in range(n - 1, -1, -1):
+        S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
+    S.have_g = 0
+    S.have_p = 0
+    S.used = 0
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        vp = c.p.val[p]
+        emit(buf, p, K_TRAIL, 0, 0)
+        if vp == 0:
+            # a card without a value captures cards of its rank (face_capture)
+            same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+            k = cas_popcount(same)
+            fsub = 0
+            while True:
+                fsub = (fsub - same) & same      # the subsets of same, ascending
+                if fsub == 0:
+                    break
+                cnt = cas_popcount(fsub)
+                if cnt == 1 or fc == 2 or (fc == 1 and cnt == 3 and k == 3):
+                    if c.p.maximal and cnt > best[p]:
+                        best[p] = cnt
+                    emit(buf, p, K_CAPTURE, fsub, 0)
+            continue
+        hp = (held & ~((<uint64_t>1) << vp) | twice) & ~(<uint64_t>1)
+        if nw == 1:
+            if small_card1(c, buf, &S, p, vp, hp, best) < 0:
+                return -1
+            continue
+        # captures: P(vp) but the empty union
+        total = 0
+        if (S.sreach[0] >> vp) & 1:      # (else no group of vp)
+            P = small_P(&S, vp)
+            for i in range(nw):
+                total += cas_popcount(P[i])
+        if total > 1:
+            if buf_room(buf, total - 1) < 0:
+                return -1
+            for i in range(nw):
+                w = P[i]
+                if i == 0:
+                    w &= ~(<uint64_t>1)
+                while w:
+                    s = (<uint64_t>i << 6) + cas_ctz(w)
+                    w &= w - 1
+                    if c.p.maximal:
+                        size = cas_popcount(s)
+                        if size > best[p]:
+                            best[p] = size
+                    put_move(buf, p, K_CAPTURE, small_cards(&S, s), 0)
+        # creates of a value v held after the play: the card's own group (the cards
+        # completing it to v), joined with any disjoint groups of v
+        lm = hp & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+        nv = 0
+        total = 0
+        while lm:
+            v = cas_ctz(lm)
+            lm &= lm - 1
+            if not (S.sreach[0] >> (v - vp if v > vp else v)) & 1:
+                continue         # no group of v - vp (of v when v == vp): no create
+            P = small_P(&S, v)
+            if v == vp:
+                for i in range(nw):
+                    C[nv][i] = P[i]
+                C[nv][0] &= ~(<uint64_t>1)
+            else:
+                small_groups(&S, v - vp)
+                for i in range(nw):
+                    C[nv][i] = 0
+                small_union(&S, C[nv], P, v - vp)
+            for i in range(nw):
+                total += cas_popcount(C[nv][i])
+            vlist[nv] = v
+            nv += 1
+        if total == 0:
+            continue
+        if buf_room(buf, total) < 0:
+            return -1
+        if nv == 1:
+            v = vlist[0]
+            for i in range(nw):
+                w = C[0][i]
+                while w:
+                    s = (<uint64_t>i << 6) + cas_ctz(w)
+                    w &= w - 1
+                    put_move(buf, p, K_BUILD, small_cards(&S, s), v)
+            continue
+        for i in range(nw):
+            U[i] = 0
+            for j in range(nv):
+                U[i] |= C[j][i]
+        for i in range(nw):
+            w = U[i]
+            while w:
+                k = cas_ctz(w)
+                w &= w - 1
+                s = (<uint64_t>i << 6) + k
+                for j in range(nv):
+                    if (C[j][i] >> k) & 1:
+                        put_move(buf, p, K_BUILD, small_cards(&S, s), vlist[j])
+    return -1 if buf.overflow else 0
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory)."""
@@ -960,7 +1342,7 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     cdef Loose L
     cdef Fast F
     cdef LegalCtx lx
-    cdef int fast, v
+    cdef int fast, v, small
     cdef uint64_t held, twice
     buf.n = 0
     buf.overflow = 0
@@ -971,19 +1353,29 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return 0
     if c.p.maximal:
         memset(best, 0, sizeof(best))
-    fast = fast_setup(c, &F)
-    if fast:
+    # the values held after playing p: all but p's own, unless another card has it
+    held = 0
+    twice = 0
+    m = hand
+    while m:
+        v = c.p.val[cas_ctz(m)]
+        twice |= held & ((<uint64_t>1) << v)
+        held |= (<uint64_t>1) << v
+        m &= m - 1
+    small = (c.h.nbuilds == 0 and c.p.natural and c.p.max_sum_groups == BIG_SUMS
+             and c.p.val_ordered and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_MAX)
+    if small:
+        # no build, few loose cards: the bitset path (sorted as it goes)
+        fast = small_gen(c, buf, hand, held, twice, best) == 0
+        if not fast:         # at the limit: the other path lists each move once
+            buf.n = 0
+            buf.overflow = 0
+            memset(best, 0, sizeof(best))
+    else:
+        fast = fast_setup(c, &F)
+    if fast and not small:
         legal_setup(c, &lx)
         F.lx = &lx
-        # the values held after playing p: all but p's own, unless another card has it
-        held = 0
-        twice = 0
-        m = hand
-        while m:
-            v = c.p.val[cas_ctz(m)]
-            twice |= held & ((<uint64_t>1) << v)
-            held |= (<uint64_t>1) << v
-            m &= m - 1
         m = hand
         while m and not buf.overflow:
             p = cas_ctz(m)
