@@ -209,7 +209,7 @@ def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
     r = rules(system)
     arrays = _playout_arrays(hands, r.num_teams)
     random = (0,) * r.players
-    t = _best(lambda: core._fill_playouts(r, 1, 0, random, (None,) * r.players, *arrays), budget, 5)
+    t = _best(lambda: core._fill_playouts(r, 1, 0, random, (None,) * r.players, *arrays), budget, 10)
     return hands / t
 
 
@@ -257,9 +257,9 @@ def run_bench(
     ref_arrays = _playout_arrays(nref, r.num_teams)
     ref_hps = nref / _best(lambda: _fill_reference(r, 1, 0, (0, 0), (None, None), *ref_arrays), budget, 2)
     core_hps = None
-    nhands = 2000 if quick else 50_000
+    nhands = 2000 if quick else 20_000
     if core is not None:
-        core_hps = _playout_rate(core, "cassino_standard", nhands, budget)
+        core_hps = _playout_rate(core, "cassino_standard", nhands, 2 * budget)
     out["hands"] = nhands
     out["reference_hands"] = nref
     out["hands_per_second"] = core_hps
