@@ -137,7 +137,11 @@ def position_dict(
     used = [c for h in hand_codes for c in h]
     used += [c for it in items for c in _item_codes(it)]
     used += [c for p in pile_codes for c in p] + stock_codes
-    rest_mask = ALL_CARDS & ~int(CardSet(parse_card(c) for c in used))
+    try:  # the cards the system plays with (five players: 49)
+        deck = cassino.rules(system, **{**(options or {}), "players": len(hand_codes)}).deck_mask
+    except cassino.CassinoError:
+        deck = ALL_CARDS
+    rest_mask = deck & ~int(CardSet(parse_card(c) for c in used))
     rest = CardSet(rest_mask).codes()
     if rest_to is None:
         for i, c in enumerate(rest):

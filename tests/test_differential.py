@@ -91,6 +91,50 @@ def test_random_play_matches_002(seed, choice):
     lockstep(rules("cassino_standard_002"), seed, choice, perft_every=7)
 
 
+# RULES.md §3.2-§3.4: the multi-player systems, with and without standard options
+MULTI_SYSTEMS = [
+    ("cassino_partnership", {}),
+    ("cassino_three_four", {}),
+    ("cassino_three_four", {"players": 4}),
+    ("cassino_five_player", {}),
+]
+MULTI_IDS = ["partnership", "three", "four", "five"]
+
+
+@pytest.mark.parametrize(("system", "base"), MULTI_SYSTEMS, ids=MULTI_IDS)
+@given(seed=SEEDS, choice=SEEDS, options=option_sets())
+def test_random_play_matches_multiplayer(system, base, seed, choice, options):
+    lockstep(rules(system, **base, **options), seed, choice, perft_every=11)
+
+
+@pytest.mark.parametrize(("system", "base"), MULTI_SYSTEMS, ids=MULTI_IDS)
+def test_multiplayer_positions_fast(system, base):
+    """Some thousand positions of each multi-player system under random options, every
+    dealer, the play direction both ways."""
+    rng = Rng(4242 + 7 * len(base) + len(system))
+    count = hands = 0
+    while count < 1500:
+        opts = {**base, **random_options(rng)}
+        if rng.below(4) == 0:
+            opts["direction"] = "ccw"
+        r = rules(system, **opts)
+        seed = rng.next_u64() >> 1
+        count += lockstep(r, seed, rng.next_u64(), perft_every=31)
+        hands += 1
+    assert count >= 1500
+
+
+@pytest.mark.parametrize(("system", "base"), MULTI_SYSTEMS, ids=MULTI_IDS)
+@given(seed=SEEDS)
+def test_random_hand_matches_multiplayer(system, base, seed):
+    r = rules(system, **base)
+    for dealer in range(r.players):
+        assert core.random_hand(r, seed, dealer) == _reference.random_hand(r, seed, dealer)
+    assert core.State.deal(r, seed % r.players, seed).to_position() == (
+        RefState.deal(r, seed % r.players, seed).to_position()
+    )
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("first_player", ["left_of_dealer", "right_of_dealer", "non_dealer"])
 @pytest.mark.parametrize("direction", ["cw", "ccw"])

@@ -254,13 +254,23 @@ def test_registry_lists_all_35_systems_and_the_002_preset():
 
 
 def test_implemented_systems():
-    assert implemented_systems() == ["cassino_standard", "cassino_standard_002"]
+    assert implemented_systems() == [
+        "cassino_standard",
+        "cassino_standard_002",
+        "cassino_partnership",
+        "cassino_three_four",
+        "cassino_five_player",
+    ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
         assert rules(sid).system == sid
 
 
-@pytest.mark.parametrize("sid", [s for s in ALL_35_SYSTEMS if s != "cassino_standard"])
+@pytest.mark.parametrize(
+    "sid",
+    [s for s in ALL_35_SYSTEMS if s not in (
+        "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player")],
+)
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):
         rules(sid)

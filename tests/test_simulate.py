@@ -212,8 +212,10 @@ def test_json_structure(serial: Any) -> None:
     assert len(data["games"]) == GAMES
     assert set(data["games"][0]) == {
         "index", "seed", "player_seeds", "seats", "winner", "scores", "hands", "moves",
-        "points", "sweeps",
+        "points", "sweeps", "winners",
     }
+    for g in data["games"]:
+        assert g["winners"] == ([] if g["winner"] is None else [g["winner"]])
 
 
 def test_csv_rows(serial: Any) -> None:

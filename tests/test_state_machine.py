@@ -101,8 +101,8 @@ def check_cards(p: Position) -> None:
     for m in places:
         assert union & m == 0, "a card is in two places"
         union |= m
-    assert union == ALL_CARDS
-    assert sum(m.bit_count() for m in places) == 52
+    assert union == p.rules.deck_mask and p.rules.deck_mask & ~ALL_CARDS == 0
+    assert sum(m.bit_count() for m in places) == p.rules.deck_size
     listed = [c for pile in p.piles for c in pile] + list(p.stock) + list(p.discard)
     assert len(listed) == len(set(listed)), "a pile, the stock or the discard repeats a card"
 
@@ -120,7 +120,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
     assert p.rules == start.rules and p.scores == start.scores
     # counts: every push plays exactly one card from the hand of the seat to act
     in_hands = sum(h.bit_count() for h in p.hands)
-    assert in_hands + len(p.stock) == 52 - r.table_cards - s.ply
+    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - s.ply
     assert s.ply == len(s.history)
     assert s.is_over == (in_hands == 0) == p.is_over
     assert s.last_deal == (not p.stock)
@@ -442,6 +442,28 @@ class Standard002ThreePlayerCcwMachine(StateMachine):
     options = {"players": 3, "direction": "ccw", "first_player": "right_of_dealer"}  # noqa: RUF012
 
 
+class PartnershipMachine(StateMachine):
+    system = "cassino_partnership"
+
+
+class PartnershipOptionsMachine(StateMachine):
+    system = "cassino_partnership"
+    options = {"sweeps": True, "obligation": "v2", "own_increase": "keep_old"}  # noqa: RUF012
+
+
+class ThreeFourMachine(StateMachine):
+    system = "cassino_three_four"
+
+
+class ThreeFourFourPlayerMachine(StateMachine):
+    system = "cassino_three_four"
+    options = {"players": 4, "sweeps": True, "obligation": "v3"}  # noqa: RUF012
+
+
+class FivePlayerMachine(StateMachine):
+    system = "cassino_five_player"
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -457,6 +479,11 @@ STATE_MACHINES = [
     Standard002Machine,
     Standard002ThreePlayerMachine,
     Standard002ThreePlayerCcwMachine,
+    PartnershipMachine,
+    PartnershipOptionsMachine,
+    ThreeFourMachine,
+    ThreeFourFourPlayerMachine,
+    FivePlayerMachine,
     RandomOptionsMachine,
 ]
 
@@ -464,7 +491,7 @@ STATE_MACHINES = [
 def test_every_implemented_system_has_a_machine():
     covered = {m.system for m in STATE_MACHINES}
     assert covered == set(cassino.implemented_systems())
-    players = {(m.system, m.options.get("players", 2)) for m in STATE_MACHINES}
+    players = {(m.system, m.options.get("players", cassino.rules(m.system).players)) for m in STATE_MACHINES}
     for sid in cassino.implemented_systems():
         lo, hi = cassino.SYSTEMS[sid].preset.get("player_range", (2, 2))
         assert {(sid, n) for n in range(lo, hi + 1)} <= players
@@ -483,6 +510,10 @@ GAME_SETUPS = [
     ("cassino_standard", {"sweeps": True, "end_check": "compare_totals", "target": 11}),
     ("cassino_standard_002", {}),
     ("cassino_standard_002", {"players": 3, "target": 11}),
+    ("cassino_partnership", {"target": 11}),
+    ("cassino_three_four", {"target": 11}),
+    ("cassino_three_four", {"players": 4, "target": 11}),
+    ("cassino_five_player", {"target": 11}),
 ]
 
 

@@ -52,6 +52,7 @@ cdef struct Params:
     int first_player
     int first_right          # first_player=right_of_dealer: the seat before the dealer leads
     int hand_size
+    int last_hand_size       # cards each on the last deal of a hand (five players: 5)
     int table_cards
     int deal_order           # 0 opponent_table_dealer, 1 opponent_dealer_table
     int face_capture         # 0 one, 1 one_or_three, 2 any
@@ -69,6 +70,7 @@ cdef struct Params:
     uint8_t val[NCARDS]      # value of each card; 0 = none (match by rank only)
     int val_ordered          # the nonzero values never decrease with the card id
     mask_t num_mask          # the cards with a value
+    mask_t deck_mask         # the cards in play (five players: 2D 2H 2C set aside)
 
 cdef struct Core:
     Params p
@@ -92,4 +94,5 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil
 cdef uint64_t count_moves_c(Core* c) noexcept nogil
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil
 cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil
+cdef int deck_filter(const Params* p, uint8_t* deck, int ncards) noexcept nogil
 cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil

@@ -9,7 +9,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from cassino._reference import State as _RefState
+from cassino._reference import State as _RefState, system_deck
 from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from cassino.moves import Move, MoveKind
 from cassino.position import Build, Position
@@ -1656,15 +1656,30 @@ cdef inline mask_t table_mask(Core* c) noexcept nogil:
     return t
 
 cdef void deal_round(Core* c) noexcept nogil:
-    cdef int r, k, seat, j
-    for r in range(c.p.hand_size // 2):
+    """A later deal as _reference.State._deal_round: batches of two (one for the last batch
+    of an odd deal, five players' 2-2-1) from the dealer's left, the dealer last."""
+    cdef int r, k, seat, j, batch
+    cdef int size = c.p.hand_size
+    if c.stock_len - c.h.stock_pos == c.p.players * c.p.last_hand_size:
+        size = c.p.last_hand_size
+    for r in range(0, size, 2):
+        batch = 2 if size - r >= 2 else 1
         seat = c.dealer
         for k in range(c.p.players):
             seat = c.p.next_seat[seat]
-            for j in range(2):
+            for j in range(batch):
                 if c.h.stock_pos < c.stock_len:
                     c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
                     c.h.stock_pos += 1
+
+cdef int deck_filter(const Params* p, uint8_t* deck, int ncards) noexcept nogil:
+    """Drop the cards the system sets aside from a shuffled deck, in place; the new size."""
+    cdef int i, n = 0
+    for i in range(ncards):
+        if (p.deck_mask >> deck[i]) & 1:
+            deck[n] = deck[i]
+            n += 1
+    return n
 
 cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil:
     """Empty the hand state and deal the first round as _reference.initial_deal."""
@@ -1885,6 +1900,8 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.first_right = 1 if rules.first_player == "right_of_dealer" else 0
     set_first_player(p, dealer)
     p.hand_size = rules.hand_size
+    p.last_hand_size = rules.last_size
+    p.deck_mask = <mask_t>rules.deck_mask
     p.table_cards = rules.table_cards
     p.deal_order = 0 if rules.deal_order == "opponent_table_dealer" else 1
     p.face_capture = {"one": 0, "one_or_three": 1, "any": 2}[rules.face_capture]
@@ -2026,15 +2043,13 @@ cdef class State:
         cdef int i
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-        deck = list(deck)
-        if sorted(deck) != list(range(NCARDS)):
-            raise PositionError("deck must be a permutation of the 52 card ids")
-        for i in range(NCARDS):
+        deck = system_deck(rules, deck)
+        for i in range(len(deck)):
             cards[i] = <uint8_t>deck[i]
         st = cls.__new__(cls)
         memset(&st.c, 0, sizeof(Core))
         load_params(&st.c.p, rules, dealer)
-        init_hand(&st.c, cards, NCARDS, dealer)
+        init_hand(&st.c, cards, len(deck), dealer)
         st._rules = rules
         st._scores = tuple(scores or [0] * rules.num_teams)
         st._root = None          # the position at ply 0, made when first needed (_root_position)
@@ -2056,7 +2071,7 @@ cdef class State:
         st = cls.__new__(cls)
         memset(&st.c, 0, sizeof(Core))
         load_params(&st.c.p, rules, dealer)
-        init_hand(&st.c, cards, NCARDS, dealer)
+        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, NCARDS), dealer)
         st._rules = rules
         st._scores = tuple([0] * rules.num_teams)
         st._root = None
@@ -2482,7 +2497,7 @@ def random_hand(rules, seed, int dealer=0):
     buf.overflow = 0
     with nogil:
         shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, NCARDS, dealer)
+        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
         n = play_random_hand(&core, &rng, &buf)
         score_totals(&core, totals)
     free(buf.moves)
@@ -2641,7 +2656,7 @@ cdef int playout_range(Core* proto, uint64_t seed, Py_ssize_t start, Py_ssize_t 
         set_first_player(&core.p, dealer)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
         shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, NCARDS, dealer)
+        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
         n = play_core_hand(&core, &rng, &buf, pol)
         if n < 0:
             rc = -(<int>k + 1)
@@ -2704,7 +2719,7 @@ cdef int _fill_with_hooks(object rules, uint64_t seed, Py_ssize_t start, Py_ssiz
         dealer = <int>((start + k) % rules.players)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
         shuffle_deck(&rng, deck, NCARDS)
-        st = State.new_hand(rules, dealer, [deck[i] for i in range(NCARDS)])
+        st = State.new_hand(rules, dealer, [deck[i] for i in range(NCARDS)])  # filtered there
         teams = st.c.p.nteams
         nm = 0
         while not hand_over(&st.c):

@@ -19,7 +19,7 @@ from .position import Build, Position, card_value, mask_sum
 from .rules import Rules
 from .scoring import HandScore, score_hand
 
-__all__ = ["State", "initial_deal", "random_hand"]
+__all__ = ["State", "initial_deal", "random_hand", "system_deck"]
 
 TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
     MoveKind.TRAIL,
@@ -122,6 +122,22 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     return hands, table, deck[pos:]
 
 
+def system_deck(rules: Rules, cards: Any) -> list[int]:
+    """``cards`` checked to be a shuffle of the system's cards; a shuffle of all 52 cards is
+    accepted too, and the cards the system sets aside (five-player: 2D 2H 2C) are dropped."""
+    deck: list[int] = list(cards)
+    if sorted(deck) == list(range(52)):
+        return rules.deck_cards(deck)
+    if rules.deck_size != 52 and sorted(deck) == rules.deck_cards(list(range(52))):
+        return deck
+    if rules.deck_size == 52:
+        raise PositionError("deck must be a permutation of the 52 card ids")
+    raise PositionError(
+        f"deck must be a permutation of the 52 card ids or of the {rules.deck_size} cards "
+        f"of {rules.system}"
+    )
+
+
 def next_seat(rules: Rules, seat: int, steps: int = 1) -> int:
     """The seat ``steps`` places after ``seat`` in play order."""
     n = rules.players
@@ -177,9 +193,7 @@ class State:
         """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-        if sorted(deck) != list(range(52)):
-            raise PositionError("deck must be a permutation of the 52 card ids")
-        hands, table, stock = initial_deal(rules, dealer, list(deck))
+        hands, table, stock = initial_deal(rules, dealer, system_deck(rules, deck))
         pos = Position(
             rules=rules,
             dealer=dealer,
@@ -688,14 +702,19 @@ class State:
         self.to_move = next_seat(r, self.to_move)
 
     def _deal_round(self) -> None:
+        """A later deal: batches of two (the last batch one card when the deal gives an odd
+        number, as five-player Cassino's 2-2-1), every seat from the dealer's left, the
+        dealer last; never table cards."""
         r = self.rules
+        size = r.deal_size(len(self.stock))
         pos = 0
-        for _ in range(r.hand_size // 2):
+        for start in range(0, size, 2):
+            batch = min(2, size - start)
             for k in range(1, r.players + 1):
                 seat = next_seat(r, self.dealer, k)
-                for c in self.stock[pos : pos + 2]:
+                for c in self.stock[pos : pos + batch]:
                     self.hands[seat] |= 1 << c
-                pos += 2
+                pos += batch
         del self.stock[:pos]
 
     def pop(self) -> Move:
@@ -787,7 +806,7 @@ def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], in
 
     Returns the points per team and the number of moves; identical in the core."""
     rng = Rng(seed)
-    deck = shuffled_deck(rng)
+    deck = rules.deck_cards(shuffled_deck(rng))
     state = State.new_hand(rules, dealer, deck)
     n = 0
     while not state.is_over:

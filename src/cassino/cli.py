@@ -328,6 +328,8 @@ def _print_summary(result: SimulationResult) -> None:
     console = _console()
     opts = " ".join(f"{k}={_value_text(v)}" for k, v in sorted(result.options.items()))
     seating = "duplicate deals, seats rotated" if result.duplicate else "seats rotated game by game"
+    if r.teams == "partnership":
+        seating += "; partners drawn by card every game"
     console.print(
         f"{result.system}{' ' + opts if opts else ''}: {s.games} games, seed {result.seed}, "
         f"{' vs '.join(names)} ({seating})"
@@ -375,10 +377,10 @@ def _print_summary(result: SimulationResult) -> None:
 @click.option(
     "--players",
     "players_spec",
-    default="random,random",
-    show_default=True,
+    default=None,
     metavar="A,B",
-    help="Players, one per seat: names (random, greedy) or module:Class.",
+    help="Players, one per seat: names (random, greedy) or module:Class  [default: one "
+    "random player per seat of the system].",
 )
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
@@ -435,7 +437,7 @@ def _print_summary(result: SimulationResult) -> None:
 def simulate_command(
     system: str,
     options: tuple[str, ...],
-    players_spec: str,
+    players_spec: str | None,
     games: int,
     seed: int,
     workers: int | None,
@@ -469,6 +471,8 @@ def simulate_command(
             "its own workers"
         )
     opts = dict(parse_option(o) for o in options)
+    if players_spec is None:
+        players_spec = ",".join(["random"] * rules(system, **opts).players)
     players = _parse_players(players_spec)
     if plot is not None:
         _check_plot_target(plot)
@@ -593,6 +597,7 @@ _INT_RANGES = {
     "sweep_points": "integer >= 1",
     "build_max_value": "1-10",
     "hand_size": "even, 2-26",
+    "last_hand_size": "0 (= hand_size) or 1-26",
     "table_cards": "even, 0-12",
 }
 
@@ -723,12 +728,11 @@ def demo(seed: int) -> None:
     click.echo(f"{SYSTEMS[r.system].name}, seed {seed}")
     click.echo(f"draw for first dealer (high card deals, A low): {shown}: seat {game.dealer} deals")
     hand = game.state
-    per_deal = r.players * r.hand_size
     deal_no = 0
     ply = 0
     while True:
         pos = hand.to_position()
-        deal = r.deals_per_hand - len(pos.stock) // per_deal
+        deal = r.deal_number(len(pos.stock))
         if deal != deal_no:
             deal_no = deal
             last = " (last)" if deal == r.deals_per_hand else ""

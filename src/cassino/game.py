@@ -85,16 +85,43 @@ class Game:
     option; equal ranks redraw), deals every hand from a fresh shuffle of its own
     :class:`~cassino.Rng`, scores finished hands with the system's ``end_check``, and
     passes the deal to the next seat after every hand.
+
+    In a partnership system the game first draws partners (RULES.md §3.2: the two highest
+    cards against the two lowest, :meth:`_draw_partners`) and seats them opposite;
+    :attr:`seating` maps each participant to his seat. ``dealer=`` and ``seating=`` start a
+    game without those draws; :meth:`next_game` uses them so that the winner deals first.
     """
 
     def __init__(
-        self, system: str | Rules = "cassino_standard", *, seed: int = 0, **options: Any
+        self,
+        system: str | Rules = "cassino_standard",
+        *,
+        seed: int = 0,
+        dealer: int | None = None,
+        seating: Sequence[int] | None = None,
+        **options: Any,
     ) -> None:
-        self._setup(system, seed, options)
-        self.first_dealer: int = self._draw_dealer()
+        self._setup(system, seed, options, dealer, seating)
+        if seating is not None:
+            self.seating: list[int] = self._check_seating(seating)
+        elif self.rules.teams == "partnership":
+            self.seating = self._draw_partners()
+        else:
+            self.seating = list(range(self.rules.players))
+        if dealer is None:
+            self.first_dealer: int = self._draw_dealer()
+        else:
+            self.first_dealer = dealer
         self._deal(self.first_dealer)
 
-    def _setup(self, system: str | Rules, seed: int, options: Mapping[str, Any]) -> None:
+    def _setup(
+        self,
+        system: str | Rules,
+        seed: int,
+        options: Mapping[str, Any],
+        dealer: int | None = None,
+        seating: Sequence[int] | None = None,
+    ) -> None:
         if isinstance(system, Rules):
             self.rules: Rules = system.replace(**options) if options else system
         else:
@@ -109,14 +136,23 @@ class Game:
         self._hands_played = 0
         self.hand_scores: list[HandScore] = []
         self._hand = 0
-        self.log.append(
-            {
-                "type": "game",
-                "system": self.rules.system,
-                "options": self.rules.options(),
-                "seed": seed,
-            }
-        )
+        head: dict[str, Any] = {
+            "type": "game",
+            "system": self.rules.system,
+            "options": self.rules.options(),
+            "seed": seed,
+        }
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not (
+                0 <= dealer < self.rules.players
+            ):
+                raise RulesError(
+                    f"dealer must be a seat from 0 to {self.rules.players - 1}, not {dealer!r}"
+                )
+            head["dealer"] = dealer
+        if seating is not None:
+            head["seating"] = list(seating)
+        self.log.append(head)
 
     @classmethod
     def from_position(cls, position: Position, *, seed: int = 0, hand: int = 0) -> Game:
@@ -128,6 +164,7 @@ class Game:
             raise IllegalMoveError("cannot resume a game at a finished hand")
         game = cls.__new__(cls)
         game._setup(position.rules, seed, {})
+        game.seating = list(range(position.rules.players))
         game.first_dealer = position.dealer
         game._scores = list(position.scores)
         game._hands_played = game._hand = hand
@@ -230,7 +267,71 @@ class Game:
         self._end(winner)
         return CountOut(seat, team, clinched, total, won, winner)
 
+    def next_game(self, seed: int) -> Game:
+        """The next game of a match: same rules and seating; the winner deals its first hand
+        (RULES.md §3.1 and §3.3: "The winner of a game begins the deal for the next game").
+
+        In a partnership game the winning partnership's seat ``team`` (the lower of its two
+        seats) deals: the seeds do not say which partner, and either is a correct reading."""
+        if self._winner is None:
+            raise IllegalMoveError("the game is not over: it has no winner to deal the next one")
+        return Game(self.rules, seed=seed, dealer=self._winner, seating=self.seating)
+
+    def seat_of(self, participant: int) -> int:
+        """The seat taken by ``participant`` (the players in the order they were listed
+        before the partner draw; the identity outside partnership games)."""
+        return self.seating[participant]
+
     # -- flow ----------------------------------------------------------------------------
+    def _check_seating(self, seating: Sequence[int]) -> list[int]:
+        out = list(seating)
+        n = self.rules.players
+        if sorted(out) != list(range(n)) or any(isinstance(x, bool) for x in out):
+            raise RulesError(f"seating must list the seats 0 to {n - 1} once each, not {out!r}")
+        return out
+
+    def _draw_partners(self) -> list[int]:
+        """Partners by card draw (RULES.md §3.2): the two highest cards (A low) play
+        together against the two lowest. Players tied across the cut redraw among
+        themselves. Participant 0 keeps seat 0 and his partner sits opposite (seat 2); the
+        others take seats 1 and 3 in participant order. Returns the seat of each participant."""
+        n = self.rules.players
+        half = n // 2
+        rounds: list[list[list[Any]]] = []
+
+        def top(contenders: list[int], k: int) -> list[int]:
+            # the k highest drawers of ``contenders``, ties across the cut redrawn
+            if k == 0:
+                return []
+            if k == len(contenders):
+                return list(contenders)
+            deck = shuffled_deck(self._rng)
+            ranks = {s: card_rank(deck[i]) for i, s in enumerate(contenders)}
+            rounds.append([[s, card_code(deck[i])] for i, s in enumerate(contenders)])
+            order = sorted(contenders, key=lambda s: -ranks[s])
+            cut = ranks[order[k - 1]]
+            above = [s for s in order if ranks[s] > cut]
+            tied = [s for s in contenders if ranks[s] == cut]
+            return above + top(tied, k - len(above))
+
+        high = set(top(list(range(n)), half))
+        mine = [p for p in range(n) if (p in high) == (0 in high)]
+        theirs = [p for p in range(n) if (p in high) != (0 in high)]
+        seating = [0] * n
+        for i, p in enumerate(mine):
+            seating[p] = 2 * i
+        for i, p in enumerate(theirs):
+            seating[p] = 2 * i + 1
+        self.log.append(
+            {
+                "type": "partners",
+                "rounds": rounds,
+                "high": sorted(high),
+                "seating": seating,
+            }
+        )
+        return seating
+
     def _draw_dealer(self) -> int:
         """Each contender draws from a fresh shuffle; ties for the best rank redraw."""
         low = self.rules.first_dealer == "low"
@@ -248,7 +349,7 @@ class Game:
         return contenders[0]
 
     def _deal(self, dealer: int) -> None:
-        deck = shuffled_deck(self._rng)
+        deck = self.rules.deck_cards(shuffled_deck(self._rng))
         self.dealer: int = dealer
         self._state: Any = _state_class().new_hand(self.rules, dealer, deck, list(self._scores))
         self.log.append(
@@ -306,7 +407,7 @@ class Game:
                     raise ReplayError("record 1: the position's rules differ from the 'game' record")
                 game = cls.from_position(pos, seed=seed, hand=second["hand"])
             else:
-                game = cls(r, seed=seed)
+                game = cls(r, seed=seed, dealer=head.get("dealer"), seating=head.get("seating"))
         except KeyError as exc:
             raise ReplayError(f"record 0 or 1 is missing the field {exc}") from None
         except ReplayError:

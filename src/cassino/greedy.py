@@ -179,7 +179,7 @@ class GreedyPlayer:
         if h == 0:
             if hand_left or view.stock_size == 0:
                 return 0.0
-            h = r.hand_size  # the next deal: the opponent leads with a full hand
+            h = r.deal_size(view.stock_size)  # the next deal: the opponent leads with a full hand
         unseen = view.unseen.mask
         total = unseen.bit_count()
         if total == 0:

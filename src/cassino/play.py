@@ -106,11 +106,22 @@ class _Session:
         """How a seat is called on screen."""
         if seat == self.seat:
             return "you"
+        if self.rules.teams == "partnership" and self.rules.team_of(seat) == self.rules.team_of(
+            self.seat
+        ):
+            return f"your partner (seat {seat})"
         return "opponent" if self.rules.players == 2 else f"seat {seat}"
 
     def team_name(self, team: int) -> str:
-        """Teams are seats in the individual systems."""
-        return self.who(team)
+        """Teams are seats in the individual systems; partnerships are "you two" and the
+        opponents' seats."""
+        r = self.rules
+        if r.teams != "partnership":
+            return self.who(team)
+        if team == r.team_of(self.seat):
+            return "your team"
+        seats = [s for s in range(r.players) if r.team_of(s) == team]
+        return "seats " + " & ".join(str(s) for s in seats)
 
     def card(self, c: int) -> Text:
         """A card in colour: red hearts and diamonds, bold black spades and clubs."""
@@ -166,8 +177,7 @@ class _Session:
         v = self.view()
         r = self.rules
         c = self.console
-        per_deal = r.players * r.hand_size
-        deal = r.deals_per_hand - v.stock_size // per_deal
+        deal = r.deal_number(v.stock_size)
         last = " (last)" if v.last_deal else ""
         c.print()
         c.rule(
@@ -188,7 +198,9 @@ class _Session:
                 counts.append(f"{self.who(s)} holds {v.hand_sizes[s]}")
         for t, n in enumerate(v.pile_sizes):
             counts.append(
-                f"{self.team_name(t)} {'have' if t == r.team_of(self.seat) else 'has'} taken {n}"
+                f"{self.team_name(t)} "
+                f"{'have' if t == r.team_of(self.seat) or r.teams == 'partnership' else 'has'} "
+                f"taken {n}"
             )
         if r.sweeps:
             counts.append("sweeps " + "/".join(str(x) for x in v.sweeps))
@@ -283,7 +295,19 @@ class _Session:
             f"{self.who(s)} ({getattr(p, 'name', self.opponent_spec)})"
             for s, p in self.opponents.items()
         )
-        c.print(f"You are seat {self.seat}, against {names}.")
+        if self.rules.teams == "partnership":
+            high = g.log[1]["high"] if g.log[1].get("type") == "partners" else []
+            place = g.seating.index(self.seat)
+            partner = [s for s in range(self.rules.players)
+                       if s != self.seat and self.rules.team_of(s) == self.rules.team_of(self.seat)]
+            c.print(
+                "Partners drawn by card, the two highest against the two lowest: you drew "
+                f"{'high' if place in high else 'low'}; you sit at seat {self.seat}, your "
+                f"partner at seat {partner[0]} opposite."
+            )
+            c.print(f"You are seat {self.seat}, with {names}.")
+        else:
+            c.print(f"You are seat {self.seat}, against {names}.")
         c.print("Type a move's number or notation; 'help' lists the commands.")
         try:
             shown_hand = -1
@@ -325,7 +349,10 @@ class _Session:
         assert g.winner is not None
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         if g.winner == self.rules.team_of(self.seat):
-            text = f"You win the game, {scores}."
+            who = "You and your partner win" if self.rules.teams == "partnership" else "You win"
+            text = f"{who} the game, {scores}."
+        elif self.rules.teams == "partnership":
+            text = f"{self.team_name(g.winner).capitalize()} win the game, {scores}."
         else:
             text = f"{self.team_name(g.winner).capitalize()} wins the game, {scores}."
         self.console.print(Text(text, style="bold green"))
@@ -476,7 +503,13 @@ def _unicode_ok(console: Console) -> bool:
     metavar="NAME|module:Class",
     help="The other player(s): random, greedy, or a class module:Class.",
 )
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Your seat (in a partnership game: your place before the partner draw seats you).",
+)
 @click.option("--seed", type=int, default=None, help="Game seed (default: a random one, shown).")
 @click.option("--no-color", is_flag=True, help="Plain text, no colours or styles.")
 def play(
@@ -503,8 +536,10 @@ def play(
         )
     if seed is None:
         seed = secrets.randbelow(1 << 31)
-    opponents = {s: make_player(opponent, seed=seed + 1 + s) for s in range(r.players) if s != seat}
     game = Game(r, seed=seed)
+    # --seat is the human's place; in a partnership game the partner draw then seats him
+    seat = game.seat_of(seat)
+    opponents = {s: make_player(opponent, seed=seed + 1 + s) for s in range(r.players) if s != seat}
     console = Console(
         color_system=None if no_color else "auto",
         highlight=False,

@@ -218,8 +218,16 @@ class Position:
             raise PositionError("sweep_order names a team that does not exist")
         seen: dict[int, str] = {}
 
+        in_play = r.deck_mask
+
         def claim(card: int, where: str) -> None:
             card_code(card)  # a card id: an int from 0 to 51, else CardError
+            if not in_play >> card & 1:
+                aside = CardSet(ALL_CARDS & ~in_play)
+                raise PositionError(
+                    f"card {card_code(card)} ({where}) is not in the deck of {r.system}: "
+                    f"{aside} are removed ({r.deck_size} cards)"
+                )
             if card in seen:
                 raise PositionError(f"card {card_code(card)} appears twice ({seen[card]} and {where})")
             seen[card] = where
@@ -227,8 +235,9 @@ class Position:
         for s, h in enumerate(self.hands):
             for c in _bits(h):
                 claim(c, f"hand {s}")
-            if h.bit_count() > r.hand_size:
-                raise PositionError(f"hand {s} holds {h.bit_count()} cards; a deal gives {r.hand_size}")
+            most = r.hand_size if self.stock else max(r.hand_size, r.last_size)
+            if h.bit_count() > most:
+                raise PositionError(f"hand {s} holds {h.bit_count()} cards; a deal gives {most}")
         for c in _bits(self.loose):
             claim(c, "table")
         values = set()
@@ -246,21 +255,26 @@ class Position:
             claim(c, "stock")
         for c in self.discard:
             claim(c, "discard")
-        if len(seen) != 52:
-            missing = CardSet(ALL_CARDS & ~sum(1 << c for c in seen))
+        if len(seen) != r.deck_size:
+            missing = CardSet(in_play & ~sum(1 << c for c in seen))
             raise PositionError(
-                f"the position holds {len(seen)} cards, not 52 (missing: {missing})"
+                f"the position holds {len(seen)} cards, not {r.deck_size} (missing: {missing})"
             )
         per_deal = n * r.hand_size
-        played = 52 - r.table_cards - len(self.stock) - sum(h.bit_count() for h in self.hands)
+        played = r.deck_size - r.table_cards - len(self.stock) - sum(h.bit_count() for h in self.hands)
         if len(self.sweep_order) > max(played, 0):
             raise PositionError(
                 f"the position records {len(self.sweep_order)} sweeps, but only "
                 f"{max(played, 0)} cards have been played in this hand"
             )
-        if len(self.stock) % per_deal:
+        if r.last_size == r.hand_size and len(self.stock) % per_deal:
             raise PositionError(
                 f"the stock holds {len(self.stock)} cards, not a multiple of one deal ({per_deal})"
+            )
+        if not r.stock_ok(len(self.stock)):
+            raise PositionError(
+                f"the stock holds {len(self.stock)} cards, which no point of the deals of "
+                f"{r.system} ({n * r.hand_size} cards a deal, {n * r.last_size} on the last) leaves"
             )
         if not any(self.hands):
             if self.stock:

@@ -33,7 +33,7 @@ __all__ = [
 # Values that later systems need are listed in PLANNED_VALUES and rejected for now.
 CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("individual", "partnership"),
-    "deck": ("standard52",),
+    "deck": ("standard52", "standard49"),
     "direction": ("cw", "ccw"),
     "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
     "match_mode": ("rank", "value"),
@@ -85,6 +85,37 @@ PLANNED_FLAGS = (
 )
 
 
+# The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
+# + suit, suits S H D C).
+_DECK_MASKS = {
+    "standard52": (1 << 52) - 1,
+    "standard49": ((1 << 52) - 1) & ~(1 << 5 | 1 << 6 | 1 << 7),
+}
+_DECK49_SYSTEMS = ("cassino_five_player",)
+
+# Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
+# another system or an impossible game.
+_FIXED: dict[str, dict[str, Any]] = {
+    "cassino_partnership": {"teams": "partnership"},
+    "cassino_three_four": {"teams": "individual"},
+    "cassino_five_player": {"teams": "individual", "deck": "standard49"},
+}
+_FIXED_WHY = {
+    ("cassino_partnership", "teams"): ": two partnerships of two, partners sitting opposite",
+    ("cassino_three_four", "teams"): ": each plays for himself (cassino_partnership is the "
+    "four-player partnership game)",
+    ("cassino_five_player", "teams"): ": each plays for himself",
+    ("cassino_five_player", "deck"): ": 2D, 2H and 2C are removed, so that 49 cards deal "
+    "evenly to five players",
+}
+
+
+def _opt_text(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every parameter of a game system (RULES.md §1.3), validated on construction.
@@ -121,6 +152,7 @@ class Rules:
     sweep_points: int = 1
     last_card_sweep: bool = True
     hand_size: int = 4
+    last_hand_size: int = 0
     table_cards: int = 4
     deal_order: str = "opponent_table_dealer"
     first_dealer: str = "high"
@@ -171,14 +203,37 @@ class Rules:
             raise RulesError(f"target must be at least 1, not {self.target}")
         if self.sweeps and self.sweep_points < 1:
             raise RulesError("sweeps=true needs sweep_points of at least 1")
+        fixed = _FIXED.get(self.system, {})
+        for name, want in fixed.items():
+            if getattr(self, name) != want:
+                raise RulesError(
+                    f"{self.system} needs {name}={_opt_text(want)}, not {_opt_text(getattr(self, name))}"
+                    + _FIXED_WHY.get((self.system, name), "")
+                )
+        if self.deck == "standard49" and self.system not in _DECK49_SYSTEMS:
+            raise RulesError(
+                "deck=standard49 (2D, 2H and 2C removed) is the five-player deck, "
+                f"not for {self.system}"
+            )
         if not 1 <= self.hand_size <= 26 or not 0 <= self.table_cards <= 12:
             raise RulesError("hand_size must be 1-26 and table_cards 0-12")
-        rest = 52 - self.table_cards
-        per_deal = self.players * self.hand_size
-        if rest % per_deal:
+        if self.last_hand_size and not 1 <= self.last_hand_size <= 26:
             raise RulesError(
-                f"{rest} cards cannot be dealt in rounds of {self.hand_size} to "
-                f"{self.players} players"
+                f"last_hand_size must be 0 (as hand_size) or 1-26, not {self.last_hand_size}"
+            )
+        rest = self.deck_size - self.table_cards
+        per_deal = self.players * self.hand_size
+        last = self.players * self.last_size
+        if self.last_size == self.hand_size:
+            if rest % per_deal:
+                raise RulesError(
+                    f"{rest} cards cannot be dealt in rounds of {self.hand_size} to "
+                    f"{self.players} players"
+                )
+        elif rest - last < per_deal or (rest - last) % per_deal:
+            raise RulesError(
+                f"{rest} cards cannot be dealt in rounds of {self.hand_size} and a last round "
+                f"of {self.last_size} to {self.players} players"
             )
         if self.table_cards % 2 or self.hand_size % 2:
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
@@ -200,9 +255,50 @@ class Rules:
         return seat % self.num_teams
 
     @property
+    def deck_mask(self) -> int:
+        """The cards in play: all 52, or 49 without 2D, 2H and 2C (``deck=standard49``)."""
+        return _DECK_MASKS[self.deck]
+
+    @property
+    def deck_size(self) -> int:
+        """Number of cards in play."""
+        return self.deck_mask.bit_count()
+
+    def deck_cards(self, deck: list[int] | tuple[int, ...]) -> list[int]:
+        """``deck`` (a shuffled 52-card deck) without the cards the system sets aside."""
+        m = self.deck_mask
+        return [c for c in deck if m >> c & 1]
+
+    @property
+    def last_size(self) -> int:
+        """Cards each player gets on the last deal of a hand (``last_hand_size``, or
+        ``hand_size`` when it is 0)."""
+        return self.last_hand_size or self.hand_size
+
+    @property
     def deals_per_hand(self) -> int:
         """Number of deals in one hand."""
-        return (52 - self.table_cards) // (self.players * self.hand_size)
+        rest = self.deck_size - self.table_cards - self.players * self.last_size
+        return 1 + rest // (self.players * self.hand_size)
+
+    def deal_size(self, stock: int) -> int:
+        """Cards each player gets from the next deal when ``stock`` cards are left."""
+        return self.last_size if stock == self.players * self.last_size else self.hand_size
+
+    def deal_number(self, stock: int) -> int:
+        """Which deal of the hand (1 = the first) is being played with ``stock`` cards left."""
+        if not stock:
+            return self.deals_per_hand
+        later = 1 + (stock - self.players * self.last_size) // (self.players * self.hand_size)
+        return self.deals_per_hand - later
+
+    def stock_ok(self, stock: int) -> bool:
+        """Whether ``stock`` cards can be left between two deals of a hand."""
+        if not stock:
+            return True
+        rest = stock - self.players * self.last_size
+        per_deal = self.players * self.hand_size
+        return rest >= 0 and rest % per_deal == 0
 
     def options(self) -> dict[str, Any]:
         """The options that differ from the system's preset."""
@@ -310,9 +406,26 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "obligation": "v3", "end_check": "compare_totals",
             },
         ),
-        _info("cassino_partnership", "Partnership Cassino", "4 (2x2)", "3.2", "Standard Cassino for two partnerships."),
-        _info("cassino_three_four", "Cassino for Three or Four", "3-4", "3.3", "Standard Cassino for three or four individual players."),
-        _info("cassino_five_player", "Five Player Cassino", "5", "3.4", "49 cards, deals of 4 then 5."),
+        SystemInfo(
+            "cassino_partnership", "Partnership Cassino", "4 (2x2)",
+            "Standard Cassino for two partnerships sitting opposite: one pile and one score per "
+            "partnership; three deals of four.",
+            True, "3.2",
+            {"player_range": (4, 4), "players": 4, "teams": "partnership"},
+        ),
+        SystemInfo(
+            "cassino_three_four", "Cassino for Three or Four", "3-4",
+            "Standard Cassino for three or four players each for himself; ties for cards or "
+            "spades score nothing.",
+            True, "3.3",
+            {"player_range": (3, 4), "players": 3},
+        ),
+        SystemInfo(
+            "cassino_five_player", "Five Player Cassino", "5",
+            "49 cards (2D, 2H, 2C removed), deals of 4 then 5.",
+            True, "3.4",
+            {"player_range": (5, 5), "players": 5, "deck": "standard49", "last_hand_size": 5},
+        ),
         _info("cassino_draw", "Draw Cassino", "2", "3.5", "Draw one card from the stock after every turn."),
         _info("cassino_spade", "Spade Cassino", "2", "3.6", "Every spade scores; J of spades 2; play to 61."),
         _info("cassino_california", "California Cassino", "2-6", "3.7", "Faces capture any number; sweeps never score."),

@@ -9,6 +9,13 @@ seats rotate game by game, so every player deals first and leads first equally o
 first dealer and the same cards, seat by seat) and differ only by that rotation, so luck of
 the deal cancels within each group.
 
+Partnerships. In a partnership system player ``k`` takes place ``(k + i) % n`` before the
+partner draw of :class:`~cassino.game.Game`, which then seats the places
+(:meth:`~cassino.game.Game.seat_of`); ``seats[k]`` of a record is the seat after the draw. A
+partnership's win counts for both partners (``winners``).
+
+Every finished hand is checked for card conservation (:func:`check_conservation`).
+
 >>> result = simulate(players=("random", "random"), games=4, seed=1, workers=1)
 >>> result.summary.games, sum(result.summary.wins) + result.summary.draws
 (4, 4)
@@ -45,6 +52,7 @@ __all__ = [
     "SimulationError",
     "SimulationResult",
     "Summary",
+    "check_conservation",
     "derive_seed",
     "display_names",
     "game_plan",
@@ -116,7 +124,8 @@ class GameRecord:
 
     ``seed`` is the game's deal seed and ``player_seeds[k]`` player k's seed; ``seats[k]``
     is player k's seat; ``winner`` is a player index (None for a draw, see
-    :data:`MAX_HANDS`); ``scores`` are the final game scores; ``moves`` counts every move
+    :data:`MAX_HANDS`) and ``winners`` every player of the winning team (both partners in a
+    partnership game); ``scores`` are the final game scores; ``moves`` counts every move
     of the game; ``points[k]`` sums player k's points per scoring category over the hands
     and ``sweeps[k]`` counts the sweeps player k made (always 0 unless the rules count
     sweeps).
@@ -132,6 +141,7 @@ class GameRecord:
     moves: int
     points: tuple[dict[str, int], ...]
     sweeps: tuple[int, ...]
+    winners: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
@@ -146,6 +156,7 @@ class GameRecord:
             "moves": self.moves,
             "points": [dict(p) for p in self.points],
             "sweeps": list(self.sweeps),
+            "winners": list(self.winners),
         }
 
     @classmethod
@@ -162,6 +173,9 @@ class GameRecord:
             moves=data["moves"],
             points=tuple(dict(p) for p in data["points"]),
             sweeps=tuple(data["sweeps"]),
+            winners=tuple(
+                data.get("winners", [] if data["winner"] is None else [data["winner"]])
+            ),
         )
 
 
@@ -234,7 +248,8 @@ def summarize(players: Sequence[str], records: Sequence[GameRecord]) -> Summary:
         if r.winner is None:
             draws += 1
         else:
-            wins[r.winner] += 1
+            for w in r.winners or (r.winner,):
+                wins[w] += 1  # both partners win a partnership game
         for p in range(k):
             score[p] += r.scores[p]
             sweeps[p] += r.sweeps[p]
@@ -315,16 +330,34 @@ class SimulationResult:
 
 
 # -- playing -------------------------------------------------------------------------------
+def check_conservation(pos: Any, index: int = 0) -> None:
+    """Raise :class:`SimulationError` unless a finished hand's piles and discard hold every
+    card of the system's deck exactly once (52 cards, 49 for five players)."""
+    r = pos.rules
+    cards = [c for pile in pos.piles for c in pile] + list(pos.discard)
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    if len(cards) != r.deck_size or mask != r.deck_mask or any(pos.hands) or pos.table_mask:
+        raise SimulationError(
+            f"game {index}: card conservation broken at the end of a hand: "
+            f"{len(cards)} cards in piles and discard, {r.deck_size} in the deck"
+        )
+
+
 def play_game(
     r: Rules, players: Sequence[str], seed: int, index: int, duplicate: bool = False
 ) -> GameRecord:
     """Play game ``index`` of a simulation of ``players`` (specs) under rules ``r``."""
     n = r.players
-    deal, pseeds, seats = game_plan(seed, index, n, duplicate)
+    deal, pseeds, places = game_plan(seed, index, n, duplicate)
+    game = Game(r, seed=deal)
+    # player k takes place places[k] at the table; in a partnership game the partner draw
+    # then seats each place (Game.seating), otherwise the place is the seat
+    seats = tuple(game.seat_of(p) for p in places)
     by_seat: list[Player] = [None] * n  # type: ignore[list-item]
     for k, spec in enumerate(players):
         by_seat[seats[k]] = make_player(spec, pseeds[k])
-    game = Game(r, seed=deal)
     team_sweeps = [0] * r.num_teams
     moves = 0
     while not game.is_over and game.hands_played < MAX_HANDS:
@@ -334,7 +367,9 @@ def play_game(
         game.push(choose_move(by_seat[seat], view, game.legal_moves()))
         moves += 1
         if hand.is_over:
-            for t, s in enumerate(hand.to_position().sweeps):
+            pos = hand.to_position()
+            check_conservation(pos, index)
+            for t, s in enumerate(pos.sweeps):
                 team_sweeps[t] += s
     team_points = [dict.fromkeys(CATEGORIES, 0) for _ in range(r.num_teams)]
     for hs in game.hand_scores:
@@ -343,6 +378,7 @@ def play_game(
                 team_points[t][cat] += pts
     teams = [r.team_of(s) for s in seats]
     winner = None if game.winner is None else teams.index(game.winner)
+    winners = () if game.winner is None else tuple(k for k, t in enumerate(teams) if t == game.winner)
     scores = game.scores
     return GameRecord(
         index=index,
@@ -350,6 +386,7 @@ def play_game(
         player_seeds=pseeds,
         seats=seats,
         winner=winner,
+        winners=winners,
         scores=tuple(scores[t] for t in teams),
         hands=game.hands_played,
         moves=moves,
@@ -385,8 +422,6 @@ def _rules_for(system: str | Rules, count: int, options: Mapping[str, Any]) -> R
             span = str(lo) if lo == hi else f"{lo} to {hi}"
             raise SimulationError(f"{r.system} is played by {span} players, not {count}")
         r = r.replace(players=count)
-    if r.teams != "individual":
-        raise SimulationError("simulate supports individual players only, not partnerships")
     return r
 
 

@@ -16,13 +16,14 @@ from typing import Any
 
 from cassino import _reference, new_hand, rules
 from cassino._rng import Rng
-from cassino.cards import ALL_CARDS, CardSet, parse_card
+from cassino.cards import CardSet, parse_card
 from cassino.position import Position
 
 OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
-# Perft counts of standard Cassino, computed by the pure-Python reference
+# Perft counts of standard, partnership, three/four and five-player Cassino, computed by
+# the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -60,8 +61,10 @@ def pos(
         else:
             items.append(item)
             used.extend(c for g in item["groups"] for c in g)
-    rest = CardSet(ALL_CARDS & ~sum(1 << parse_card(c) for c in used)).codes()
+    r = rules(system, **{**(options or {}), "players": len(hands)})
+    rest = CardSet(r.deck_mask & ~sum(1 << parse_card(c) for c in used)).codes()
     order = sweeps or []
+    n = r.num_teams
     return Position.from_dict(
         {
             "system": system,
@@ -70,10 +73,10 @@ def pos(
             "to_move": to_move,
             "hands": hand_codes,
             "table": items,
-            "piles": [rest[0::2], rest[1::2]],
+            "piles": [rest[t::n] for t in range(n)],
             "stock": _codes(stock),
             "last_capturer": last_capturer,
-            "sweeps": [order.count(0), order.count(1)],
+            "sweeps": [order.count(t) for t in range(n)],
             "sweep_order": order,
         }
     )
@@ -83,9 +86,9 @@ def b(groups: str, value: int, *owners: int) -> dict[str, Any]:
     return {"groups": [g.split("+") for g in groups.split("|")], "value": value, "owners": list(owners)}
 
 
-def played(seed: int, plies: int, choice: int, **options: Any) -> Position:
+def played(seed: int, plies: int, choice: int, system: str = "cassino_standard", **options: Any) -> Position:
     """A position reached by ``plies`` random moves from the hand dealt by ``seed``."""
-    s = _reference.State.from_position(new_hand(rules("cassino_standard", **options), seed=seed).to_position())
+    s = _reference.State.from_position(new_hand(rules(system, **options), seed=seed).to_position())
     rng = Rng(choice)
     for _ in range(plies):
         moves = s.legal_moves()
@@ -148,6 +151,32 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("random play: seed 13 after 31 plies, obligation v2, maximal",
      played(13, 31, 3, obligation="v2", capture_extent="maximal"), (1, 2, 3, 4)),
     ("random play: seed 14 after 43 plies (the last deal)", played(14, 43, 4), (1, 2, 3, 4, 5)),
+    # RULES.md §3.2 Partnership Cassino: 4 seats, partners 0 & 2 and 1 & 3, one pile per side
+    ("partnership: opening deal, seed 5 (the seat left of the dealer leads)",
+     new_hand("cassino_partnership", seed=5, dealer=3).to_position(), (1, 2, 3, 4)),
+    ("partnership: seat 0 may take, augment or increase his partner's (seat 2) build of 7 "
+     "and must keep his own 9",
+     pos(["7D AS 8H 9H", "5S 8C 3D KH", "6C 4D QS JS", "10S 2D 4C QD"],
+         ["AD 3C 6S", b("4S+3H", 7, 2), b("4H+5H", 9, 0)], dealer=3, system="cassino_partnership"),
+     (1, 2, 3, 4)),
+    ("partnership: random play, seed 21 after 13 plies",
+     played(21, 13, 5, "cassino_partnership"), (1, 2, 3, 4)),
+    # §3.3 Cassino for three or four
+    ("three players: opening deal, seed 6", new_hand("cassino_three_four", seed=6, dealer=2).to_position(),
+     (1, 2, 3, 4)),
+    ("three players: the end of a deal with stock (a deal inside perft), seed 22 after 10 plies",
+     played(22, 10, 6, "cassino_three_four"), (1, 2, 3, 4)),
+    ("four players: opening deal, seed 7", new_hand(rules("cassino_three_four", players=4), seed=7).to_position(),
+     (1, 2, 3, 4)),
+    ("four players: random play with sweeps, seed 23 after 33 plies (the last deal)",
+     played(23, 33, 7, "cassino_three_four", players=4, sweeps=True), (1, 2, 3, 4, 5)),
+    # §3.4 Five player Cassino: 49 cards, deals of 4 then 5
+    ("five players: opening deal, seed 8", new_hand("cassino_five_player", seed=8, dealer=4).to_position(),
+     (1, 2, 3)),
+    ("five players: the last plies of the first deal; the deal of five each happens inside perft",
+     played(24, 18, 8, "cassino_five_player"), (1, 2, 3, 4)),
+    ("five players: the last deal, seed 25 after 38 plies",
+     played(25, 38, 9, "cassino_five_player"), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
