@@ -35,7 +35,7 @@ __all__ = [
 
 DISTRIBUTED_CHUNK = 1000
 """The most games of one Ray or Dask task by default: some 2,800 hands of two random
-players, tens of seconds of work, so that scheduling and transfer costs stay negligible."""
+players, about ten seconds of work, so that scheduling and transfer costs stay negligible."""
 
 _EXTRAS = {"ray": ("ray", "Ray"), "dask": ("distributed", "Dask distributed")}
 
