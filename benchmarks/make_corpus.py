@@ -12,26 +12,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cassino import Game, Rng
+from cassino.bench import bench_corpus
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "corpus.txt"
 
 
 def corpus(count: int) -> list[str]:
-    """``count`` positions from games with seeds 1, 2, ..."""
-    lines: list[str] = []
-    seed = 0
-    while len(lines) < count:
-        seed += 1
-        game = Game("cassino_standard", seed=seed)
-        players = Rng(seed)
-        sampler = Rng(seed + 1_000_003)
-        while not game.is_over and len(lines) < count:
-            if sampler.below(4) == 0:
-                lines.append(game.state.to_position().to_text())
-            moves = game.legal_moves()
-            game.push(moves[players.below(len(moves))])
-    return lines
+    """``count`` positions from games with seeds 1, 2, ... (:func:`cassino.bench.bench_corpus`,
+    which ``cassino bench`` uses too), as text lines."""
+    return [p.to_text() for p in bench_corpus(count)]
 
 
 def main() -> None:

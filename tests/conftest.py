@@ -9,9 +9,11 @@ the reference) so that the same suite runs against both implementations.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from click.testing import Result
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -204,3 +206,13 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("cassino reliability counts")
         for name, value in counts.items():
             terminalreporter.write_line(f"{name}: {value:,}")
+
+
+def assert_one_line_error(result: Result, pattern: str = "") -> None:
+    """A CLI failure: exit status 2, nothing on stdout, one ``error:`` line matching ``pattern``."""
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    assert re.search(pattern, lines[0]), lines[0]

@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 import cassino
 from cassino.cli import cli, demo
 from cassino.position import MAX_JSON_BYTES, Position
+from conftest import assert_one_line_error
 
 # seat 0 holds 2H 5C 7D 9S; the table has 2D 3S 4D 5D and seat 1's simple build 3C+4H=7
 BUILD_POS = (
@@ -27,15 +28,6 @@ BUILD_POS = (
 
 def run(*args: str, stdin: str | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), input=stdin, prog_name="cassino")
-
-
-def assert_one_line_error(result: Result, pattern: str = "") -> None:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "Traceback" not in result.stderr
-    assert re.search(pattern, lines[0]), lines[0]
 
 
 @pytest.fixture

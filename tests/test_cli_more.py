@@ -18,6 +18,7 @@ import cassino
 from cassino.cli import _ProgressBar, cli
 from cassino.rules import OPTION_MODULES, OPTION_NAMES, SYSTEMS
 from cassino.simulate import simulate
+from conftest import assert_one_line_error
 
 REFERENCE = cassino.IMPLEMENTATION == "reference"
 GAMES = "4" if REFERENCE else "20"
@@ -32,14 +33,6 @@ def proc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
         [sys.executable, "-m", "cassino.cli", *args],
         capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
     )
-
-
-def assert_one_line_error(result: Result, pattern: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert re.search(pattern, lines[0]), lines[0]
 
 
 # -- simulate ------------------------------------------------------------------------------

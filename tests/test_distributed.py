@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import subprocess
 import sys
 import types
@@ -28,6 +27,7 @@ from cassino.cli import cli
 from cassino.distributed import DISTRIBUTED_CHUNK, distributed_chunk_size, open_engine
 from cassino.errors import UnknownSystemError
 from cassino.simulate import SimulationError, SimulationResult, run_chunk, simulate
+from conftest import assert_one_line_error
 
 REFERENCE = cassino.IMPLEMENTATION == "reference"
 GAMES = 6 if REFERENCE else 30
@@ -62,14 +62,6 @@ def proc(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "cassino.cli", *args],
         capture_output=True, text=True, timeout=300, env=env,
     )
-
-
-def assert_one_line_error(result: Result, pattern: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert re.search(pattern, lines[0]), lines[0]
 
 
 def assert_same(result: SimulationResult, local: SimulationResult) -> None:

@@ -353,12 +353,16 @@ cdef inline int sub_sum(Loose* L, uint64_t sub) noexcept nogil:
         sub &= sub - 1
     return s
 
-cdef inline mask_t sub_cards(Loose* L, uint64_t sub) noexcept nogil:
+cdef inline mask_t ids_mask(const uint8_t* ids, uint64_t sub) noexcept nogil:
+    """The card mask of a compressed subset: bit i of ``sub`` stands for card ``ids[i]``."""
     cdef mask_t m = 0
     while sub:
-        m |= (<mask_t>1) << L.ids[cas_ctz(sub)]
+        m |= (<mask_t>1) << ids[cas_ctz(sub)]
         sub &= sub - 1
     return m
+
+cdef inline mask_t sub_cards(Loose* L, uint64_t sub) noexcept nogil:
+    return ids_mask(L.ids, sub)
 
 cdef inline void sub_counts(Loose* L, uint64_t sub, int* cnt) noexcept nogil:
     memset(cnt, 0, NVALUES * sizeof(int))
@@ -1087,11 +1091,7 @@ cdef uint64_t* small_P(Small* S, int v) noexcept nogil:
     return P
 
 cdef inline mask_t small_cards(Small* S, uint64_t s) noexcept nogil:
-    cdef mask_t m = 0
-    while s:
-        m |= (<mask_t>1) << S.ids[cas_ctz(s)]
-        s &= s - 1
-    return m
+    return ids_mask(S.ids, s)
 
 cdef inline int buf_room(MoveBuf* buf, size_t k) noexcept nogil:
     """Make room for k more moves; -1 (overflow flagged) past the limit or out of memory."""
