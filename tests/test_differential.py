@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import cassino
 from cassino import MoveLimitError, Rng, _reference, rules, shuffled_deck
+from cassino.cards import card_code
 from cassino.position import Position
 from conftest import make_position, option_sets, random_options
 
@@ -207,6 +208,91 @@ def test_from_position_playout_and_perft_match(seed, choice, options, cut):
     a, b = cs.clone(), rs2.clone()
     assert a.playout(choice) == b.playout(choice)
     assert a.to_position() == b.to_position()
+
+
+# -- small tables with builds (the core's bitset path small_gen_b) ----------------------------
+
+
+def builds_position(seed: int, options: dict[str, Any]) -> Position | None:
+    """A random standard position with one to three builds (simple or multiple, one owner or
+    two), up to six loose numeric cards and two loose face cards, and one to four cards in
+    the mover's hand; None when the draw is not a valid position."""
+    rng = Rng(seed)
+    deck = shuffled_deck(Rng(seed + 1))
+    nums = [c for c in deck if c < 40]  # aces to tens: value c // 4 + 1
+    faces = [c for c in deck if c >= 40]
+
+    def take(value: int) -> int | None:
+        for i, c in enumerate(nums):
+            if c // 4 + 1 == value:
+                return nums.pop(i)
+        return None
+
+    builds: list[dict[str, Any]] = []
+    values: set[int] = set()
+    for _ in range(1 + rng.below(3)):
+        v = 2 + rng.below(9)
+        if options.get("unique_build_values", True) and v in values:
+            continue
+        groups = []
+        for g in range(1 + rng.below(2)):
+            if g and rng.below(2):  # a second group of one card
+                c = take(v)
+                if c is not None:
+                    groups.append([c])
+                continue
+            a = take(1 + rng.below(v - 1))
+            b = take(v - a // 4 - 1) if a is not None else None
+            if a is not None and b is not None:
+                groups.append([a, b])
+        if not groups or sum(len(g) for g in groups) < 2:
+            continue
+        multiple = len(groups) > 1
+        owners = [[0], [1], [0, 1]][rng.below(3)] if multiple else [rng.below(2)]
+        builds.append({"groups": [[card_code(c) for c in g] for g in groups], "value": v, "owners": owners})
+        values.add(v)
+    if not builds:
+        return None
+    loose = [nums.pop() for _ in range(rng.below(7))] + [faces.pop() for _ in range(rng.below(3))]
+    left = set(nums + faces)
+    rest = [c for c in deck if c in left]  # in deck order: faces in hands too
+    hands = [rest[: 1 + rng.below(4)], rest[4 : 4 + rng.below(5)]]
+    try:
+        return make_position(
+            [[card_code(c) for c in h] for h in hands],
+            [*(card_code(c) for c in loose), *builds],
+            options=options,
+        )
+    except cassino.CassinoError:
+        return None
+
+
+def check_builds_position(seed: int, options: dict[str, Any]) -> bool:
+    # the bitset path needs natural_build_combination and sum_groups=multi
+    options = {**options, "natural_build_combination": True, "sum_groups": "multi"}
+    p = builds_position(seed, options)
+    if p is None:
+        return False
+    assert p.builds and bin(p.loose & ((1 << 40) - 1)).count("1") <= 6
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    assert_same_moves(cs, rs)
+    assert cs.perft(2) == rs.perft(2)
+    return True
+
+
+@given(seed=SEEDS, options=option_sets())
+def test_small_tables_with_builds_match(seed, options):
+    """Captures with builds, creates, augments and increases on small tables with builds:
+    the core's bitset path against the reference, under every legality filter."""
+    check_builds_position(seed, options)
+
+
+def test_small_tables_with_builds_many():
+    rng = Rng(31337)
+    checked = 0
+    for _ in range(1000):
+        checked += check_builds_position(rng.next_u64() >> 1, random_options(rng))
+    assert checked >= 900
 
 
 def test_explain_agrees_on_legality():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -88,7 +87,5 @@ def duel(a: str, b: str, games: int) -> float:
 
 def test_greedy_clearly_beats_random() -> None:
     games = 200 if cassino.IMPLEMENTATION == "core" else 60
-    start = time.perf_counter()
     rate = duel("greedy", "random", games)
     assert rate >= 0.85, rate  # measured: 1.0 over 400 games
-    assert time.perf_counter() - start < 20

@@ -1028,6 +1028,8 @@ cdef struct Small:
     int used
     uint8_t arena[SMALL_SUBSETS]     # compressed groups; each subset has one total
     uint64_t P[NVALUES][SMALL_WORDS]
+    mask_t lo[16]            # the cards of the compressed subsets of cards 0-3
+    mask_t hi[16]            # ... and of cards 4-7 (hi[s] stands for s << 4)
 
 cdef void small_dfs(Small* S, int j, int r, int m) noexcept nogil:
     """Append the subsets of cards j.. totalling r (> 0), joined with m, to the arena."""
@@ -1091,7 +1093,18 @@ cdef uint64_t* small_P(Small* S, int v) noexcept nogil:
     return P
 
 cdef inline mask_t small_cards(Small* S, uint64_t s) noexcept nogil:
-    return ids_mask(S.ids, s)
+    """ids_mask(S.ids, s) by two table lookups (small_tables)."""
+    return S.lo[s & 15] | S.hi[s >> 4]
+
+cdef inline void small_tables(Small* S) noexcept nogil:
+    """Fill lo and hi: the card mask of each compressed subset of cards 0-3, 4-7."""
+    cdef int s, k = S.n if S.n < 4 else 4
+    S.lo[0] = 0
+    for s in range(1, 1 << k):
+        S.lo[s] = S.lo[s & (s - 1)] | ((<mask_t>1) << S.ids[cas_ctz(s)])
+    S.hi[0] = 0
+    for s in range(1, 1 << (S.n - k)):
+        S.hi[s] = S.hi[s & (s - 1)] | ((<mask_t>1) << S.ids[4 + cas_ctz(s)])
 
 cdef inline int buf_room(MoveBuf* buf, size_t k) noexcept nogil:
     """Make room for k more moves; -1 (overflow flagged) past the limit or out of memory."""
@@ -1204,6 +1217,204 @@ cdef int small_card1(Core* c, MoveBuf* buf, Small* S, int p, int vp, uint64_t hp
                 put_move(buf, p, K_BUILD, small_cards(S, s), vlist[j])
     return 0
 
+# ---------------------------------------------------------------------------------------
+# Move generation, small tables with builds (up to SMALL_B_MAX loose numeric cards)
+#
+# The bitsets of small_card1 over the loose cards, one word each. Loose cards never belong
+# to a build, so each legality filter depends only on the card, the kind, the value and the
+# builds taken or added to: it is worked out once and gates a whole word of moves. Takes
+# that join build cards are sorted per kind (a few moves each).
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    SMALL_B_MAX = 6          # one word per bitset
+    SMALL_B_BUILDS = 8       # bcards/blegal tables of 1 << 8 entries
+
+cdef inline void put_word_x(Small* S, MoveBuf* buf, int p, int kind, uint64_t w, mask_t extra,
+                            int value) noexcept nogil:
+    """put_word with ``extra`` (build cards) joined to every takes."""
+    while w:
+        put_move(buf, p, kind, small_cards(S, <uint64_t>cas_ctz(w)) | extra, value)
+        w &= w - 1
+
+cdef inline uint64_t small_G1(Small* S, int t) noexcept nogil:
+    """groups(t) as a word of compressed subsets (t == 0: the empty group); n <= 6."""
+    cdef uint64_t g = 0
+    cdef int j, end
+    if t == 0:
+        return 1
+    if not (S.sreach[0] >> t) & 1:
+        return 0
+    small_groups(S, t)
+    end = S.gstart[t] + S.gcount[t]
+    for j in range(S.gstart[t], end):
+        g |= (<uint64_t>1) << S.arena[j]
+    return g
+
+cdef inline uint64_t small_with1(Small* S, int v, int t) noexcept nogil:
+    """{g | f : g in groups(t), f in P(v), g & f == 0} (t > 0); n <= 6."""
+    cdef uint64_t Pv, cw = 0
+    cdef int j, b, end
+    if not (S.sreach[0] >> t) & 1:
+        return 0
+    Pv = small_P1(S, v)
+    small_groups(S, t)
+    end = S.gstart[t] + S.gcount[t]
+    for j in range(S.gstart[t], end):
+        b = S.arena[j]
+        cw |= (Pv & DISJ[b][0]) << b
+    return cw
+
+cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t twice,
+                     int* best) noexcept nogil:
+    """Every move of a table with 1 to SMALL_B_BUILDS builds and at most SMALL_B_MAX loose
+    numeric cards (natural_build_combination, sum_groups=multi, values ordered by card id),
+    in canonical order, as fast_card lists them; 0, or -1 on overflow."""
+    cdef Small S
+    cdef LegalCtx lx
+    cdef CBuild* bd
+    cdef mask_t m = c.h.loose & c.p.num_mask, same, fsub, bc
+    cdef int n = 0, i, j, p, vp, v, k, cnt, nb, bs, bv, nv, fc = c.p.face_capture
+    cdef uint64_t hp, lm, w, cw, top
+    cdef size_t seg, total
+    cdef int bidx[SMALL_B_BUILDS]
+    cdef mask_t bcards[1 << SMALL_B_BUILDS]
+    cdef uint8_t blegal[1 << SMALL_B_BUILDS]
+    cdef uint64_t C[NVALUES]
+    cdef int vlist[NVALUES]
+    while m:
+        i = cas_ctz(m)
+        m &= m - 1
+        S.vals[n] = c.p.val[i]
+        S.ids[n] = <uint8_t>i
+        n += 1
+    S.n = n
+    S.nw = 1
+    small_tables(&S)
+    S.sreach[n] = 1
+    for i in range(n - 1, -1, -1):
+        S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
+    S.have_g = 0
+    S.have_p = 0
+    S.used = 0
+    top = (((<uint64_t>1) << c.p.build_max) << 1) - 1
+    legal_setup(c, &lx)
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        vp = c.p.val[p]
+        hp = (held & ~((<uint64_t>1) << vp) | twice) & ~(<uint64_t>1)
+        if legal_fast(c, &lx, K_TRAIL, 0, 0, hp, -1):
+            emit(buf, p, K_TRAIL, 0, 0)
+        # captures: loose cards never touch a build, so only the builds taken decide
+        nb = 0
+        if vp:
+            for i in range(c.h.nbuilds):
+                if c.h.builds[i].value == vp:
+                    bidx[nb] = i
+                    nb += 1
+        for bs in range(1 << nb):
+            bcards[bs] = builds_union(c, bidx, nb, bs)
+            blegal[bs] = legal_fast(c, &lx, K_CAPTURE, bcards[bs], 0, hp, -1)
+        if vp == 0:
+            # a card without a value captures cards of its rank (face_capture)
+            same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+            k = cas_popcount(same)
+            fsub = 0
+            while True:
+                fsub = (fsub - same) & same      # the subsets of same, ascending
+                if fsub == 0:
+                    break
+                cnt = cas_popcount(fsub)
+                if cnt == 1 or fc == 2 or (fc == 1 and cnt == 3 and k == 3):
+                    if c.p.maximal and cnt > best[p]:
+                        best[p] = cnt
+                    if blegal[0]:
+                        emit(buf, p, K_CAPTURE, fsub, 0)
+            continue
+        w = small_P1(&S, vp)                     # P(vp), the empty union included
+        seg = buf.n
+        if buf_room(buf, <size_t>cas_popcount(w) << nb) < 0:
+            return -1
+        for bs in range(1 << nb):
+            cw = w if bs else w & ~(<uint64_t>1)
+            if c.p.maximal:
+                k = cas_popcount(bcards[bs])
+                lm = cw
+                while lm:
+                    cnt = k + cas_popcount(<uint64_t>cas_ctz(lm))
+                    if cnt > best[p]:
+                        best[p] = cnt
+                    lm &= lm - 1
+            if blegal[bs]:
+                put_word_x(&S, buf, p, K_CAPTURE, cw, bcards[bs], 0)
+        if nb and buf.n - seg >= 2:
+            seg_sort_(buf, seg, 0)
+        # creates of a value v held after the play: the card's own group joined with any
+        # disjoint groups of v (small_card1)
+        lm = hp & ~(((<uint64_t>1) << vp) - 1) & top
+        nv = 0
+        total = 0
+        while lm:
+            v = cas_ctz(lm)
+            lm &= lm - 1
+            if not legal_fast(c, &lx, K_BUILD, 0, v, hp, -1):
+                continue
+            if v == vp:
+                cw = small_P1(&S, v) & ~(<uint64_t>1)
+            else:
+                cw = small_with1(&S, v, v - vp)
+            if cw:
+                C[nv] = cw
+                vlist[nv] = v
+                nv += 1
+                total += cas_popcount(cw)
+        if nv:
+            if buf_room(buf, total) < 0:
+                return -1
+            w = 0
+            for j in range(nv):
+                w |= C[j]
+            while w:
+                i = cas_ctz(w)
+                w &= w - 1
+                for j in range(nv):
+                    if (C[j] >> i) & 1:
+                        put_move(buf, p, K_BUILD, small_cards(&S, <uint64_t>i), vlist[j])
+        # augments: the card and loose cards added to a build of bv, in groups of bv
+        seg = buf.n
+        for i in range(c.h.nbuilds):
+            bd = &c.h.builds[i]
+            bv = bd.value
+            if vp > bv or not legal_fast(c, &lx, K_AUGMENT, bd.cards, bv, hp, i):
+                continue
+            cw = small_P1(&S, bv) if bv == vp else small_with1(&S, bv, bv - vp)
+            if cw:
+                if buf_room(buf, <size_t>cas_popcount(cw)) < 0:
+                    return -1
+                put_word_x(&S, buf, p, K_AUGMENT, cw, bd.cards, bv)
+        if buf.n - seg >= 2:
+            seg_sort_(buf, seg, 0)
+        # increases: a simple build raised to v by the card and one group of the rest
+        seg = buf.n
+        for i in range(c.h.nbuilds):
+            bd = &c.h.builds[i]
+            bv = bd.value
+            if bd.multiple or bv + vp > c.p.build_max:
+                continue
+            bc = bd.cards
+            for v in range(bv + vp, c.p.build_max + 1):
+                if (hp >> v) & 1 and legal_fast(c, &lx, K_INCREASE, bc, v, hp, i):
+                    cw = small_G1(&S, v - bv - vp)
+                    if cw:
+                        if buf_room(buf, <size_t>cas_popcount(cw)) < 0:
+                            return -1
+                        put_word_x(&S, buf, p, K_INCREASE, cw, bc, v)
+        if buf.n - seg >= 2:
+            seg_sort_(buf, seg, 0)
+    return -1 if buf.overflow else 0
+
 cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t twice,
                    int* best) noexcept nogil:
     """Every move of a table without builds and with at most SMALL_MAX loose numeric
@@ -1225,6 +1436,7 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
         S.ids[n] = <uint8_t>i
         n += 1
     S.n = n
+    small_tables(&S)
     nw = 1 if n <= 6 else 1 << (n - 6)
     S.nw = nw
     S.sreach[n] = 1
@@ -1332,6 +1544,17 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
                         put_move(buf, p, K_BUILD, small_cards(&S, s), vlist[j])
     return -1 if buf.overflow else 0
 
+cdef inline int small_path(Core* c) noexcept nogil:
+    """1: small_gen lists the moves, 2: small_gen_b, 0: neither. A rules option that
+    changes which captures, builds or additions exist must be excluded here."""
+    cdef int k
+    if not (c.p.natural and c.p.max_sum_groups == BIG_SUMS and c.p.val_ordered):
+        return 0
+    k = cas_popcount(c.h.loose & c.p.num_mask)
+    if c.h.nbuilds == 0:
+        return 1 if k <= SMALL_MAX else 0
+    return 2 if k <= SMALL_B_MAX and c.h.nbuilds <= SMALL_B_BUILDS else 0
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory)."""
@@ -1362,11 +1585,13 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         twice |= held & ((<uint64_t>1) << v)
         held |= (<uint64_t>1) << v
         m &= m - 1
-    small = (c.h.nbuilds == 0 and c.p.natural and c.p.max_sum_groups == BIG_SUMS
-             and c.p.val_ordered and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_MAX)
+    small = small_path(c)
     if small:
-        # no build, few loose cards: the bitset path (sorted as it goes)
-        fast = small_gen(c, buf, hand, held, twice, best) == 0
+        # few loose cards: the bitset paths (sorted as they go)
+        if small == 1:
+            fast = small_gen(c, buf, hand, held, twice, best) == 0
+        else:
+            fast = small_gen_b(c, buf, hand, held, twice, best) == 0
         if not fast:         # at the limit: the other path lists each move once
             buf.n = 0
             buf.overflow = 0

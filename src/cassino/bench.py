@@ -46,12 +46,17 @@ from .rules import rules
 __all__ = [
     "HARD_HAND",
     "HARD_TABLE",
+    "MOVEGEN_REPEAT",
     "PERFT_SEED",
+    "PLAYOUT_HANDS",
+    "TIMED_ROUNDS",
     "api_loop",
     "bench_corpus",
     "chess_perft",
     "core_module",
     "hard_position",
+    "movegen_call",
+    "playout_call",
     "run_bench",
 ]
 
@@ -203,14 +208,55 @@ def _playout_arrays(n: int, teams: int) -> tuple[Any, ...]:
     )
 
 
-def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
-    """Random hands per second of the core playouts (as :func:`cassino.playouts` runs
-    them, whatever ``CASSINO_PURE_PYTHON`` says), one thread."""
+PLAYOUT_HANDS = 20_000
+"""Hands per timed call of the ``hands_per_second`` figure (seed 1, hands 0, 1, ...)."""
+
+MOVEGEN_REPEAT = 20
+"""Passes over the corpus per timed call of the ``movegen_ns_per_position`` figure."""
+
+TIMED_ROUNDS = 10
+"""Timed calls of the two target figures; each figure is the fastest call. benchmarks/
+times the same calls, as many times."""
+
+
+def playout_call(core: Any, system: str = "cassino_standard", hands: int = PLAYOUT_HANDS,
+                 arrays: tuple[Any, ...] | None = None) -> Callable[[], int]:
+    """The timed call of the playout figures: ``hands`` random hands of ``system`` (seed 1,
+    from hand 0) played, scored and written to NumPy arrays in C by ``_fill_playouts`` (as
+    :func:`cassino.playouts` runs them, whatever ``CASSINO_PURE_PYTHON`` says), one thread.
+    The call returns the number of moves played; the arrays (``points``, ``cards``,
+    ``sweeps``, ``moves``, ``dealers`` of :func:`cassino.playouts`) are made beforehand,
+    or passed in ``arrays``.
+
+    >>> core = core_module()
+    >>> core is None or playout_call(core, hands=3)() == 3 * 48
+    True
+    """
     r = rules(system)
-    arrays = _playout_arrays(hands, r.num_teams)
+    if arrays is None:
+        arrays = _playout_arrays(hands, r.num_teams)
     random = (0,) * r.players
-    t = _best(lambda: core._fill_playouts(r, 1, 0, random, (None,) * r.players, *arrays), budget, 10)
-    return hands / t
+    nobody = (None,) * r.players
+
+    def call() -> int:
+        core._fill_playouts(r, 1, 0, random, nobody, *arrays)
+        return int(arrays[3].sum())
+
+    return call
+
+
+def movegen_call(core: Any, positions: Sequence[Position],
+                 repeat: int = MOVEGEN_REPEAT) -> Callable[[], int]:
+    """The timed call of the move-generation figure: every legal move of each position
+    listed ``repeat`` times in C (:func:`cassino._core.movegen_batch`, GIL released); the
+    states are made beforehand. The call returns the number of moves listed."""
+    states = [core.State.from_position(p) for p in positions]
+    return lambda: int(core.movegen_batch(states, repeat))
+
+
+def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
+    """Random hands per second of :func:`playout_call`, the fastest of ``TIMED_ROUNDS``."""
+    return hands / _best(playout_call(core, system, hands), budget, TIMED_ROUNDS)
 
 
 def run_bench(
@@ -223,12 +269,15 @@ def run_bench(
     """Measure the figures; returns the object ``cassino bench --json`` prints.
 
     ``budget`` is the time in seconds each core figure may spend (a fifth of it with
-    ``quick``). ``systems`` adds the playout speed of every implemented system
+    ``quick``), but for the two target figures, which take their ``TIMED_ROUNDS`` calls of
+    :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the playout speed of every implemented system
     (``system_hands_per_second``); ``workers`` times ``simulate`` with one and two worker
     processes (``simulate_speedup``). Core figures are None when ``cassino._core`` is not built.
     """
     if quick:
         budget /= 5
+    # the two target figures take all their rounds (as benchmarks/ does), unless quick
+    target_budget = 2 * budget if quick else float("inf")
     core = core_module()
     r = rules("cassino_standard")
     npos, nref_pos = (200, 20) if quick else (2000, 100)
@@ -245,9 +294,9 @@ def run_bench(
     ref_ns = _best(lambda: [s.num_moves() for s in ref_states], budget, 2) / nref_pos * 1e9
     core_ns = None
     if core is not None:
-        states = [core.State.from_position(p) for p in corpus]
-        repeat = 5 if quick else 20
-        core_ns = _best(lambda: core.movegen_batch(states, repeat), budget, 10) / (npos * repeat) * 1e9
+        repeat = 5 if quick else MOVEGEN_REPEAT
+        t = _best(movegen_call(core, corpus, repeat), target_budget, TIMED_ROUNDS)
+        core_ns = t / (npos * repeat) * 1e9
     out["movegen_ns_per_position"] = core_ns
     out["reference_movegen_ns_per_position"] = ref_ns
     out["movegen_ratio"] = _ratio(ref_ns, core_ns)
@@ -257,9 +306,9 @@ def run_bench(
     ref_arrays = _playout_arrays(nref, r.num_teams)
     ref_hps = nref / _best(lambda: _fill_reference(r, 1, 0, (0, 0), (None, None), *ref_arrays), budget, 2)
     core_hps = None
-    nhands = 2000 if quick else 20_000
+    nhands = 2000 if quick else PLAYOUT_HANDS
     if core is not None:
-        core_hps = _playout_rate(core, "cassino_standard", nhands, 2 * budget)
+        core_hps = _playout_rate(core, "cassino_standard", nhands, target_budget)
     out["hands"] = nhands
     out["reference_hands"] = nref
     out["hands_per_second"] = core_hps
