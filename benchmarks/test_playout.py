@@ -16,13 +16,14 @@ import cassino
 from _bench import CORE, EXTRA, FIGURES, REFERENCE, Impl, measure
 from cassino.bench import TIMED_ROUNDS, core_module, playout_call
 from cassino.playouts import POLICY_CODES, _fill_reference
+from cassino.scoring import CATEGORIES
 
 HANDS = {"reference": 20, "core": 20_000}
 
 
 def _arrays(n: int, teams: int) -> tuple[Any, ...]:
     return (
-        np.zeros((n, teams, 9), np.int16), np.zeros((n, teams), np.int16),
+        np.zeros((n, teams, len(CATEGORIES)), np.int16), np.zeros((n, teams), np.int16),
         np.zeros((n, teams), np.int16), np.zeros(n, np.int32), np.zeros(n, np.int8),
     )
 

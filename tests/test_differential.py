@@ -12,7 +12,7 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cassino
@@ -376,3 +376,79 @@ def test_core_perft_counts_the_last_ply_without_listing():
     """docs/architecture.md §6, §7.3: perft counts its leaves with count_moves()."""
     cs, _ = _pair(SMALL22)
     assert cs.perft(1) == cs.count_moves()
+
+
+# -- RULES.md §3.5 Draw Cassino, §3.15 Tablanette, §3.37 five-of-spades sweep, initial pairs
+
+MECH_SYSTEMS = [
+    ("cassino_draw", {}),
+    ("cassino_standard", {"sweeps": True, "five_of_spades_sweep": True}),
+    ("cassino_standard", {"sweeps": True, "five_of_spades_sweep": True, "five_of_spades_builds": False}),
+    ("cassino_standard", {"initial_pairs": True}),
+    ("cassino_standard", {"initial_pairs": True, "initial_pairs_triples": True, "sweeps": True}),
+    ("tablanette", {}),
+    ("tablanette", {"players": 4}),
+]
+MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4"]
+
+
+@pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)
+@settings(max_examples=12)
+@given(seed=SEEDS, choice=SEEDS, options=option_sets())
+def test_random_play_matches_mechanics(system, base, seed, choice, options):
+    lockstep(rules(system, **{**options, **base}), seed, choice, perft_every=23)
+
+
+@pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)
+@settings(max_examples=4)
+@given(seed=SEEDS)
+def test_random_hand_matches_mechanics(system, base, seed):
+    """The C playout (moves and C scoring) against the reference, every dealer."""
+    r = rules(system, **base)
+    for dealer in range(r.players):
+        assert core.random_hand(r, seed, dealer) == _reference.random_hand(r, seed, dealer)
+    assert core.State.deal(r, seed % r.players, seed).to_position() == (
+        RefState.deal(r, seed % r.players, seed).to_position()
+    )
+
+
+@pytest.mark.parametrize("builds", [True, False], ids=["with-builds", "loose-only"])
+def test_five_of_spades_on_a_hard_table_counts_streams_and_perfts_alike(builds):
+    """A 5S capture-all with twelve loose cards: the counter and the stream list it too."""
+    opts = {"sweeps": True, "five_of_spades_sweep": True, "five_of_spades_builds": builds}
+    p = make_position(
+        ["5S 9S 10S 7C", "KD KH"],
+        ["AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 4S", {"groups": [["4C", "3C"]], "value": 7, "owners": [1]}],
+        options=opts,
+    )
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.count_moves() == cs._count_by_multisets() == len(ref_moves)
+    assert list(cs.legal_moves()) == ref_moves
+    assert list(core.MoveStream(cs, 100, 0)) == ref_moves  # small_limit=0: the cursor path
+    assert cs.perft(1) == len(ref_moves)
+
+
+@pytest.mark.parametrize("obligation", ["none", "v1", "v2", "v3"])
+@pytest.mark.parametrize("extent", ["free", "maximal"])
+@pytest.mark.parametrize("builds", [True, False], ids=["with-builds", "loose-only"])
+def test_five_of_spades_counter_against_ordinary_captures(builds, extent, obligation):
+    """The multiset counter with the capture-all: duplicates of an ordinary capture, and
+    (maximal, builds left aside) ordinary captures of a build of 5 larger than it."""
+    opts = {"sweeps": True, "five_of_spades_sweep": True, "five_of_spades_builds": builds,
+            "capture_extent": extent, "obligation": obligation}  # fmt: skip
+    tables: list[list[Any]] = [
+        ["5D 5H 2S 3S", {"groups": [["4C", "AC"]], "value": 5, "owners": [0]}],
+        ["5D 5H 2S 3S", {"groups": [["4C", "AC"]], "value": 5, "owners": [1]},
+         {"groups": [["9C", "AH"]], "value": 10, "owners": [1]}],
+        ["2S 3S", {"groups": [["4C", "AC"]], "value": 5, "owners": [0]}],
+        ["AS 4H 2D 3C 5C"],
+    ]  # fmt: skip
+    for table in tables:
+        for hand in ("5S 9S 10S 7C", "5S 10D"):
+            p = make_position([hand, "KD KH"], table, options=opts)
+            cs, rs = CoreState.from_position(p), RefState.from_position(p)
+            ref_moves = rs.legal_moves()
+            assert cs._count_by_multisets() == cs.count_moves() == len(ref_moves)
+            assert list(cs.legal_moves()) == ref_moves
+            assert list(core.MoveStream(cs, 7, 0)) == ref_moves

@@ -260,6 +260,8 @@ def test_implemented_systems():
         "cassino_partnership",
         "cassino_three_four",
         "cassino_five_player",
+        "cassino_draw",
+        "tablanette",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -269,7 +271,8 @@ def test_implemented_systems():
 @pytest.mark.parametrize(
     "sid",
     [s for s in ALL_35_SYSTEMS if s not in (
-        "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player")],
+        "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
+        "cassino_draw", "tablanette")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

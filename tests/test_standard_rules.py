@@ -571,7 +571,7 @@ def test_scoring_categories():
     assert sum(hs.totals()) == 11
     assert hs.categories(1) == {
         "cards": 0, "spades": 0, "big_cassino": 0, "little_cassino": 1, "ace_spades": 0,
-        "ace_clubs": 0, "ace_hearts": 1, "ace_diamonds": 1, "sweeps": 0,
+        "ace_clubs": 0, "ace_hearts": 1, "ace_diamonds": 1, "sweeps": 0, "pictures": 0,
     }  # fmt: skip
     assert hs.to_dict()["teams"][0]["total"] == 8
 

@@ -78,14 +78,19 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     n = r.num_teams
     masks = [sum(1 << c for c in pile) for pile in p.piles]
     pts = [0] * n
-    for counts, award in (([len(x) for x in p.piles], 3), ([(m & SPADES).bit_count() for m in masks], 1)):
+    categories = [([len(x) for x in p.piles], r.most_cards_points)]
+    if r.card_points:  # (Tablanette: no spades, 10D, 2S or aces)
+        categories.append(([(m & SPADES).bit_count() for m in masks], 1))
+    for counts, award in categories:
         best = max(counts)
         if counts.count(best) == 1:
             pts[counts.index(best)] += award
     for code, award in (("10D", 2), ("2S", 1), ("AS", 1), ("AC", 1), ("AH", 1), ("AD", 1)):
         card = cassino.parse_card(code)
         for t in range(n):
-            pts[t] += award * (masks[t] >> card & 1)
+            pts[t] += award * (masks[t] >> card & 1) * r.card_points
+    for t in range(n):  # Tablanette: picture_points per J, Q, K
+        pts[t] += r.picture_points * sum(masks[t] >> (40 + k) & 1 for k in range(12))
     if r.sweeps:
         for t in p.sweep_order:
             pts[t] += r.sweep_points
@@ -123,7 +128,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
     assert in_hands + len(p.stock) == r.deck_size - r.table_cards - s.ply
     assert s.ply == len(s.history)
     assert s.is_over == (in_hands == 0) == p.is_over
-    assert s.last_deal == (not p.stock)
+    assert s.last_deal == (not p.stock and not r.draw_refill)  # cassino_draw: no "Last"
     if s.is_over:
         assert p.table_mask == 0 and not p.stock
     else:
@@ -131,7 +136,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
     # captures: piles, the last capturer, sweeps and the discard
     if p.last_capturer is None:
-        assert not any(p.piles)
+        # (initial_pairs: the layout's pairs are in the leader's pile from the deal on)
+        assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles)
     else:
         assert p.piles[r.team_of(p.last_capturer)]
     assert not p.discard or (s.is_over and p.last_capturer is None)
@@ -464,6 +470,28 @@ class FivePlayerMachine(StateMachine):
     system = "cassino_five_player"
 
 
+class DrawMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "cassino_draw"
+
+
+class FiveOfSpadesPairsMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "cassino_standard"
+    options = {"sweeps": True, "five_of_spades_sweep": True, "initial_pairs": True}  # noqa: RUF012
+
+
+class TablanetteMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "tablanette"
+
+
+class TablanetteFourPlayerMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "tablanette"
+    options = {"players": 4, "sweeps": True}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -484,6 +512,10 @@ STATE_MACHINES = [
     ThreeFourMachine,
     ThreeFourFourPlayerMachine,
     FivePlayerMachine,
+    DrawMachine,
+    FiveOfSpadesPairsMachine,
+    TablanetteMachine,
+    TablanetteFourPlayerMachine,
     RandomOptionsMachine,
 ]
 
@@ -494,12 +526,21 @@ def test_every_implemented_system_has_a_machine():
     players = {(m.system, m.options.get("players", cassino.rules(m.system).players)) for m in STATE_MACHINES}
     for sid in cassino.implemented_systems():
         lo, hi = cassino.SYSTEMS[sid].preset.get("player_range", (2, 2))
-        assert {(sid, n) for n in range(lo, hi + 1)} <= players
+        assert {(sid, n) for n in range(lo, hi + 1) if _playable(sid, n)} <= players
+
+
+def _playable(sid: str, n: int) -> bool:
+    """Whether ``n`` players can play ``sid`` (Tablanette's deals of six need 2 or 4)."""
+    try:
+        cassino.rules(sid, players=n)
+    except cassino.RulesError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("machine", STATE_MACHINES, ids=lambda m: m.__name__)
 def test_state_machine(machine: type[StateMachine]) -> None:
-    machine.TestCase.settings = machine_settings()
+    machine.TestCase.settings = machine_settings(getattr(machine, "examples", EXAMPLES))
     machine.TestCase().runTest()
 
 
@@ -514,6 +555,9 @@ GAME_SETUPS = [
     ("cassino_three_four", {"target": 11}),
     ("cassino_three_four", {"players": 4, "target": 11}),
     ("cassino_five_player", {"target": 11}),
+    ("cassino_draw", {"target": 11}),
+    ("tablanette", {"target": 11}),
+    ("tablanette", {"players": 4, "target": 11}),
 ]
 
 

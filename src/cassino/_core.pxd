@@ -71,6 +71,14 @@ cdef struct Params:
     int val_ordered          # the nonzero values never decrease with the card id
     mask_t num_mask          # the cards with a value
     mask_t deck_mask         # the cards in play (five players: 2D 2H 2C set aside)
+    int draw_refill          # cassino_draw: the player draws the top stock card after his turn
+    mask_t sweep_cards       # cards that, played on a nonempty table, capture every item
+    int sweep_builds         # ... builds included (else every loose card only)
+    int sweep_only           # ... and have no other move then (else only their trail goes)
+    int initial_pairs        # opt_initial_pairs: 0 off, 1 pairs (2 or 4 of a rank), 2 also 3
+    int most_cards_points    # 3 (0: no most-cards category)
+    int picture_points       # per J, Q, K taken (Tablanette)
+    int card_points          # most spades, 10D, 2S and the aces score
 
 cdef struct Core:
     Params p

@@ -41,6 +41,7 @@ cdef enum:
 DEFAULT_LIST_LIMIT = LIST_LIMIT
 
 cdef mask_t SPADES_MASK = 0
+cdef mask_t PICTURES_MASK = (<mask_t>0xFFF) << 40    # J, Q, K
 cdef int _i
 for _i in range(13):
     SPADES_MASK |= (<mask_t>1) << (_i * 4)
@@ -1555,6 +1556,45 @@ cdef inline int small_path(Core* c) noexcept nogil:
         return 1 if k <= SMALL_MAX else 0
     return 2 if k <= SMALL_B_MAX and c.h.nbuilds <= SMALL_B_BUILDS else 0
 
+cdef inline mask_t sweep_takes(Core* c) noexcept nogil:
+    """What a card of c.p.sweep_cards takes: every table item, or every loose card."""
+    return table_mask(c) if c.p.sweep_builds else c.h.loose
+
+cdef inline bint sweep_applies(Core* c) noexcept nogil:
+    """Whether the player to move holds a capture-all card and the table has its prey."""
+    return (c.p.sweep_cards != 0 and c.h.to_move >= 0
+            and (c.h.hands[c.h.to_move] & c.p.sweep_cards) != 0 and sweep_takes(c) != 0)
+
+cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
+    """The capture-all plays (RULES.md §3.37 opt_five_of_spades_sweep, §3.15 Tablanette
+    Jacks): a card of c.p.sweep_cards played on a table with prey takes sweep_takes(c).
+    That capture replaces the card's trail (with sweep_only, every move of the card).
+    Called by gen_moves on the generated list before the maximal filter; 1 when the list
+    must be sorted again."""
+    cdef mask_t cards = hand & c.p.sweep_cards
+    cdef mask_t T = sweep_takes(c)
+    cdef size_t r, w = 0
+    cdef int p
+    cdef CMove* mv
+    if cards == 0 or T == 0:
+        return 0
+    for r in range(buf.n):
+        mv = &buf.moves[r]
+        if (cards >> mv.card) & 1 and (
+                c.p.sweep_only or mv.kind == K_TRAIL or (mv.kind == K_CAPTURE and mv.takes == T)):
+            continue
+        buf.moves[w] = buf.moves[r]
+        w += 1
+    buf.n = w
+    while cards:
+        p = cas_ctz(cards)
+        cards &= cards - 1
+        if cas_popcount(T) > best[p]:     # (only ordinary captures of builds left aside
+            best[p] = cas_popcount(T)     # by five_of_spades_builds=false can take more)
+        if is_legal(c, K_CAPTURE, p, T, 0, held_values(c, hand & ~((<mask_t>1) << p))):
+            emit(buf, p, K_CAPTURE, T, 0)
+    return 1
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory)."""
@@ -1565,7 +1605,7 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     cdef Loose L
     cdef Fast F
     cdef LegalCtx lx
-    cdef int fast, v, small
+    cdef int fast, v, small, resort
     cdef uint64_t held, twice
     buf.n = 0
     buf.overflow = 0
@@ -1626,6 +1666,11 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
     if buf.overflow:
         return -1
+    resort = 0
+    if c.p.sweep_cards:
+        resort = sweep_pass(c, buf, hand, best)
+        if buf.overflow:
+            return -1
     if c.p.maximal:
         w = 0
         for r in range(buf.n):
@@ -1641,7 +1686,7 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
         if buf.overflow:
             return -1
-    if not fast:             # (the fast path sorts each card's kinds as it goes)
+    if not fast or resort:   # (the fast path sorts each card's kinds as it goes)
         sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
@@ -1848,15 +1893,74 @@ cdef uint64_t count_card(Core* c, int p, mask_t hand) noexcept nogil:
         total += x.result
     return total
 
+cdef bint capture_shape(Core* c, int p, mask_t takes) noexcept nogil:
+    """Whether takes (whole builds and loose cards) is an ordinary capture of numeric p:
+    builds of value(p) and loose cards forming groups of value(p)."""
+    cdef int vp = c.p.val[p], i, v
+    cdef int cnt[NVALUES]
+    cdef mask_t m = takes & c.h.loose
+    for i in range(c.h.nbuilds):
+        if (c.h.builds[i].cards & takes) and c.h.builds[i].value != vp:
+            return False
+    while m:
+        v = c.p.val[cas_ctz(m)]
+        if v == 0 or v > vp:
+            return False
+        m &= m - 1
+    mask_counts(c, takes & c.h.loose, cnt)
+    return vp > 0 and part_ok(cnt, vp, c.p.max_sum_groups)
+
+cdef uint64_t count_sweep_card(Core* c, int p, mask_t hand) noexcept nogil:
+    """count_card for a card of c.p.sweep_cards on a table with prey, as sweep_pass: the
+    capture-all instead of the trail (instead of every move with sweep_only). The
+    ordinary captures of a numeric card are counted by value multisets as count_card."""
+    cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
+    cdef mask_t T = sweep_takes(c), all_b = 0
+    cdef bint all_ok = is_legal(c, K_CAPTURE, p, T, 0, held)
+    cdef uint64_t total
+    cdef int vp = c.p.val[p], i, nb = 0, big = 0, nt = cas_popcount(T)
+    cdef MCtx x
+    if c.p.sweep_only or vp == 0:
+        return 1 if all_ok else 0
+    total = count_card(c, p, hand)
+    if is_legal(c, K_TRAIL, p, 0, 0, held):
+        total -= 1
+    if not c.p.maximal:
+        if all_ok and capture_shape(c, p, T):
+            total -= 1   # the ordinary capture of the whole prey is the capture-all
+        return total + (1 if all_ok else 0)
+    # maximal: the largest ordinary capture (every build of value vp and the most loose
+    # cards, as count_card) against the capture-all; the smaller ones are dropped
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            all_b |= c.h.builds[i].cards
+            nb += 1
+    ms_setup(&x, c, M_CAPTURE, vp, vp, vp)
+    ms_enum(&x, vp, 1, 0, 0)
+    if nb > 0 or x.max_size > 0:
+        big = cas_popcount(all_b) + x.max_size
+        if big < nt and is_legal(c, K_CAPTURE, p, all_b, 0, held):
+            total -= x.at_max
+    if nt >= big and all_ok and not (nt == big and capture_shape(c, p, T)):
+        total += 1
+    return total
+
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     cdef mask_t hand, m
     cdef uint64_t total = 0
+    cdef int p
+    cdef bint sweeping
     if c.h.to_move < 0:
         return 0
+    sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
     while m:
-        total += count_card(c, cas_ctz(m), hand)
+        p = cas_ctz(m)
+        if sweeping and (c.p.sweep_cards >> p) & 1:
+            total += count_sweep_card(c, p, hand)
+        else:
+            total += count_card(c, p, hand)
         m &= m - 1
     if total == 0:
         total = <uint64_t>cas_popcount(hand)
@@ -1909,7 +2013,7 @@ cdef int deck_filter(const Params* p, uint8_t* deck, int ncards) noexcept nogil:
 cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil:
     """Empty the hand state and deal the first round as _reference.initial_deal."""
     cdef int rounds = c.p.hand_size // 2
-    cdef int per_table = c.p.table_cards // rounds if rounds else 0
+    cdef int per_table = c.p.table_cards // rounds if rounds and c.p.deal_order != 2 else 0
     cdef int table_left = c.p.table_cards
     cdef int pos = 0, r, k, slot, seat, j, take
     memset(&c.h, 0, sizeof(Hot))
@@ -1922,7 +2026,7 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
             if k < c.p.players - 1:
                 seat = c.p.next_seat[seat]
                 slot = seat
-            elif (k == c.p.players - 1) == (c.p.deal_order == 0):
+            elif (k == c.p.players - 1) == (c.p.deal_order != 1):
                 slot = -1
             else:
                 slot = dealer
@@ -1936,11 +2040,42 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
                 for j in range(2):
                     c.h.hands[slot] |= (<mask_t>1) << deck[pos]
                     pos += 1
+    if c.p.deal_order == 2:
+        # hands_then_table (Tablanette): the table cards after every hand is full
+        for j in range(c.p.table_cards):
+            c.h.loose |= (<mask_t>1) << deck[pos]
+            pos += 1
     c.stock_len = <uint8_t>(ncards - pos)
     for j in range(ncards - pos):
         c.stock[j] = deck[pos + j]
     c.h.stock_pos = 0
     c.h.to_move = <int8_t>c.p.first_player
+    if c.p.initial_pairs:
+        grant_pairs(c)
+
+cdef void grant_pairs(Core* c) noexcept nogil:
+    """opt_initial_pairs (RULES.md §3.37, AMB-20), part of the deal: every rank with exactly
+    2 or 4 layout cards (also 3 with initial_pairs=2) goes to the leader's pile, in
+    ascending card order; a sweep for his team if the table is left empty (with sweeps).
+    Not a capture: the last capturer stays unset."""
+    cdef int team = c.p.team_of[c.p.first_player]
+    cdef int r, k
+    cdef mask_t same, granted = 0
+    for r in range(13):
+        same = c.h.loose & ((<mask_t>0xF) << (4 * r))
+        k = cas_popcount(same)
+        if k == 2 or k == 4 or (k == 3 and c.p.initial_pairs == 2):
+            granted |= same
+    if granted == 0:
+        return
+    c.h.loose &= ~granted
+    while granted:
+        c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(granted)
+        c.h.pile_len[team] += 1
+        granted &= granted - 1
+    if c.p.sweeps and c.h.loose == 0:
+        c.sweep_order[c.h.nsweeps] = <uint8_t>team
+        c.h.nsweeps += 1
 
 cdef void remove_build(Core* c, int i) noexcept nogil:
     c.h.nbuilds -= 1
@@ -1999,6 +2134,10 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
                 b.value = m.value
                 b.owners = <uint8_t>(1 << seat)
                 b.multiple = 0
+    if c.p.draw_refill and c.h.stock_pos < c.stock_len:
+        # cassino_draw: the top stock card, after the play (holding checked before it)
+        c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+        c.h.stock_pos += 1
     advance(c)
 
 cdef void advance(Core* c) noexcept nogil:
@@ -2085,12 +2224,18 @@ cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
                 winner = t
             elif n == best:
                 nbest += 1
-        if nbest == 1:
-            out[winner] += 3 if i == 0 else 1
-    for i in range(6):
+        if nbest == 1 and (i > 0 or c.p.most_cards_points):
+            out[winner] += c.p.most_cards_points if i == 0 else 1
+        if not c.p.card_points:
+            break
+    if c.p.card_points:
+        for i in range(6):
+            for t in range(c.p.nteams):
+                if (masks[t] >> special[i]) & 1:
+                    out[t] += pts[i]
+    if c.p.picture_points:
         for t in range(c.p.nteams):
-            if (masks[t] >> special[i]) & 1:
-                out[t] += pts[i]
+            out[t] += c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK)
     if c.p.sweeps:
         for i in range(c.h.nsweeps):
             out[c.sweep_order[i]] += c.p.sweep_points
@@ -2128,7 +2273,8 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.last_hand_size = rules.last_size
     p.deck_mask = <mask_t>rules.deck_mask
     p.table_cards = rules.table_cards
-    p.deal_order = 0 if rules.deal_order == "opponent_table_dealer" else 1
+    p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,
+                    "hands_then_table": 2}[rules.deal_order]
     p.face_capture = {"one": 0, "one_or_three": 1, "any": 2}[rules.face_capture]
     p.max_sum_groups = 1 if rules.sum_groups == "single" else BIG_SUMS
     p.maximal = 1 if rules.capture_extent == "maximal" else 0
@@ -2141,6 +2287,23 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.sweeps = 1 if rules.sweeps else 0
     p.sweep_points = rules.sweep_points
     p.last_card_sweep = 1 if rules.last_card_sweep else 0
+    p.draw_refill = 1 if rules.draw_refill else 0
+    p.sweep_cards = 0
+    p.sweep_builds = 1
+    p.sweep_only = 0
+    if rules.five_of_spades_sweep:
+        p.sweep_cards = (<mask_t>1) << 16                  # 5S
+        p.sweep_builds = 1 if rules.five_of_spades_builds else 0
+    p.initial_pairs = (2 if rules.initial_pairs_triples else 1) if rules.initial_pairs else 0
+    if rules.jacks_take_all:
+        p.sweep_cards = (<mask_t>0xF) << 40                # JS JH JD JC
+        p.sweep_builds = 1
+        p.sweep_only = 1
+    if rules.build_kinds == "none":
+        p.build_max = 0                                     # no value can be built
+    p.most_cards_points = rules.most_cards_points
+    p.picture_points = rules.picture_points
+    p.card_points = 1 if rules.card_points else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
     p.val_ordered = 1
@@ -2416,8 +2579,9 @@ cdef class State:
 
     @property
     def last_deal(self) -> bool:
-        """Whether the current deal is the last of the hand (the dealer announced "Last")."""
-        return self.c.h.stock_pos >= self.c.stock_len
+        """Whether the current deal is the last of the hand (the dealer announced "Last";
+        never in cassino_draw, which has one deal and no announcement)."""
+        return self.c.h.stock_pos >= self.c.stock_len and not self.c.p.draw_refill
 
     @property
     def ply(self) -> int:
@@ -2739,7 +2903,7 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_PYTHON = 2
-    NCATS = 9                # cassino.scoring.CATEGORIES
+    NCATS = 10               # cassino.scoring.CATEGORIES
 
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -2832,11 +2996,18 @@ cdef void score_points(Core* c, int16_t* pts, int16_t* cards, int16_t* sweeps) n
             elif n == best:
                 nbest += 1
         if nbest == 1:
-            pts[winner * NCATS + i] = 3 if i == 0 else 1
-    for i in range(6):
+            pts[winner * NCATS + i] = <int16_t>(c.p.most_cards_points if i == 0 else 1)
+        if not c.p.card_points:
+            break
+    if c.p.card_points:
+        for i in range(6):
+            for t in range(c.p.nteams):
+                if (masks[t] >> special[i]) & 1:
+                    pts[t * NCATS + 2 + i] = <int16_t>value[i]
+    if c.p.picture_points:
         for t in range(c.p.nteams):
-            if (masks[t] >> special[i]) & 1:
-                pts[t * NCATS + 2 + i] = <int16_t>value[i]
+            pts[t * NCATS + 9] = <int16_t>(
+                c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK))
     for i in range(c.h.nsweeps):
         sweeps[c.sweep_order[i]] += 1
         if c.p.sweeps:

@@ -30,6 +30,7 @@ TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
 )
 BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
 DEFAULT_LIST_LIMIT = 1 << 20
+FIVE_OF_SPADES = 16
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -108,6 +109,8 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
             slots += [None, dealer]
         else:
             slots += [dealer, None]
+        if rules.deal_order == "hands_then_table":
+            slots = [*slots[: n - 1], dealer]
         for slot in slots:
             if slot is None:
                 k = min(per_round_table, table_left)
@@ -119,7 +122,35 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
                 for c in deck[pos : pos + 2]:
                     hands[slot] |= 1 << c
                 pos += 2
+    if rules.deal_order == "hands_then_table":
+        # Tablanette: the table cards after every hand is full
+        for c in deck[pos : pos + rules.table_cards]:
+            table |= 1 << c
+        pos += rules.table_cards
     return hands, table, deck[pos:]
+
+
+def initial_pairs(rules: Rules, table: int) -> int:
+    """The layout cards that opt_initial_pairs grants to the leader as part of the deal
+    (RULES.md §3.37, AMB-20): every rank with exactly 2 or 4 cards on the table (also 3
+    with ``initial_pairs_triples``). Not a capture: the last capturer stays unset."""
+    granted = 0
+    for r in range(1, 14):
+        same = table & rank_mask(r)
+        k = same.bit_count()
+        if k in (2, 4) or (k == 3 and rules.initial_pairs_triples):
+            granted |= same
+    return granted
+
+
+def _sweep_cards(rules: Rules) -> tuple[int, bool]:
+    """The cards that capture every item when played on a table with prey, and whether
+    that is then their only move."""
+    if rules.five_of_spades_sweep:
+        return 1 << FIVE_OF_SPADES, False
+    if rules.jacks_take_all:
+        return rank_mask(11), True
+    return 0, False
 
 
 def system_deck(rules: Rules, cards: Any) -> list[int]:
@@ -194,17 +225,27 @@ class State:
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         hands, table, stock = initial_deal(rules, dealer, system_deck(rules, deck))
+        leader = first_player(rules, dealer)
+        piles: list[tuple[int, ...]] = [() for _ in range(rules.num_teams)]
+        sweeps: tuple[int, ...] = ()
+        if rules.initial_pairs:
+            granted = initial_pairs(rules, table)
+            if granted:
+                table &= ~granted
+                piles[rules.team_of(leader)] = tuple(bits(granted))
+                if rules.sweeps and not table:
+                    sweeps = (rules.team_of(leader),)
         pos = Position(
             rules=rules,
             dealer=dealer,
-            to_move=first_player(rules, dealer),
+            to_move=leader,
             hands=tuple(hands),
             loose=table,
             builds=(),
-            piles=tuple(() for _ in range(rules.num_teams)),
+            piles=tuple(piles),
             stock=tuple(stock),
             last_capturer=None,
-            sweep_order=(),
+            sweep_order=sweeps,
             scores=tuple(scores or [0] * rules.num_teams),
         )
         return cls(pos)
@@ -271,8 +312,9 @@ class State:
 
     @property
     def last_deal(self) -> bool:
-        """Whether the current deal is the last of the hand (the dealer announced "Last")."""
-        return not self.stock
+        """Whether the current deal is the last of the hand (the dealer announced "Last";
+        never in cassino_draw, which has one deal and no announcement)."""
+        return not self.stock and not self.rules.draw_refill
 
     @property
     def history(self) -> list[Move]:
@@ -307,14 +349,30 @@ class State:
         out: list[Move] = []
         if self.is_over:
             return out
+        sweep_cards, sweep_only = _sweep_cards(self.rules)
+        prey = self._sweep_takes()
         for p in bits(self.hands[self.to_move]):
-            out.append(Move(p, TRAIL))
-            out.extend(self._captures(p))
-            if card_value(p):
+            if sweep_cards >> p & 1 and prey:
+                # RULES.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
+                # on a table with prey, the card takes all of it instead of trailing
+                out.append(Move(p, CAPTURE, prey))
+                if sweep_only:
+                    continue
+                out.extend(m for m in self._captures(p) if m.takes != prey)
+            else:
+                out.append(Move(p, TRAIL))
+                out.extend(self._captures(p))
+            if card_value(p) and self.rules.build_kinds != "none":
                 out.extend(self._creates(p))
                 out.extend(self._augments(p))
                 out.extend(self._increases(p))
         return out
+
+    def _sweep_takes(self) -> int:
+        """What a capture-all card takes: every table item, or every loose card only."""
+        if self.rules.five_of_spades_sweep and not self.rules.five_of_spades_builds:
+            return self.loose
+        return self.table_mask
 
     def _captures(self, p: int) -> Iterator[Move]:
         r = self.rules
@@ -680,6 +738,9 @@ class State:
             else:
                 nb = Build(m.value, cards, 1 << seat, False)
             self.builds = sorted([*rest, nb])
+        if r.draw_refill and self.stock:
+            # cassino_draw: the top stock card, after the play (holding checked before it)
+            self.hands[seat] |= 1 << self.stock.pop(0)
         self._advance()
 
     def _advance(self) -> None:

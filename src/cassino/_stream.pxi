@@ -704,11 +704,13 @@ cdef class MoveStream:
             return 0
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
-            if self._small > 0:
+            if self._small > 0 or sweep_applies(&self._core):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
+                if sweep_applies(&self._core):
+                    buf.limit = <size_t>-1   # (the cursors have no capture-all card: list)
                 buf.overflow = 0
                 self._busy = 1
                 with nogil:

@@ -42,6 +42,7 @@ from ._rng import Rng
 from .playouts import _fill_reference
 from .position import Position
 from .rules import rules
+from .scoring import CATEGORIES
 
 __all__ = [
     "HARD_HAND",
@@ -203,7 +204,7 @@ def _playout_arrays(n: int, teams: int) -> tuple[Any, ...]:
     import numpy as np
 
     return (
-        np.zeros((n, teams, 9), np.int16), np.zeros((n, teams), np.int16),
+        np.zeros((n, teams, len(CATEGORIES)), np.int16), np.zeros((n, teams), np.int16),
         np.zeros((n, teams), np.int16), np.zeros(n, np.int32), np.zeros(n, np.int8),
     )
 

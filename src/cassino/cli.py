@@ -735,7 +735,7 @@ def demo(seed: int) -> None:
         deal = r.deal_number(len(pos.stock))
         if deal != deal_no:
             deal_no = deal
-            last = " (last)" if deal == r.deals_per_hand else ""
+            last = " (last)" if deal == r.deals_per_hand and not r.draw_refill else ""
             click.echo(f"deal {deal} of {r.deals_per_hand}{last}: table {_table_text(pos)}")
         moves = game.legal_moves()
         ply += 1

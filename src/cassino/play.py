@@ -62,6 +62,7 @@ _CATEGORY_NAMES = {
     "ace_hearts": "ace of hearts",
     "ace_diamonds": "ace of diamonds",
     "sweeps": "sweeps",
+    "pictures": "J, Q, K taken",
 }
 
 
@@ -256,6 +257,10 @@ class _Session:
             grid.add_column(self.team_name(t), justify="right")
         for cat in CATEGORIES:
             if cat == "sweeps" and not self.rules.sweeps:
+                continue
+            if cat == "pictures" and not self.rules.picture_points:
+                continue
+            if cat not in ("cards", "sweeps", "pictures") and not self.rules.card_points:
                 continue
             grid.add_row(_CATEGORY_NAMES[cat], *(str(hs.categories(t)[cat]) for t in teams))
         cards = [str(len(p)) for p in pos.piles]

@@ -117,7 +117,7 @@ class View:
             hand_sizes=tuple(h.bit_count() for h in pos.hands),
             pile_sizes=tuple(len(p) for p in pos.piles),
             stock_size=len(pos.stock),
-            last_deal=not pos.stock,
+            last_deal=not pos.stock and not rules.draw_refill,
             last_capturer=pos.last_capturer,
             sweeps=pos.sweeps,
             scores=tuple(scores) if scores is not None else pos.scores,

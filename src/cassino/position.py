@@ -241,6 +241,8 @@ class Position:
         for c in _bits(self.loose):
             claim(c, "table")
         values = set()
+        if self.builds and r.build_kinds == "none":
+            raise PositionError(f"{r.system} has no building (build_kinds=none), but the table holds a build")
         for b in self.builds:
             for c in _bits(b.cards):
                 claim(c, f"build of {b.value}")
@@ -262,12 +264,13 @@ class Position:
             )
         per_deal = n * r.hand_size
         played = r.deck_size - r.table_cards - len(self.stock) - sum(h.bit_count() for h in self.hands)
-        if len(self.sweep_order) > max(played, 0):
+        # (opt_initial_pairs: a sweep can be scored at the deal, before any card is played)
+        if len(self.sweep_order) > max(played, 0) + (1 if r.initial_pairs else 0):
             raise PositionError(
                 f"the position records {len(self.sweep_order)} sweeps, but only "
                 f"{max(played, 0)} cards have been played in this hand"
             )
-        if r.last_size == r.hand_size and len(self.stock) % per_deal:
+        if r.last_size == r.hand_size and len(self.stock) % per_deal and not r.draw_refill:
             raise PositionError(
                 f"the stock holds {len(self.stock)} cards, not a multiple of one deal ({per_deal})"
             )

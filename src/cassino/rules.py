@@ -41,7 +41,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sum_groups": ("single", "multi"),
     "capture_extent": ("free", "maximal"),
     "builds_as_sum_components": ("no",),
-    "build_kinds": ("simple+multiple",),
+    "build_kinds": ("simple+multiple", "none"),
     "table_only_build": ("no",),
     "increase_who": ("any_simple",),
     "augment_who": ("any",),
@@ -52,7 +52,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
     "first_dealer": ("high", "low"),
-    "deal_order": ("opponent_table_dealer", "opponent_dealer_table"),
+    "deal_order": ("opponent_table_dealer", "opponent_dealer_table", "hands_then_table"),
 }
 
 # Values named by RULES.md that belong to systems not implemented yet.
@@ -63,7 +63,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "sum_groups": ("none",),
     "capture_extent": ("single_group", "single_type", "all_matches", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
-    "build_kinds": ("none", "declarations", "esun", "zwickern_stack"),
+    "build_kinds": ("declarations", "esun", "zwickern_stack"),
     "table_only_build": ("free_op", "turn"),
     "increase_who": ("not_own", "opponent_only"),
     "augment_who": ("own_team", "own_team_or_captured_same_turn"),
@@ -79,8 +79,6 @@ PLANNED_FLAGS = (
     "sudden_death",
     "michigan",
     "face_cards_all_four",
-    "initial_pairs",
-    "five_of_spades_sweep",
     "pluck",
 )
 
@@ -167,6 +165,13 @@ class Rules:
     five_of_spades_sweep: bool = False
     pluck: bool = False
     player_range: tuple[int, int] = field(default=(2, 2), repr=False, compare=False)
+    draw_refill: bool = False
+    five_of_spades_builds: bool = True
+    initial_pairs_triples: bool = False
+    jacks_take_all: bool = False
+    most_cards_points: int = 3
+    picture_points: int = 0
+    card_points: bool = True
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -184,6 +189,27 @@ class Rules:
         for name in PLANNED_FLAGS:
             if getattr(self, name):
                 raise RulesError(f"option {name} (opt_{name}) is not implemented yet")
+        if self.draw_refill != (self.system == "cassino_draw"):
+            raise RulesError(
+                "draw_refill (a card drawn after every turn) is the rule of cassino_draw"
+                if self.draw_refill
+                else "cassino_draw needs draw_refill=true: every turn ends with a draw"
+            )
+        if self.draw_refill and self.last_hand_size:
+            raise RulesError("cassino_draw has no later deals, so last_hand_size must be 0")
+        if self.five_of_spades_sweep and not self.sweeps:
+            raise RulesError(
+                "five_of_spades_sweep (opt_five_of_spades_sweep) scores a sweep, so it needs "
+                "sweeps=true"
+            )
+        if not self.five_of_spades_builds and not self.five_of_spades_sweep:
+            raise RulesError("five_of_spades_builds applies only with five_of_spades_sweep=true")
+        if self.initial_pairs_triples and not self.initial_pairs:
+            raise RulesError("initial_pairs_triples applies only with initial_pairs=true")
+        if self.jacks_take_all and self.five_of_spades_sweep:
+            raise RulesError("jacks_take_all and five_of_spades_sweep cannot be combined")
+        if not 0 <= self.most_cards_points <= 100 or not 0 <= self.picture_points <= 100:
+            raise RulesError("most_cards_points and picture_points must be between 0 and 100")
         if self.count_out and self.players != 2:
             raise RulesError(
                 f"count_out (opt_count_out) is a two-player rule, not for {self.players} players"
@@ -238,7 +264,7 @@ class Rules:
         if self.table_cards % 2 or self.hand_size % 2:
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
         rounds = self.hand_size // 2
-        if self.table_cards % rounds:
+        if self.table_cards % rounds and self.deal_order != "hands_then_table":
             raise RulesError(
                 f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
                 f"{rounds}, not {self.table_cards}"
@@ -277,7 +303,9 @@ class Rules:
 
     @property
     def deals_per_hand(self) -> int:
-        """Number of deals in one hand."""
+        """Number of deals in one hand (cassino_draw: one, refilled by draws)."""
+        if self.draw_refill:
+            return 1
         rest = self.deck_size - self.table_cards - self.players * self.last_size
         return 1 + rest // (self.players * self.hand_size)
 
@@ -287,14 +315,17 @@ class Rules:
 
     def deal_number(self, stock: int) -> int:
         """Which deal of the hand (1 = the first) is being played with ``stock`` cards left."""
+        if self.draw_refill:
+            return 1
         if not stock:
             return self.deals_per_hand
         later = 1 + (stock - self.players * self.last_size) // (self.players * self.hand_size)
         return self.deals_per_hand - later
 
     def stock_ok(self, stock: int) -> bool:
-        """Whether ``stock`` cards can be left between two deals of a hand."""
-        if not stock:
+        """Whether ``stock`` cards can be left between two deals of a hand (cassino_draw:
+        any number, the stock shrinks by one a turn)."""
+        if not stock or self.draw_refill:
             return True
         rest = stock - self.players * self.last_size
         per_deal = self.players * self.hand_size
@@ -426,7 +457,13 @@ SYSTEMS: dict[str, SystemInfo] = {
             True, "3.4",
             {"player_range": (5, 5), "players": 5, "deck": "standard49", "last_hand_size": 5},
         ),
-        _info("cassino_draw", "Draw Cassino", "2", "3.5", "Draw one card from the stock after every turn."),
+        SystemInfo(
+            "cassino_draw", "Draw Cassino", "2",
+            "Standard Cassino with one deal: after every turn the player draws the top stock "
+            "card back to four; no further deals.",
+            True, "3.5",
+            {"player_range": (2, 2), "draw_refill": True},
+        ),
         _info("cassino_spade", "Spade Cassino", "2", "3.6", "Every spade scores; J of spades 2; play to 61."),
         _info("cassino_california", "California Cassino", "2-6", "3.7", "Faces capture any number; sweeps never score."),
         _info("cassino_pluck", "Pluck Cassino", "2", "3.8", "Once per deal, pluck one loose card."),
@@ -436,7 +473,17 @@ SYSTEMS: dict[str, SystemInfo] = {
         _info("cassino_portuguese", "Portuguese Cassino", "2 or 2x2", "3.12", "Standard play with clareza sweeps; play to 31."),
         _info("cassino_diamond", "Diamond Cassino", "2-4", "3.13", "40 cards without faces, 7 of diamonds bonus (underspecified)."),
         _info("callabra", "Callabra", "2+", "3.14", "Two hand cards summing to a table card (underspecified)."),
-        _info("tablanette", "Tablanette", "2+", "3.15", "Jacks clear the table (underspecified)."),
+        SystemInfo(
+            "tablanette", "Tablanette", "2 or 4",
+            "Six cards each, no building; a Jack takes the whole table; most cards 3 and 1 "
+            "per J, Q, K taken; higher total at 21 wins.",
+            True, "3.15",
+            {
+                "player_range": (2, 4), "hand_size": 6, "deal_order": "hands_then_table",
+                "build_kinds": "none", "obligation": "none", "jacks_take_all": True,
+                "picture_points": 1, "card_points": False, "end_check": "compare_totals",
+            },
+        ),
         _info("kontsina", "Kontsina", "2", "3.16", "One capture group per play; match decided by hands won."),
         _info("diloti", "Diloti", "2", "3.17", "Plain and family declarations, raises, Xeri; play to 61."),
         _info("diloti_four_player", "Four Player Diloti", "4 (2x2)", "3.18", "Diloti for partnerships with declaration restrictions."),
@@ -472,8 +519,8 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_sudden_death": ("sudden_death=true", False),
     "opt_michigan": ("michigan=true", False),
     "opt_face_cards_all_four": ("face_cards_all_four=true", False),
-    "opt_initial_pairs": ("initial_pairs=true", False),
-    "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", False),
+    "opt_initial_pairs": ("initial_pairs=true", True),
+    "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),
     "opt_pluck": ("pluck=true", False),
     "opt_esun": ("", False),
     "opt_isiwo": ("", False),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import SPADES, parse_card
+from .cards import SPADES, parse_card, rank_mask
 from .rules import Rules
 
 __all__ = ["CATEGORIES", "HandScore", "score_hand", "tally_winner"]
@@ -25,6 +25,7 @@ CATEGORIES = (
     "ace_hearts",
     "ace_diamonds",
     "sweeps",
+    "pictures",
 )
 
 _SINGLES = (
@@ -35,6 +36,9 @@ _SINGLES = (
     ("ace_hearts", parse_card("AH"), 1),
     ("ace_diamonds", parse_card("AD"), 1),
 )
+
+
+_PICTURES = rank_mask(11) | rank_mask(12) | rank_mask(13)
 
 
 @dataclass(frozen=True)
@@ -80,15 +84,22 @@ def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequen
     events: list[tuple[str, int, int]] = []
     masks = [sum(1 << c for c in p) for p in piles]
     most = _unique_max([len(p) for p in piles])
-    if most is not None:
-        events.append(("cards", most, 3))
-    most = _unique_max([(m & SPADES).bit_count() for m in masks])
-    if most is not None:
-        events.append(("spades", most, 1))
-    for name, card, pts in _SINGLES:
+    if most is not None and rules.most_cards_points:
+        events.append(("cards", most, rules.most_cards_points))
+    if rules.card_points:
+        most = _unique_max([(m & SPADES).bit_count() for m in masks])
+        if most is not None:
+            events.append(("spades", most, 1))
+        for name, card, pts in _SINGLES:
+            for t, m in enumerate(masks):
+                if m >> card & 1:
+                    events.append((name, t, pts))
+    if rules.picture_points:
+        # Tablanette (RULES.md §3.15): points for every J, Q and K taken
         for t, m in enumerate(masks):
-            if m >> card & 1:
-                events.append((name, t, pts))
+            n = (m & _PICTURES).bit_count()
+            if n:
+                events.append(("pictures", t, n * rules.picture_points))
     if rules.sweeps:
         for t in sweep_order:
             events.append(("sweeps", t, rules.sweep_points))

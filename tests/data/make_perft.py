@@ -22,8 +22,9 @@ from cassino.position import Position
 OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
-# Perft counts of standard, partnership, three/four and five-player Cassino, computed by
-# the pure-Python reference
+# Perft counts of standard, partnership, three/four, five-player and draw Cassino, the
+# five-of-spades and initial-pairs options, and Tablanette, computed by the pure-Python
+# reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -177,6 +178,37 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      played(24, 18, 8, "cassino_five_player"), (1, 2, 3, 4)),
     ("five players: the last deal, seed 25 after 38 plies",
      played(25, 38, 9, "cassino_five_player"), (1, 2, 3, 4)),
+    # §3.5 Draw Cassino: every ply ends with the mover drawing the top stock card
+    ("draw: opening deal, seed 9 (draws inside perft)", new_hand("cassino_draw", seed=9).to_position(),
+     (1, 2, 3, 4)),
+    ("draw: the stock runs out inside perft, seed 26 after 41 plies",
+     played(26, 41, 10, "cassino_draw"), (1, 2, 3, 4, 5)),
+    # §3.37 opt_five_of_spades_sweep (AMB-21): a trailed 5S takes every item, builds included
+    ("five of spades sweep: 5S takes the loose cards and both builds",
+     pos(["5S 9D 4C 2H", "5C 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"sweeps": True, "five_of_spades_sweep": True}), (1, 2, 3, 4)),
+    ("five of spades sweep with five_of_spades_builds=false (the builds stay)",
+     pos(["5S 9D 4C 2H", "5C 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"sweeps": True, "five_of_spades_sweep": True, "five_of_spades_builds": False}),
+     (1, 2, 3, 4)),
+    ("five of spades sweep: random play, seed 31 after 13 plies (5S in hand, nine loose cards "
+     "and a build of 3)",
+     played(31, 13, 11, sweeps=True, five_of_spades_sweep=True), (1, 2, 3, 4)),
+    # §3.37 opt_initial_pairs (AMB-20): granted at the deal, so the dealt position is the root
+    ("initial pairs: opening deal of seed 36, the pair 9S 9D granted to the leader",
+     new_hand(rules("cassino_standard", initial_pairs=True, sweeps=True), seed=36).to_position(),
+     (1, 2, 3, 4)),
+    ("initial pairs with triples: opening deal of seed 47, dealer 0, QH QD QC granted",
+     new_hand(rules("cassino_standard", initial_pairs=True, initial_pairs_triples=True), seed=47,
+              dealer=0).to_position(), (1, 2, 3, 4)),
+    # §3.15 Tablanette: six cards each, no building, a Jack takes the whole table
+    ("tablanette: opening deal, seed 10", new_hand("tablanette", seed=10).to_position(), (1, 2, 3)),
+    ("tablanette: seed 28 after 17 plies, JS in hand on a table of seven",
+     played(28, 17, 12, "tablanette"), (1, 2, 3, 4)),
+    ("tablanette: the end of a deal (a deal of six inside perft), seed 28 after 11 plies",
+     played(28, 11, 12, "tablanette"), (1, 2, 3)),
+    ("tablanette: four players, the end of the first deal, seed 29 after 20 plies",
+     played(29, 20, 13, "tablanette", players=4), (1, 2, 3)),
 ]  # fmt: skip
 
 
