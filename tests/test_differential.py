@@ -136,6 +136,64 @@ def test_random_hand_matches_multiplayer(system, base, seed):
     )
 
 
+# RULES.md §3.6, §3.7, §3.12, §3.13: the scoring systems (with every player count) and the
+# scoring options; the options a system fixes are dropped from the random option sets
+SCORE_SYSTEMS = [
+    ("cassino_spade", {}),
+    ("cassino_spade", {"spade_points": "additive"}),
+    ("cassino_california", {}),
+    ("cassino_california", {"players": 3}),
+    ("cassino_california", {"players": 4}),
+    ("cassino_california", {"players": 6}),
+    ("cassino_portuguese", {}),
+    ("cassino_portuguese", {"players": 4}),
+    ("cassino_diamond", {}),
+    ("cassino_diamond", {"players": 3, "aces_mode": "all_four_only"}),
+    ("cassino_diamond", {"players": 4, "seven_diamonds_points": 3}),
+    ("cassino_standard", {"all_eleven": "bonus"}),
+    ("cassino_three_four", {"all_eleven": "bonus"}),
+]
+SCORE_IDS = ["spade", "spade-additive", "cal2", "cal3", "cal4", "cal6", "port2", "port4",
+             "diamond2", "diamond3", "diamond4", "eleven", "eleven3"]
+_FIXED_BY = {"cassino_california": ("sweeps", "face_capture"), "cassino_portuguese": ("sweeps",)}
+
+
+def score_rules(system: str, base: dict[str, Any], options: dict[str, Any]) -> Any:
+    opts = {k: v for k, v in options.items() if k not in _FIXED_BY.get(system, ())}
+    return rules(system, **base, **opts)
+
+
+@pytest.mark.parametrize(("system", "base"), SCORE_SYSTEMS, ids=SCORE_IDS)
+@settings(max_examples=4)
+@given(seed=SEEDS, choice=SEEDS, options=option_sets())
+def test_random_play_matches_scoring_systems(system, base, seed, choice, options):
+    lockstep(score_rules(system, base, options), seed, choice, perft_every=11)
+
+
+@pytest.mark.parametrize(("system", "base"), SCORE_SYSTEMS, ids=SCORE_IDS)
+def test_scoring_system_positions_fast(system, base):
+    """Some hundred positions of each system under random options."""
+    rng = Rng(5151 + 7 * len(base) + len(system))
+    count = 0
+    while count < 150:
+        r = score_rules(system, base, random_options(rng))
+        count += lockstep(r, rng.next_u64() >> 1, rng.next_u64(), perft_every=31)
+    assert count >= 150
+
+
+@pytest.mark.parametrize(("system", "base"), SCORE_SYSTEMS, ids=SCORE_IDS)
+@settings(max_examples=3)
+@given(seed=SEEDS)
+def test_random_hand_matches_scoring_systems(system, base, seed):
+    """The C scoring (score_totals) against score_hand, every dealer."""
+    r = rules(system, **base)
+    for dealer in range(r.players):
+        assert core.random_hand(r, seed, dealer) == _reference.random_hand(r, seed, dealer)
+    assert core.State.deal(r, seed % r.players, seed).to_position() == (
+        RefState.deal(r, seed % r.players, seed).to_position()
+    )
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("first_player", ["left_of_dealer", "right_of_dealer", "non_dealer"])
 @pytest.mark.parametrize("direction", ["cw", "ccw"])

@@ -41,6 +41,13 @@ CASES = [
     ("cassino_standard", {"obligation": "v2", "capture_extent": "maximal"}, ("random", "greedy")),
     ("cassino_standard", {"natural_build_combination": False, "face_capture": "any"}, ("random", "random")),
     ("cassino_standard_002", {"players": 3}, ("random", "greedy", "random")),
+    ("cassino_spade", {}, ("greedy", "random")),
+    ("cassino_spade", {"spade_points": "additive"}, ("random", "random")),
+    ("cassino_california", {"players": 3}, ("random", "greedy", "random")),
+    ("cassino_portuguese", {"players": 4}, ("greedy", "random", "random", "greedy")),
+    ("cassino_diamond", {"players": 3, "aces_mode": "all_four_only"}, ("random", "random", "greedy")),
+    ("cassino_diamond", {"seven_diamonds_points": 2}, ("greedy", "random")),
+    ("cassino_standard", {"all_eleven": "bonus", "sweeps": True}, ("greedy", "random")),
 ]
 
 
@@ -56,6 +63,25 @@ def test_core_matches_the_reference(system: str, options: dict, players: tuple[s
     assert (run.sweeps == sweeps).all()
     assert (run.moves == moves).all()
     assert (run.dealer == dealer).all()
+
+
+@needs_core
+def test_c_scoring_of_the_26_26_rule() -> None:
+    """Portuguese (RULES.md §3.12): in the hands that end 26-26 in cards, the C scoring gives
+    the 3 points to the side with most spades exactly as score_hand does."""
+    r = cassino.rules("cassino_portuguese")
+    run = playouts(r, 400, seed=5)
+    tied = [k for k in range(400) if list(run.cards[k]) == [26, 26]]
+    assert len(tied) >= 3
+    cards = CATEGORIES.index("cards")
+    for k in tied[:4]:
+        arrays = [
+            np.zeros((1, 2, len(CATEGORIES)), np.int16), np.zeros((1, 2), np.int16),
+            np.zeros((1, 2), np.int16), np.zeros(1, np.int32), np.zeros(1, np.int8),
+        ]
+        _fill_reference(r, 5, k, [0, 0], [None, None], *arrays)
+        assert (arrays[0][0] == run.points[k]).all()
+        assert sorted(run.points[k][:, cards]) == [0, 3]
 
 
 def test_random_policy_is_random_hand_of_the_derived_seed() -> None:

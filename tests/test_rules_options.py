@@ -261,6 +261,10 @@ def test_implemented_systems():
         "cassino_three_four",
         "cassino_five_player",
         "cassino_draw",
+        "cassino_spade",
+        "cassino_california",
+        "cassino_portuguese",
+        "cassino_diamond",
         "tablanette",
     ]
     assert cassino.implemented_systems() == implemented_systems()
@@ -272,7 +276,8 @@ def test_implemented_systems():
     "sid",
     [s for s in ALL_35_SYSTEMS if s not in (
         "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
-        "cassino_draw", "tablanette")],
+        "cassino_draw", "tablanette",
+        "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -34,7 +34,7 @@ from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Positi
 from cassino.cards import ALL_CARDS, SPADES, CardSet
 from cassino.moves import same_notation
 from cassino.position import card_value
-from cassino.scoring import score_hand
+from cassino.scoring import all_eleven_team, immediate_points, score_hand
 from conftest import RELIABILITY_COUNTS, option_sets
 
 LONG = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "long"
@@ -78,19 +78,32 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     n = r.num_teams
     masks = [sum(1 << c for c in pile) for pile in p.piles]
     pts = [0] * n
+    spades = [(m & SPADES).bit_count() for m in masks]
     categories = [([len(x) for x in p.piles], r.most_cards_points)]
     if r.card_points:  # (Tablanette: no spades, 10D, 2S or aces)
-        categories.append(([(m & SPADES).bit_count() for m in masks], 1))
+        categories.append((spades, 1))
     for counts, award in categories:
         best = max(counts)
         if counts.count(best) == 1:
             pts[counts.index(best)] += award
-    for code, award in (("10D", 2), ("2S", 1), ("AS", 1), ("AC", 1), ("AH", 1), ("AD", 1)):
+        elif award == 3 and r.cards_tie_spades:   # Portuguese 26-26: most spades of the tied
+            tied = [spades[t] if counts[t] == best else -1 for t in range(n)]
+            if tied.count(max(tied)) == 1:
+                pts[tied.index(max(tied))] += 3
+    aces = sum(1 << cassino.parse_card(c) for c in ("AS", "AC", "AH", "AD"))
+    for code, award in (("10D", 2), ("2S", 1), ("AS", 1), ("AC", 1), ("AH", 1), ("AD", 1),
+                        ("7D", r.seven_diamonds_points)):
         card = cassino.parse_card(code)
         for t in range(n):
-            pts[t] += award * (masks[t] >> card & 1) * r.card_points
+            if code[0] == "A" and r.aces_mode == "all_four_only" and masks[t] & aces != aces:
+                continue
+            pts[t] += award * (masks[t] >> card & 1) * (r.card_points or code == "7D")
     for t in range(n):  # Tablanette: picture_points per J, Q, K
         pts[t] += r.picture_points * sum(masks[t] >> (40 + k) & 1 for k in range(12))
+    if r.spade_points != "none":
+        extra = ("JS", "2S", "AS") if r.spade_points == "additive" else ("JS",)
+        for t in range(n):
+            pts[t] += spades[t] + sum(masks[t] >> cassino.parse_card(c) & 1 for c in extra)
     if r.sweeps:
         for t in p.sweep_order:
             pts[t] += r.sweep_points
@@ -489,6 +502,62 @@ class TablanetteMachine(StateMachine):
 class TablanetteFourPlayerMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
     system = "tablanette"
+    options = {"players": 4}  # noqa: RUF012
+
+
+class SpadeMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_spade"
+
+
+class CaliforniaMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_california"
+
+
+class CaliforniaThreeMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_california"
+    options = {"players": 3}  # noqa: RUF012
+
+
+class CaliforniaFourMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_california"
+    options = {"players": 4, "obligation": "v2"}  # noqa: RUF012
+
+
+class CaliforniaSixMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_california"
+    options = {"players": 6}  # noqa: RUF012
+
+
+class PortugueseMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_portuguese"
+
+
+class PortugueseFourMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_portuguese"
+    options = {"players": 4}  # noqa: RUF012
+
+
+class DiamondMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_diamond"
+
+
+class DiamondThreeMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_diamond"
+    options = {"players": 3, "aces_mode": "all_four_only"}  # noqa: RUF012
+
+
+class DiamondFourMachine(StateMachine):
+    examples = 8  # scoring systems: the standard move generation, fewer games
+    system = "cassino_diamond"
     options = {"players": 4, "sweeps": True}  # noqa: RUF012
 
 
@@ -516,6 +585,16 @@ STATE_MACHINES = [
     FiveOfSpadesPairsMachine,
     TablanetteMachine,
     TablanetteFourPlayerMachine,
+    SpadeMachine,
+    CaliforniaMachine,
+    CaliforniaThreeMachine,
+    CaliforniaFourMachine,
+    CaliforniaSixMachine,
+    PortugueseMachine,
+    PortugueseFourMachine,
+    DiamondMachine,
+    DiamondThreeMachine,
+    DiamondFourMachine,
     RandomOptionsMachine,
 ]
 
@@ -530,7 +609,7 @@ def test_every_implemented_system_has_a_machine():
 
 
 def _playable(sid: str, n: int) -> bool:
-    """Whether ``n`` players can play ``sid`` (Tablanette's deals of six need 2 or 4)."""
+    """Whether ``sid`` is played by ``n`` (California skips 5, Portuguese 3)."""
     try:
         cassino.rules(sid, players=n)
     except cassino.RulesError:
@@ -538,9 +617,20 @@ def _playable(sid: str, n: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("machine", STATE_MACHINES, ids=lambda m: m.__name__)
+# the player counts of the scoring systems (their move generation is the standard one, which
+# the two-player machines already cover) run with the slow tests
+_SLOW_MACHINES = (CaliforniaThreeMachine, CaliforniaFourMachine, CaliforniaSixMachine,
+                  PortugueseFourMachine, DiamondThreeMachine, DiamondFourMachine)
+
+
+@pytest.mark.parametrize(
+    "machine",
+    [pytest.param(m, marks=pytest.mark.slow) if m in _SLOW_MACHINES else m for m in STATE_MACHINES],
+    ids=lambda m: m.__name__,
+)
 def test_state_machine(machine: type[StateMachine]) -> None:
     machine.TestCase.settings = machine_settings(getattr(machine, "examples", EXAMPLES))
+    machine.TestCase.settings = machine_settings(min(EXAMPLES, getattr(machine, "examples", EXAMPLES)))
     machine.TestCase().runTest()
 
 
@@ -555,9 +645,14 @@ GAME_SETUPS = [
     ("cassino_three_four", {"target": 11}),
     ("cassino_three_four", {"players": 4, "target": 11}),
     ("cassino_five_player", {"target": 11}),
-    ("cassino_draw", {"target": 11}),
-    ("tablanette", {"target": 11}),
-    ("tablanette", {"players": 4, "target": 11}),
+    ("cassino_spade", {"target": 31}),
+    ("cassino_california", {"players": 3}),
+    ("cassino_california", {"final_tie": "shared"}),
+    ("cassino_portuguese", {"players": 4, "target": 15}),
+    ("cassino_diamond", {"players": 3, "target": 11}),
+    ("cassino_standard", {"all_eleven": "auto_win", "target": 11}),
+    ("cassino_standard", {"sweeps": True, "sudden_death": "sweep_instant", "target": 11}),
+    ("cassino_standard", {"sudden_death": "point_cards_instant", "target": 11}),
 ]
 
 
@@ -567,21 +662,37 @@ def check_game(g: Game) -> None:
     for hs in g.hand_scores:
         for t, pts in enumerate(hs.totals()):
             totals[t] += pts
+    base = list(totals)
+    mid_hand = g.is_over and g.log[-2]["type"] == "sudden_death"
+    if g.rules.sudden_death != "none" and not g.state.is_over:
+        # the points scored so far in the hand in play (or when the game ended in it)
+        p = g.state.to_position()
+        now = immediate_points(g.rules, p.piles, p.sweep_order)
+        totals = [a + b for a, b in zip(totals, now, strict=True)]
+        assert mid_hand or not g.is_over
     assert g.scores == totals
     assert g.hands_played == len(g.hand_scores)
-    assert g.is_over == (g.winner is not None)
+    shared = g.is_over and g.winner is None
+    assert g.is_over == (g.winner is not None or len(g.winners) > 1)
     assert g.log[0]["type"] == "game" and json.loads(json.dumps(g.log)) == g.log
     ends = [rec for rec in g.log if rec["type"] == "end"]
     assert len(ends) == (1 if g.is_over else 0)
     if g.is_over:
-        assert g.log[-1] == {"type": "end", "winner": g.winner}
+        if shared:
+            assert g.log[-1] == {"type": "end", "winner": None, "winners": list(g.winners)}
+        else:
+            assert g.log[-1] == {"type": "end", "winner": g.winner} and g.winners == (g.winner,)
         assert g.legal_moves() == []
         counted = any(rec["type"] == "count_out" for rec in g.log)
-        if not counted:
+        eleven = g.rules.all_eleven != "none" and all_eleven_team(g.hand_scores[-1].events) == g.winner
+        if g.rules.game_end == "each_deals_twice":
+            assert g.hands_played >= 2 * g.rules.players
+            assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)
+        elif not counted and not eleven:
             assert max(g.scores) >= g.rules.target
     else:
         p = g.state.to_position()
-        assert list(p.scores) == g.scores and not g.state.is_over
+        assert list(p.scores) == base and not g.state.is_over
         assert g.legal_moves() == g.state.legal_moves()
 
 

@@ -79,6 +79,11 @@ cdef struct Params:
     int most_cards_points    # 3 (0: no most-cards category)
     int picture_points       # per J, Q, K taken (Tablanette)
     int card_points          # most spades, 10D, 2S and the aces score
+    int spade_points         # Spade Cassino: 0 none, 1 inclusive, 2 additive (AMB-24)
+    int seven_diamonds       # Diamond Cassino: points of the 7D
+    int aces_all_four        # Diamond Cassino: the aces score only as a set of four
+    int cards_tie_spades     # Portuguese: a tie for cards goes to the side with most spades
+    int all_eleven_bonus     # opt_all_eleven=bonus: +1 to a team with all 11 base points
 
 cdef struct Core:
     Params p

@@ -2012,14 +2012,15 @@ cdef int deck_filter(const Params* p, uint8_t* deck, int ncards) noexcept nogil:
 
 cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil:
     """Empty the hand state and deal the first round as _reference.initial_deal."""
-    cdef int rounds = c.p.hand_size // 2
+    cdef int rounds = (c.p.hand_size + 1) // 2     # an odd hand size ends with one card each
     cdef int per_table = c.p.table_cards // rounds if rounds and c.p.deal_order != 2 else 0
     cdef int table_left = c.p.table_cards
-    cdef int pos = 0, r, k, slot, seat, j, take
+    cdef int pos = 0, r, k, slot, seat, j, take, batch
     memset(&c.h, 0, sizeof(Hot))
     c.dealer = dealer
     c.h.last_capturer = -1
     for r in range(rounds):
+        batch = 2 if c.p.hand_size - 2 * r >= 2 else 1
         seat = dealer
         for k in range(c.p.players + 1):
             # slots: the seats after the dealer, then table/dealer in deal order
@@ -2037,7 +2038,7 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
                     pos += 1
                 table_left -= take
             else:
-                for j in range(2):
+                for j in range(batch):
                     c.h.hands[slot] |= (<mask_t>1) << deck[pos]
                     pos += 1
     if c.p.deal_order == 2:
@@ -2194,51 +2195,105 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
 # Scoring in C (totals per team), as cassino.scoring.score_hand
 # ---------------------------------------------------------------------------------------
 
-cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
-    cdef int t, i, n, best, nbest, winner
+cdef enum:
+    NCATS = 13               # cassino.scoring.CATEGORIES
+    CAT_SWEEPS = 8
+    CAT_PICTURES = 9
+    CAT_SPADE_POINTS = 10
+    CAT_SEVEN_DIAMONDS = 11
+    CAT_ALL_ELEVEN = 12
+
+cdef int unique_best(int* counts, int n) noexcept nogil:
+    """The index of the unique largest count, or -1 on a tie."""
+    cdef int t, best = -1, winner = -1, nbest = 0
+    for t in range(n):
+        if counts[t] > best:
+            best = counts[t]
+            nbest = 1
+            winner = t
+        elif counts[t] == best:
+            nbest += 1
+    return winner if nbest == 1 else -1
+
+cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
+    """Points per team and category, pts[team * NCATS + k] in the order of
+    cassino.scoring.CATEGORIES; as score_hand."""
+    cdef int t, i, k, winner, top
     cdef mask_t masks[MAX_SEATS]
     cdef int counts[MAX_SEATS]
+    cdef int spades[MAX_SEATS]
     cdef int special[6]
-    cdef int pts[6]
-    special[0] = 38; pts[0] = 2      # 10D
-    special[1] = 4; pts[1] = 1       # 2S
-    special[2] = 0; pts[2] = 1       # AS
-    special[3] = 3; pts[3] = 1       # AC
-    special[4] = 1; pts[4] = 1       # AH
-    special[5] = 2; pts[5] = 1       # AD
+    cdef int value[6]
+    cdef int base
+    cdef mask_t aces = 0xF
+    special[0] = 38; value[0] = 2      # 10D: big_cassino
+    special[1] = 4; value[1] = 1       # 2S: little_cassino
+    special[2] = 0; value[2] = 1       # AS
+    special[3] = 3; value[3] = 1       # AC
+    special[4] = 1; value[4] = 1       # AH
+    special[5] = 2; value[5] = 1       # AD
     for t in range(c.p.nteams):
-        out[t] = 0
         masks[t] = 0
         for i in range(c.h.pile_len[t]):
             masks[t] |= (<mask_t>1) << c.piles[t][i]
         counts[t] = c.h.pile_len[t]
-    for i in range(2):
-        best = -1
-        nbest = 0
-        winner = -1
+        spades[t] = cas_popcount(masks[t] & SPADES_MASK)
+        for k in range(NCATS):
+            pts[t * NCATS + k] = 0
+    winner = unique_best(counts, c.p.nteams)
+    if winner < 0 and c.p.cards_tie_spades and c.p.nteams > 1:
+        # Portuguese 26-26: the most spades among the sides tied for cards
+        top = -1
         for t in range(c.p.nteams):
-            n = counts[t] if i == 0 else cas_popcount(masks[t] & SPADES_MASK)
-            if n > best:
-                best = n
-                nbest = 1
-                winner = t
-            elif n == best:
-                nbest += 1
-        if nbest == 1 and (i > 0 or c.p.most_cards_points):
-            out[winner] += c.p.most_cards_points if i == 0 else 1
-        if not c.p.card_points:
-            break
-    if c.p.card_points:
-        for i in range(6):
-            for t in range(c.p.nteams):
-                if (masks[t] >> special[i]) & 1:
-                    out[t] += pts[i]
-    if c.p.picture_points:
+            if counts[t] > top:
+                top = counts[t]
         for t in range(c.p.nteams):
-            out[t] += c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK)
+            if counts[t] != top:
+                spades[t] = -1
+        winner = unique_best(spades, c.p.nteams)
+        for t in range(c.p.nteams):
+            spades[t] = cas_popcount(masks[t] & SPADES_MASK)
+    if winner >= 0:
+        pts[winner * NCATS] = <int16_t>c.p.most_cards_points
+    winner = unique_best(spades, c.p.nteams)
+    if winner >= 0 and c.p.card_points:
+        pts[winner * NCATS + 1] = 1
+    for i in range(6 if c.p.card_points else 0):
+        for t in range(c.p.nteams):
+            if (masks[t] >> special[i]) & 1:
+                if i >= 2 and c.p.aces_all_four and (masks[t] & aces) != aces:
+                    continue
+                pts[t * NCATS + 2 + i] = <int16_t>value[i]
+    for t in range(c.p.nteams):
+        if c.p.picture_points:                                   # Tablanette: J, Q, K
+            pts[t * NCATS + CAT_PICTURES] = <int16_t>(
+                c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK))
+        if c.p.seven_diamonds and (masks[t] >> 26) & 1:        # 7D
+            pts[t * NCATS + CAT_SEVEN_DIAMONDS] = <int16_t>c.p.seven_diamonds
+        if c.p.spade_points:
+            k = spades[t] + <int>((masks[t] >> 40) & 1)         # JS counts 2
+            if c.p.spade_points == 2:
+                k += <int>(masks[t] & 1) + <int>((masks[t] >> 4) & 1)   # AS, 2S once more
+            pts[t * NCATS + CAT_SPADE_POINTS] = <int16_t>k
+        if c.p.all_eleven_bonus:
+            base = 0
+            for k in range(8):
+                base += pts[t * NCATS + k]
+            if base == 11:
+                pts[t * NCATS + CAT_ALL_ELEVEN] = 1
     if c.p.sweeps:
         for i in range(c.h.nsweeps):
-            out[c.sweep_order[i]] += c.p.sweep_points
+            pts[c.sweep_order[i] * NCATS + CAT_SWEEPS] += <int16_t>c.p.sweep_points
+
+cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
+    """Points per team, the sum of score_cats."""
+    cdef int t, k
+    cdef int16_t pts[MAX_SEATS * NCATS]
+    score_cats(c, pts)
+    for t in range(c.p.nteams):
+        out[t] = 0
+        for k in range(NCATS):
+            out[t] += pts[t * NCATS + k]
 
 # ---------------------------------------------------------------------------------------
 # Rules → Params
@@ -2304,6 +2359,11 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.most_cards_points = rules.most_cards_points
     p.picture_points = rules.picture_points
     p.card_points = 1 if rules.card_points else 0
+    p.spade_points = {"none": 0, "inclusive": 1, "additive": 2}[rules.spade_points]
+    p.seven_diamonds = rules.seven_diamonds_points
+    p.aces_all_four = 1 if rules.aces_mode == "all_four_only" else 0
+    p.cards_tie_spades = 1 if rules.cards_tie_spades else 0
+    p.all_eleven_bonus = 1 if rules.all_eleven == "bonus" else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
     p.val_ordered = 1
@@ -2903,7 +2963,6 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_PYTHON = 2
-    NCATS = 10               # cassino.scoring.CATEGORIES
 
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -2963,55 +3022,13 @@ cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
 
 cdef void score_points(Core* c, int16_t* pts, int16_t* cards, int16_t* sweeps) noexcept nogil:
     """Points per team and category (pts[team * NCATS + k]), cards and sweeps per team."""
-    cdef int t, i, k, n, best, nbest, winner
-    cdef mask_t masks[MAX_SEATS]
-    cdef int counts[MAX_SEATS]
-    cdef int special[6]
-    cdef int value[6]
-    special[0] = 38; value[0] = 2      # 10D: big_cassino
-    special[1] = 4; value[1] = 1       # 2S: little_cassino
-    special[2] = 0; value[2] = 1       # AS
-    special[3] = 3; value[3] = 1       # AC
-    special[4] = 1; value[4] = 1       # AH
-    special[5] = 2; value[5] = 1       # AD
+    cdef int t, i
+    score_cats(c, pts)
     for t in range(c.p.nteams):
-        masks[t] = 0
-        for i in range(c.h.pile_len[t]):
-            masks[t] |= (<mask_t>1) << c.piles[t][i]
-        counts[t] = c.h.pile_len[t]
-        cards[t] = <int16_t>counts[t]
+        cards[t] = <int16_t>c.h.pile_len[t]
         sweeps[t] = 0
-        for k in range(NCATS):
-            pts[t * NCATS + k] = 0
-    for i in range(2):
-        best = -1
-        nbest = 0
-        winner = -1
-        for t in range(c.p.nteams):
-            n = counts[t] if i == 0 else cas_popcount(masks[t] & SPADES_MASK)
-            if n > best:
-                best = n
-                nbest = 1
-                winner = t
-            elif n == best:
-                nbest += 1
-        if nbest == 1:
-            pts[winner * NCATS + i] = <int16_t>(c.p.most_cards_points if i == 0 else 1)
-        if not c.p.card_points:
-            break
-    if c.p.card_points:
-        for i in range(6):
-            for t in range(c.p.nteams):
-                if (masks[t] >> special[i]) & 1:
-                    pts[t * NCATS + 2 + i] = <int16_t>value[i]
-    if c.p.picture_points:
-        for t in range(c.p.nteams):
-            pts[t * NCATS + 9] = <int16_t>(
-                c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK))
     for i in range(c.h.nsweeps):
         sweeps[c.sweep_order[i]] += 1
-        if c.p.sweeps:
-            pts[c.sweep_order[i] * NCATS + 8] += <int16_t>c.p.sweep_points
 
 cdef int play_core_hand(Core* c, Rng64* rng, MoveBuf* buf, const uint8_t* pol) noexcept nogil:
     """Play a dealt hand to its end with core policies; the number of moves, or -1."""

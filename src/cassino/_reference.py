@@ -94,16 +94,18 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     """Deal the first round from ``deck``: returns hands, table mask and the rest of the deck.
 
     Batches of two: every seat after the dealer in play order, then the table and the
-    dealer in the order of ``rules.deal_order``, repeated until hands are full.
+    dealer in the order of ``rules.deal_order``, repeated until hands are full. An odd
+    hand size (Diamond Cassino's 3) ends with a round of one card each.
     """
     n = rules.players
     hands = [0] * n
     table = 0
     pos = 0
-    rounds = rules.hand_size // 2
+    rounds = (rules.hand_size + 1) // 2
     per_round_table = rules.table_cards // rounds if rounds else 0
     table_left = rules.table_cards
-    for _ in range(rounds):
+    for r in range(rounds):
+        batch = min(2, rules.hand_size - 2 * r)
         slots: list[int | None] = [next_seat(rules, dealer, k) for k in range(1, n)]
         if rules.deal_order == "opponent_table_dealer":
             slots += [None, dealer]
@@ -119,9 +121,9 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
                 pos += k
                 table_left -= k
             else:
-                for c in deck[pos : pos + 2]:
+                for c in deck[pos : pos + batch]:
                     hands[slot] |= 1 << c
-                pos += 2
+                pos += batch
     if rules.deal_order == "hands_then_table":
         # Tablanette: the table cards after every hand is full
         for c in deck[pos : pos + rules.table_cards]:

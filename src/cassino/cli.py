@@ -33,7 +33,7 @@ from .rules import (
     parse_option,
     rules,
 )
-from .scoring import CATEGORIES
+from .scoring import used_categories
 from .simulate import ENGINES, MAX_HANDS, SimulationResult, display_names, plot_result
 from .simulate import simulate as run_simulation
 
@@ -360,9 +360,7 @@ def _print_summary(result: SimulationResult) -> None:
     console.print(results)
     console.print("Mean points per game")
     points = _table([("category", "left")] + [(n, "right") for n in names])
-    for cat in CATEGORIES:
-        if cat == "sweeps" and not r.sweeps:
-            continue
+    for cat in used_categories(r):
         points.add_row(cat, *(f"{p[cat]:.3f}" for p in s.mean_points))
     points.add_row("total", *(f"{sum(p.values()):.3f}" for p in s.mean_points))
     console.print(points)
@@ -596,14 +594,21 @@ _INT_RANGES = {
     "target": "integer >= 1",
     "sweep_points": "integer >= 1",
     "build_max_value": "1-10",
-    "hand_size": "even, 2-26",
+    "hand_size": "even, 2-26 (any with deck=short40)",
     "last_hand_size": "0 (= hand_size) or 1-26",
     "table_cards": "even, 0-12",
+    "seven_diamonds_points": "integer >= 0 (cassino_diamond)",
 }
+
+
+# Systems whose player counts are not a range (RULES.md §3.7, §3.12).
+_PLAYER_COUNTS = {"cassino_california": "2 | 3 | 4 | 6", "cassino_portuguese": "2 | 4 (2x2)"}
 
 
 def _allowed(r: Rules, name: str) -> str:
     if name == "players":
+        if r.system in _PLAYER_COUNTS:
+            return _PLAYER_COUNTS[r.system]
         lo, hi = r.player_range
         return str(lo) if lo == hi else f"{lo}-{hi}"
     if name in CHOICES:
@@ -756,9 +761,7 @@ def demo(seed: int) -> None:
     teams = range(r.num_teams)
     click.echo("")
     click.echo("category        " + "".join(f"  seat {t}" for t in teams))
-    for cat in CATEGORIES:
-        if cat == "sweeps" and not r.sweeps:
-            continue
+    for cat in used_categories(r):
         pts = [hs.categories(t)[cat] for t in teams]
         click.echo(f"{cat:<16}" + "".join(f"{p:8d}" for p in pts))
     click.echo("total           " + "".join(f"{p:8d}" for p in hs.totals()))

@@ -25,7 +25,7 @@ from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
 from .rules import Rules, rules
-from .scoring import HandScore, tally_winner
+from .scoring import HandScore, final_winners, immediate_points, tally_winner
 
 __all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
 
@@ -133,6 +133,7 @@ class Game:
         self.log: list[dict[str, Any]] = []
         self._scores: list[int] = [0] * self.rules.num_teams
         self._winner: int | None = None
+        self._winners: tuple[int, ...] = ()
         self._hands_played = 0
         self.hand_scores: list[HandScore] = []
         self._hand = 0
@@ -170,6 +171,11 @@ class Game:
         game._hands_played = game._hand = hand
         game.dealer = position.dealer
         game._state = _state_class().from_position(position)
+        if max(game.scores) >= game.rules.target and game.rules.sudden_death != "none":
+            raise IllegalMoveError(
+                "with sudden_death the points already scored in this hand reach the target: "
+                "the game ended before this position"
+            )
         game.log.append({"type": "position", "hand": hand, "position": position.to_dict()})
         return game
 
@@ -181,8 +187,13 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        """Game scores per team (a copy)."""
-        return list(self._scores)
+        """Game scores per team (a copy). With ``sudden_death``, during a hand, they include
+        the points already scored in it (:func:`~cassino.scoring.immediate_points`)."""
+        if self.rules.sudden_death == "none" or self.is_over or self._state.is_over:
+            return list(self._scores)
+        pos = self._state.to_position()
+        now = immediate_points(self.rules, pos.piles, pos.sweep_order)
+        return [s + p for s, p in zip(self._scores, now, strict=True)]
 
     @property
     def winner(self) -> int | None:
@@ -195,9 +206,15 @@ class Game:
         return self._hands_played
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning team, or the teams that share the win (California Cassino with
+        ``final_tie=shared``); empty while the game goes on."""
+        return self._winners
+
+    @property
     def is_over(self) -> bool:
-        """Whether the game has a winner."""
-        return self._winner is not None
+        """Whether the game has a winner (or shared winners)."""
+        return bool(self._winners)
 
     def legal_moves(self) -> list[Move]:
         """Legal moves of the player to act; empty once the game is over."""
@@ -221,6 +238,8 @@ class Game:
         self.log.append({"type": "move", "seat": seat, "move": str(m)})
         if self._state.is_over:
             self._finish_hand()
+        elif self.rules.sudden_death != "none":
+            self._sudden_death_check()
         return m
 
     def pop(self) -> Move:
@@ -273,8 +292,11 @@ class Game:
 
         In a partnership game the winning partnership's seat ``team`` (the lower of its two
         seats) deals: the seeds do not say which partner, and either is a correct reading."""
-        if self._winner is None:
+        if not self._winners:
             raise IllegalMoveError("the game is not over: it has no winner to deal the next one")
+        if self._winner is None:
+            # a shared win (California, final_tie=shared): the first dealer is drawn again
+            return Game(self.rules, seed=seed, seating=self.seating)
         return Game(self.rules, seed=seed, dealer=self._winner, seating=self.seating)
 
     def seat_of(self, participant: int) -> int:
@@ -363,7 +385,8 @@ class Game:
 
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
-        self._scores, winner = tally_winner(self.rules, self._scores, hs)
+        first = self._hands_played == 0
+        self._scores, winner = tally_winner(self.rules, self._scores, hs, first_hand=first)
         self.hand_scores.append(hs)
         self._hands_played += 1
         teams = hs.to_dict()["teams"]
@@ -373,14 +396,34 @@ class Game:
         if winner is not None:
             self._end(winner)
             return
+        winners = final_winners(self.rules, self._scores, self._hands_played)
+        if winners:
+            self._end(*winners)
+            return
         self._hand += 1
         n = self.rules.players
         step = 1 if self.rules.direction == "cw" else -1
         self._deal((self.dealer + step) % n)
 
-    def _end(self, winner: int) -> None:
-        self._winner = winner
-        self.log.append({"type": "end", "winner": winner})
+    def _sudden_death_check(self) -> None:
+        """``sudden_death``: the points scored by the move just played may reach the target,
+        which ends the game at once, mid-hand (RULES.md §3.37, AMB-18). Only the mover's
+        team gained points, so at most one team reaches the target."""
+        live = self.scores
+        reached = [t for t, s in enumerate(live) if s >= self.rules.target]
+        if not reached:
+            return
+        self._scores = live
+        self.log.append({"type": "sudden_death", "hand": self._hand, "scores": list(live)})
+        self._end(reached[0])
+
+    def _end(self, *winners: int) -> None:
+        self._winners = winners
+        if len(winners) == 1:
+            self._winner = winners[0]
+            self.log.append({"type": "end", "winner": winners[0]})
+        else:
+            self.log.append({"type": "end", "winner": None, "winners": list(winners)})
 
     # -- replay --------------------------------------------------------------------------
     @classmethod

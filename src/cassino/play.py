@@ -32,7 +32,7 @@ from .moves import Move, MoveKind
 from .players import Player, PlayerError, View, choose_move, make_player
 from .position import Build
 from .rules import SYSTEMS, Rules, parse_option, rules
-from .scoring import CATEGORIES, HandScore
+from .scoring import HandScore, used_categories
 
 __all__ = ["play"]
 
@@ -63,6 +63,9 @@ _CATEGORY_NAMES = {
     "ace_diamonds": "ace of diamonds",
     "sweeps": "sweeps",
     "pictures": "J, Q, K taken",
+    "spade_points": "spade points",
+    "seven_diamonds": "seven of diamonds 7♦",
+    "all_eleven": "all eleven bonus",
 }
 
 
@@ -255,13 +258,7 @@ class _Session:
         grid.add_column("category")
         for t in teams:
             grid.add_column(self.team_name(t), justify="right")
-        for cat in CATEGORIES:
-            if cat == "sweeps" and not self.rules.sweeps:
-                continue
-            if cat == "pictures" and not self.rules.picture_points:
-                continue
-            if cat not in ("cards", "sweeps", "pictures") and not self.rules.card_points:
-                continue
+        for cat in used_categories(self.rules):
             grid.add_row(_CATEGORY_NAMES[cat], *(str(hs.categories(t)[cat]) for t in teams))
         cards = [str(len(p)) for p in pos.piles]
         spades = [str(sum(1 for x in p if card_suit(x) == 0)) for p in pos.piles]
@@ -351,8 +348,14 @@ class _Session:
     def show_winner(self) -> None:
         """The final scores and the winner."""
         g = self.game
-        assert g.winner is not None
+        assert g.is_over
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
+        if g.log[-2].get("type") == "sudden_death":
+            self.console.print(Text("Sudden death: the target is reached in the middle of the hand."))
+        if g.winner is None:
+            names = " and ".join(self.team_name(t) for t in g.winners)
+            self.console.print(Text(f"A shared win: {names}, {scores}.", style="bold green"))
+            return
         if g.winner == self.rules.team_of(self.seat):
             who = "You and your partner win" if self.rules.teams == "partnership" else "You win"
             text = f"{who} the game, {scores}."

@@ -33,7 +33,7 @@ __all__ = [
 # Values that later systems need are listed in PLANNED_VALUES and rejected for now.
 CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("individual", "partnership"),
-    "deck": ("standard52", "standard49"),
+    "deck": ("standard52", "standard49", "short40"),
     "direction": ("cw", "ccw"),
     "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
     "match_mode": ("rank", "value"),
@@ -53,11 +53,17 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "end_check": ("ordered_tally", "compare_totals"),
     "first_dealer": ("high", "low"),
     "deal_order": ("opponent_table_dealer", "opponent_dealer_table", "hands_then_table"),
+    "all_eleven": ("none", "bonus", "skunk", "auto_win"),
+    "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
+    "spade_points": ("none", "inclusive", "additive"),
+    "aces_mode": ("each", "all_four_only"),
+    "game_end": ("target", "each_deals_twice"),
+    "final_tie": ("more_hands", "shared"),
 }
 
 # Values named by RULES.md that belong to systems not implemented yet.
 PLANNED_VALUES: dict[str, tuple[str, ...]] = {
-    "deck": ("double104", "jokers", "italian40", "short40"),
+    "deck": ("double104", "jokers", "italian40"),
     "match_mode": (),
     "face_capture": ("n.a.",),
     "sum_groups": ("none",),
@@ -75,8 +81,6 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 
 # Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
 PLANNED_FLAGS = (
-    "all_eleven",
-    "sudden_death",
     "michigan",
     "face_cards_all_four",
     "pluck",
@@ -88,8 +92,10 @@ PLANNED_FLAGS = (
 _DECK_MASKS = {
     "standard52": (1 << 52) - 1,
     "standard49": ((1 << 52) - 1) & ~(1 << 5 | 1 << 6 | 1 << 7),
+    "short40": (1 << 40) - 1,
 }
 _DECK49_SYSTEMS = ("cassino_five_player",)
+_DECK40_SYSTEMS = ("cassino_diamond",)
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -97,6 +103,9 @@ _FIXED: dict[str, dict[str, Any]] = {
     "cassino_partnership": {"teams": "partnership"},
     "cassino_three_four": {"teams": "individual"},
     "cassino_five_player": {"teams": "individual", "deck": "standard49"},
+    "cassino_california": {"teams": "individual", "sweeps": False, "face_capture": "any"},
+    "cassino_portuguese": {"sweeps": True},
+    "cassino_diamond": {"teams": "individual", "deck": "short40"},
 }
 _FIXED_WHY = {
     ("cassino_partnership", "teams"): ": two partnerships of two, partners sitting opposite",
@@ -105,7 +114,16 @@ _FIXED_WHY = {
     ("cassino_five_player", "teams"): ": each plays for himself",
     ("cassino_five_player", "deck"): ": 2D, 2H and 2C are removed, so that 49 cards deal "
     "evenly to five players",
+    ("cassino_california", "teams"): ": each plays for himself",
+    ("cassino_california", "sweeps"): ": sweeps never score in California Cassino (RULES.md §3.7)",
+    ("cassino_california", "face_capture"): ": a face card takes any number of its rank",
+    ("cassino_portuguese", "sweeps"): ": each clareza (sweep) scores a point",
+    ("cassino_diamond", "teams"): ": each plays for himself",
+    ("cassino_diamond", "deck"): ": the 40 cards without J, Q and K",
 }
+# California Cassino is played by 2, 3, 4 or 6 (RULES.md §3.7): 48 cards do not deal in
+# fours to five.
+_CALIFORNIA_PLAYERS = (2, 3, 4, 6)
 
 
 def _opt_text(v: object) -> str:
@@ -157,8 +175,8 @@ class Rules:
     target: int = 21
     end_check: str = "ordered_tally"
     count_out: bool = False
-    all_eleven: bool = False
-    sudden_death: bool = False
+    all_eleven: str = "none"
+    sudden_death: str = "none"
     michigan: bool = False
     face_cards_all_four: bool = False
     initial_pairs: bool = False
@@ -172,6 +190,12 @@ class Rules:
     most_cards_points: int = 3
     picture_points: int = 0
     card_points: bool = True
+    spade_points: str = "none"
+    seven_diamonds_points: int = 0
+    aces_mode: str = "each"
+    cards_tie_spades: bool = False
+    game_end: str = "target"
+    final_tie: str = "more_hands"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -236,6 +260,11 @@ class Rules:
                     f"{self.system} needs {name}={_opt_text(want)}, not {_opt_text(getattr(self, name))}"
                     + _FIXED_WHY.get((self.system, name), "")
                 )
+        self._check_scoring_options()
+        if self.deck == "short40" and self.system not in _DECK40_SYSTEMS:
+            raise RulesError(
+                f"deck=short40 (J, Q and K removed) is the Diamond Cassino deck, not for {self.system}"
+            )
         if self.deck == "standard49" and self.system not in _DECK49_SYSTEMS:
             raise RulesError(
                 "deck=standard49 (2D, 2H and 2C removed) is the five-player deck, "
@@ -261,14 +290,71 @@ class Rules:
                 f"{rest} cards cannot be dealt in rounds of {self.hand_size} and a last round "
                 f"of {self.last_size} to {self.players} players"
             )
-        if self.table_cards % 2 or self.hand_size % 2:
+        if self.table_cards % 2 or (self.hand_size % 2 and self.deck != "short40"):
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
-        rounds = self.hand_size // 2
+        rounds = (self.hand_size + 1) // 2
         if self.table_cards % rounds and self.deal_order != "hands_then_table":
             raise RulesError(
                 f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
                 f"{rounds}, not {self.table_cards}"
             )
+
+    def _check_scoring_options(self) -> None:
+        """The scoring and game-end options of RULES.md §3.6, §3.7, §3.12, §3.13, §3.37."""
+        if self.system == "cassino_california" and self.players not in _CALIFORNIA_PLAYERS:
+            raise RulesError(
+                f"cassino_california is played by 2, 3, 4 or 6 players, not {self.players}"
+            )
+        if self.system == "cassino_portuguese":
+            if self.players == 3:
+                raise RulesError("cassino_portuguese is played by 2, or by 4 in two partnerships, not 3")
+            if (self.players == 4) != (self.teams == "partnership"):
+                raise RulesError(
+                    "cassino_portuguese is played by 2 each for himself, or by 4 in two "
+                    "partnerships (teams=partnership)"
+                )
+        if self.seven_diamonds_points < 0:
+            raise RulesError(f"seven_diamonds_points must be 0 or more, not {self.seven_diamonds_points}")
+        if self.seven_diamonds_points and self.deck != "short40":
+            raise RulesError("seven_diamonds_points is a Diamond Cassino rule (cassino_diamond)")
+        if self.aces_mode != "each" and self.deck != "short40":
+            raise RulesError("aces_mode=all_four_only is a Diamond Cassino rule (cassino_diamond)")
+        if self.spade_points != "none" and self.system != "cassino_spade":
+            raise RulesError("spade_points is a Spade Cassino rule (cassino_spade)")
+        if self.system == "cassino_spade" and self.spade_points == "none":
+            raise RulesError("cassino_spade scores spade points: spade_points must be inclusive or additive")
+        if self.game_end == "each_deals_twice" and self.system != "cassino_california":
+            raise RulesError("game_end=each_deals_twice is the California Cassino ending")
+        if self.final_tie != "more_hands" and self.game_end != "each_deals_twice":
+            raise RulesError("final_tie applies only to game_end=each_deals_twice")
+        if self.all_eleven != "none" and not self.eleven_points:
+            raise RulesError(
+                f"all_eleven (opt_all_eleven) is for systems of 11 points a hand, not {self.system} "
+                "with these options"
+            )
+        if self.sudden_death != "none":
+            if self.game_end != "target":
+                raise RulesError(
+                    "sudden_death (opt_sudden_death) ends the game at the target, but this game "
+                    f"ends with game_end={self.game_end}"
+                )
+            if self.sudden_death == "sweep_instant" and not self.sweeps:
+                raise RulesError("sudden_death=sweep_instant scores sweeps: it needs sweeps=true")
+            if self.sudden_death == "point_cards_instant" and self.aces_mode != "each":
+                raise RulesError(
+                    "sudden_death=point_cards_instant scores each ace when captured, which "
+                    "aces_mode=all_four_only does not"
+                )
+
+    @property
+    def eleven_points(self) -> bool:
+        """Whether a hand's base points are the standard 11 (cards 3, spades 1, 10D 2, 2S 1,
+        four aces): the systems ``opt_all_eleven`` applies to."""
+        return (
+            self.spade_points == "none"
+            and self.seven_diamonds_points == 0
+            and self.aces_mode == "each"
+        )
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -345,6 +431,10 @@ class Rules:
         for name in options:
             if name not in OPTION_NAMES:
                 raise RulesError(f"unknown option {name!r} for {self.system}")
+        if self.system == "cassino_portuguese" and "players" in options and "teams" not in options:
+            # RULES.md §3.12: the four-player game is Partnership Cassino's
+            four = options["players"] == 4
+            options = {**options, "teams": "partnership" if four else "individual"}
         return dataclasses.replace(self, **options)
 
 
@@ -464,14 +554,43 @@ SYSTEMS: dict[str, SystemInfo] = {
             True, "3.5",
             {"player_range": (2, 2), "draw_refill": True},
         ),
-        _info("cassino_spade", "Spade Cassino", "2", "3.6", "Every spade scores; J of spades 2; play to 61."),
-        _info("cassino_california", "California Cassino", "2-6", "3.7", "Faces capture any number; sweeps never score."),
+        SystemInfo(
+            "cassino_spade", "Spade Cassino", "2",
+            "Standard Cassino plus a spade point for every spade, 2 for the J of spades "
+            "(25 points a hand); play to 61.",
+            True, "3.6",
+            {"player_range": (2, 2), "spade_points": "inclusive", "target": 61},
+        ),
+        SystemInfo(
+            "cassino_california", "California Cassino", "2, 3, 4 or 6",
+            "Each for himself; faces capture any number; sweeps never score; the game ends "
+            "after every player has dealt twice.",
+            True, "3.7",
+            {
+                "player_range": (2, 6), "face_capture": "any", "game_end": "each_deals_twice",
+            },
+        ),
         _info("cassino_pluck", "Pluck Cassino", "2", "3.8", "Once per deal, pluck one loose card."),
         _info("cassino_royal", "Royal Cassino", "2-4", "3.9", "J 11, Q 12, K 13, ace 1 or 14; value matching."),
         _info("cassino_buckeye", "Buckeye Cassino", "2-4", "3.10", "Royal Cassino with the 10 of diamonds worth 10 or 11."),
         _info("cassino_trailing_royals", "Trailing-royals Cassino", "2", "3.11", "Natural face builds; faces capture any number."),
-        _info("cassino_portuguese", "Portuguese Cassino", "2 or 2x2", "3.12", "Standard play with clareza sweeps; play to 31."),
-        _info("cassino_diamond", "Diamond Cassino", "2-4", "3.13", "40 cards without faces, 7 of diamonds bonus (underspecified)."),
+        SystemInfo(
+            "cassino_portuguese", "Portuguese Cassino", "2 or 4 (2x2)",
+            "Standard play with clareza (sweep) points; at 26-26 cards the side with most "
+            "spades takes the 3 points; play to 31.",
+            True, "3.12",
+            {"player_range": (2, 4), "sweeps": True, "cards_tie_spades": True, "target": 31},
+        ),
+        SystemInfo(
+            "cassino_diamond", "Diamond Cassino", "2-4",
+            "40 cards without faces, 3 cards each a deal; the 7 of diamonds scores 1 "
+            "(underspecified).",
+            True, "3.13",
+            {
+                "player_range": (2, 4), "deck": "short40", "hand_size": 3,
+                "seven_diamonds_points": 1,
+            },
+        ),
         _info("callabra", "Callabra", "2+", "3.14", "Two hand cards summing to a table card (underspecified)."),
         SystemInfo(
             "tablanette", "Tablanette", "2 or 4",
@@ -515,8 +634,8 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_build_obligation_v3": ("obligation=v3", True),
     "opt_natural_build_combination": ("natural_build_combination=true", True),
     "opt_count_out": ("count_out=true", True),
-    "opt_all_eleven": ("all_eleven=true", False),
-    "opt_sudden_death": ("sudden_death=true", False),
+    "opt_all_eleven": ("all_eleven=bonus|skunk|auto_win", True),
+    "opt_sudden_death": ("sudden_death=sweep_instant|point_cards_instant", True),
     "opt_michigan": ("michigan=true", False),
     "opt_face_cards_all_four": ("face_cards_all_four=true", False),
     "opt_initial_pairs": ("initial_pairs=true", True),

@@ -2,7 +2,8 @@
 
 Categories are scored in the ordered-tally order: most cards 3, most spades 1,
 big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts and
-diamonds 1 each, then sweeps in the order they were made.
+diamonds 1 each, the 7D (Diamond Cassino), pictures (Tablanette), spade points (Spade
+Cassino), the all-eleven bonus, then sweeps in the order they were made (RULES.md §3.1, §3.6, §3.12, §3.13, §3.37).
 """
 
 from __future__ import annotations
@@ -10,10 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import SPADES, parse_card, rank_mask
+from .cards import ACES, SPADES, parse_card, rank_mask
 from .rules import Rules
 
-__all__ = ["CATEGORIES", "HandScore", "score_hand", "tally_winner"]
+__all__ = [
+    "CATEGORIES",
+    "HandScore",
+    "all_eleven_team",
+    "final_winners",
+    "immediate_points",
+    "score_hand",
+    "spade_points",
+    "tally_winner",
+    "used_categories",
+]
 
 CATEGORIES = (
     "cards",
@@ -26,6 +37,9 @@ CATEGORIES = (
     "ace_diamonds",
     "sweeps",
     "pictures",
+    "spade_points",
+    "seven_diamonds",
+    "all_eleven",
 )
 
 _SINGLES = (
@@ -36,7 +50,11 @@ _SINGLES = (
     ("ace_hearts", parse_card("AH"), 1),
     ("ace_diamonds", parse_card("AD"), 1),
 )
-
+_SEVEN_DIAMONDS = parse_card("7D")
+_JACK_SPADES = parse_card("JS")
+_TWO_ACE_SPADES = 1 << parse_card("2S") | 1 << parse_card("AS")
+# the base categories of an 11-point hand (opt_all_eleven): all but sweeps and bonuses
+_BASE = frozenset(CATEGORIES[:8])
 
 _PICTURES = rank_mask(11) | rank_mask(12) | rank_mask(13)
 
@@ -79,41 +97,170 @@ def _unique_max(counts: Sequence[int]) -> int | None:
     return winners[0] if len(winners) == 1 else None
 
 
-def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]) -> HandScore:
-    """Score captured piles (per team) and the sweeps made, in ordered-tally order."""
+def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int]]:
+    """The single-card categories (10D, 2S, the aces, 7D) in tally order."""
     events: list[tuple[str, int, int]] = []
+    aces_whole = rules.aces_mode == "all_four_only"
+    for name, card, pts in _SINGLES if rules.card_points else ():
+        for t, m in enumerate(masks):
+            if m >> card & 1:
+                if aces_whole and name.startswith("ace_") and (m & ACES) != ACES:
+                    continue   # Diamond option: the aces score only as a complete set
+                events.append((name, t, pts))
+    if rules.seven_diamonds_points:
+        for t, m in enumerate(masks):
+            if m >> _SEVEN_DIAMONDS & 1:
+                events.append(("seven_diamonds", t, rules.seven_diamonds_points))
+    return events
+
+
+def spade_points(rules: Rules, mask: int) -> int:
+    """Spade Cassino's extra points for the cards of ``mask`` (RULES.md §3.6, AMB-24): 1 a
+    spade and 1 more for the J of spades; ``additive`` gives the 2 and A of spades 1 more."""
+    if rules.spade_points == "none":
+        return 0
+    pts = (mask & SPADES).bit_count() + (mask >> _JACK_SPADES & 1)
+    if rules.spade_points == "additive":
+        pts += (mask & _TWO_ACE_SPADES).bit_count()
+    return pts
+
+
+def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]) -> HandScore:
+    """Score captured piles (per team) and the sweeps made, in ordered-tally order.
+
+    The order is most cards, most spades, 10D, 2S, the aces (spades, clubs, hearts,
+    diamonds), 7D (Diamond), pictures (Tablanette), spade points (Spade), the all-eleven bonus, then the sweeps in
+    the order they were made. With ``sudden_death`` the categories scored when the cards
+    were captured come first (the sweeps, or the point cards), as they were added then."""
     masks = [sum(1 << c for c in p) for p in piles]
-    most = _unique_max([len(p) for p in piles])
+    base: list[tuple[str, int, int]] = []
+    counts = [len(p) for p in piles]
+    spades = [(m & SPADES).bit_count() for m in masks]
+    most = _unique_max(counts)
+    if most is None and rules.cards_tie_spades and len(piles) > 1:
+        # Portuguese (RULES.md §3.12): at 26-26 the side with most spades takes the cards
+        best = max(counts)
+        tied = [t for t, c in enumerate(counts) if c == best]
+        top = max(spades[t] for t in tied)
+        leaders = [t for t in tied if spades[t] == top]
+        most = leaders[0] if len(leaders) == 1 else None
     if most is not None and rules.most_cards_points:
-        events.append(("cards", most, rules.most_cards_points))
-    if rules.card_points:
-        most = _unique_max([(m & SPADES).bit_count() for m in masks])
-        if most is not None:
-            events.append(("spades", most, 1))
-        for name, card, pts in _SINGLES:
-            for t, m in enumerate(masks):
-                if m >> card & 1:
-                    events.append((name, t, pts))
+        base.append(("cards", most, rules.most_cards_points))
+    most = _unique_max(spades)
+    if most is not None and rules.card_points:
+        base.append(("spades", most, 1))
+    cards = _point_cards(rules, masks)
+    extra: list[tuple[str, int, int]] = []
     if rules.picture_points:
         # Tablanette (RULES.md §3.15): points for every J, Q and K taken
         for t, m in enumerate(masks):
             n = (m & _PICTURES).bit_count()
             if n:
-                events.append(("pictures", t, n * rules.picture_points))
-    if rules.sweeps:
-        for t in sweep_order:
-            events.append(("sweeps", t, rules.sweep_points))
+                extra.append(("pictures", t, n * rules.picture_points))
+    for t, m in enumerate(masks):
+        pts = spade_points(rules, m)
+        if pts:
+            extra.append(("spade_points", t, pts))
+    if rules.all_eleven == "bonus":
+        team = all_eleven_team(base + cards)
+        if team is not None:
+            extra.append(("all_eleven", team, 1))
+    sweeps = [("sweeps", t, rules.sweep_points) for t in sweep_order] if rules.sweeps else []
+    if rules.sudden_death == "sweep_instant":
+        events = sweeps + base + cards + extra
+    elif rules.sudden_death == "point_cards_instant":
+        events = cards + base + extra + sweeps
+    else:
+        events = base + cards + extra + sweeps
     return HandScore(rules.num_teams, tuple(events))
 
 
-def tally_winner(rules: Rules, scores: Sequence[int], hand: HandScore) -> tuple[list[int], int | None]:
+def used_categories(rules: Rules) -> tuple[str, ...]:
+    """The categories a system scores, in tally order (without sudden death): the eight
+    standard ones, then 7D, spade points, the all-eleven bonus and sweeps when they apply."""
+    out = ["cards"] if rules.most_cards_points else []
+    if rules.card_points:
+        out += CATEGORIES[1:8]
+    if rules.picture_points:
+        out.append("pictures")
+    if rules.seven_diamonds_points:
+        out.append("seven_diamonds")
+    if rules.spade_points != "none":
+        out.append("spade_points")
+    if rules.all_eleven == "bonus":
+        out.append("all_eleven")
+    if rules.sweeps:
+        out.append("sweeps")
+    return tuple(out)
+
+
+def all_eleven_team(events: Sequence[tuple[str, int, int]]) -> int | None:
+    """The team that took all 11 base points of a hand (cards, spades, 10D, 2S and the four
+    aces; sweeps never count, AMB-17), or None."""
+    got: dict[int, int] = {}
+    for cat, team, pts in events:
+        if cat in _BASE:
+            got[team] = got.get(team, 0) + pts
+    for team, pts in got.items():
+        if pts == 11:
+            return team
+    return None
+
+
+def immediate_points(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]) -> list[int]:
+    """Points per team already scored during a hand in play under ``sudden_death``
+    (RULES.md §3.37, AMB-18): each sweep (``sweep_instant``) or each point card captured so
+    far (``point_cards_instant``). Zeros without sudden death."""
+    out = [0] * rules.num_teams
+    if rules.sudden_death == "sweep_instant":
+        for t in sweep_order:
+            out[t] += rules.sweep_points
+    elif rules.sudden_death == "point_cards_instant":
+        masks = [sum(1 << c for c in p) for p in piles]
+        for _, t, pts in _point_cards(rules, masks):
+            out[t] += pts
+    return out
+
+
+def final_winners(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[int, ...]:
+    """The winners of a game that ends after a number of hands (``game_end=each_deals_twice``,
+    RULES.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
+    highest score; a tie plays more hands (``final_tie=more_hands``) or is a shared win
+    (``final_tie=shared``)."""
+    if rules.game_end != "each_deals_twice" or hands_played < 2 * rules.players:
+        return ()
+    best = max(scores)
+    leaders = tuple(t for t, s in enumerate(scores) if s == best)
+    if len(leaders) == 1 or rules.final_tie == "shared":
+        return leaders
+    return ()
+
+
+def tally_winner(
+    rules: Rules, scores: Sequence[int], hand: HandScore, *, first_hand: bool = False
+) -> tuple[list[int], int | None]:
     """Apply a hand's points to game ``scores``; return the new scores and the winner (or None).
+
+    ``all_eleven=auto_win`` (or ``skunk`` when ``first_hand``): a team that took all 11
+    base points wins at once (AMB-17). ``game_end=each_deals_twice``: the points are added
+    and :func:`final_winners` decides.
 
     ``ordered_tally``: points are added category by category and the first team to reach
     the target wins at once. ``compare_totals``: after the full tally, the higher total at
     or above the target wins; equal totals play another hand.
     """
     new = list(scores)
+    if rules.game_end != "target":
+        for t, pts in enumerate(hand.totals()):
+            new[t] += pts
+        return new, None
+    if rules.all_eleven in ("skunk", "auto_win"):
+        for t, pts in enumerate(hand.totals()):
+            new[t] += pts
+        team = all_eleven_team(hand.events)
+        if team is not None and (rules.all_eleven == "auto_win" or first_hand):
+            return new, team
+        new = list(scores)
     if rules.end_check == "ordered_tally":
         winner = None
         for _, team, pts in hand.events:

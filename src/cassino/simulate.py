@@ -245,11 +245,12 @@ def summarize(players: Sequence[str], records: Sequence[GameRecord]) -> Summary:
     points = [dict.fromkeys(CATEGORIES, 0) for _ in range(k)]
     hands = moves = 0
     for r in records:
-        if r.winner is None:
+        won = r.winners or (() if r.winner is None else (r.winner,))
+        if not won:
             draws += 1
-        else:
-            for w in r.winners or (r.winner,):
-                wins[w] += 1  # both partners win a partnership game
+        # both partners win a partnership game; every leader a shared win (California)
+        for w in won:
+            wins[w] += 1
         for p in range(k):
             score[p] += r.scores[p]
             sweeps[p] += r.sweeps[p]
@@ -378,7 +379,7 @@ def play_game(
                 team_points[t][cat] += pts
     teams = [r.team_of(s) for s in seats]
     winner = None if game.winner is None else teams.index(game.winner)
-    winners = () if game.winner is None else tuple(k for k, t in enumerate(teams) if t == game.winner)
+    winners = tuple(k for k, t in enumerate(teams) if t in game.winners)
     scores = game.scores
     return GameRecord(
         index=index,

@@ -22,9 +22,9 @@ from cassino.position import Position
 OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
-# Perft counts of standard, partnership, three/four, five-player and draw Cassino, the
-# five-of-spades and initial-pairs options, and Tablanette, computed by the pure-Python
-# reference
+# Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
+# Portuguese and Diamond Cassino, the five-of-spades and initial-pairs options, and
+# Tablanette, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -209,6 +209,28 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      played(28, 11, 12, "tablanette"), (1, 2, 3)),
     ("tablanette: four players, the end of the first deal, seed 29 after 20 plies",
      played(29, 20, 13, "tablanette", players=4), (1, 2, 3)),
+    # §3.6 Spade Cassino (scoring only: standard moves)
+    ("spade: opening deal, seed 31", new_hand("cassino_spade", seed=31).to_position(), (1, 2, 3, 4)),
+    ("spade: random play, seed 32 after 30 plies", played(32, 30, 10, "cassino_spade"), (1, 2, 3, 4)),
+    # §3.7 California Cassino: faces capture any number, no sweeps, 2, 3, 4 or 6 players
+    ("california: faces take any number (two queens and three kings on the table)",
+     pos(["KC QC JC 5H", "QS JS JD 7C"], ["KS KH KD QH QD 2C 3C"], system="cassino_california"),
+     (1, 2, 3, 4)),
+    ("california: six players, opening deal, seed 33",
+     new_hand(rules("cassino_california", players=6), seed=33, dealer=5).to_position(), (1, 2, 3)),
+    ("california: three players, random play, seed 34 after 14 plies",
+     played(34, 14, 11, "cassino_california", players=3), (1, 2, 3, 4)),
+    # §3.12 Portuguese Cassino: clareza (sweeps) on; 2, or 4 in partnerships
+    ("portuguese: opening deal, seed 35", new_hand("cassino_portuguese", seed=35).to_position(), (1, 2, 3, 4)),
+    ("portuguese: four players in partnerships, random play, seed 36 after 21 plies",
+     played(36, 21, 12, "cassino_portuguese", players=4), (1, 2, 3, 4)),
+    # §3.13 Diamond Cassino: 40 cards, deals of 3
+    ("diamond: opening deal, seed 37 (3 cards each, 4 on the table)",
+     new_hand("cassino_diamond", seed=37).to_position(), (1, 2, 3, 4)),
+    ("diamond: three players, the end of a deal with stock, seed 38 after 8 plies",
+     played(38, 8, 13, "cassino_diamond", players=3), (1, 2, 3, 4)),
+    ("diamond: four players, random play, seed 39 after 20 plies",
+     played(39, 20, 14, "cassino_diamond", players=4), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
