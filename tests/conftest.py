@@ -109,7 +109,7 @@ def _table_items(table: str | Iterable[Any]) -> list[Any]:
 
 def _item_codes(item: Any) -> list[str]:
     if isinstance(item, dict):
-        return [c for g in item["groups"] for c in g]
+        return [c.split(":")[0] for g in item["groups"] for c in g]  # "AS:14": a fixed value
     return [item]
 
 

@@ -194,6 +194,88 @@ def test_random_hand_matches_scoring_systems(system, base, seed):
     )
 
 
+# RULES.md §3.9-§3.10: Royal and Buckeye Cassino (multi-valued cards: the core's gen_multi)
+ROYAL_SYSTEMS = [
+    ("cassino_royal", {}),
+    ("cassino_royal", {"players": 3}),
+    ("cassino_buckeye", {}),
+    ("cassino_buckeye", {"players": 4, "big_ten": "hand_only"}),
+]
+ROYAL_IDS = ["royal", "royal3", "buckeye", "buckeye4_hand_only"]
+
+
+@pytest.mark.parametrize(("system", "base"), ROYAL_SYSTEMS, ids=ROYAL_IDS)
+@settings(max_examples=4)
+@given(seed=SEEDS, choice=SEEDS, options=option_sets())
+def test_random_play_matches_royal(system, base, seed, choice, options):
+    lockstep(rules(system, **base, **options), seed, choice, perft_every=13)
+
+
+@pytest.mark.parametrize(("system", "base"), ROYAL_SYSTEMS[::3], ids=ROYAL_IDS[::3])
+@settings(max_examples=3)
+@given(seed=SEEDS)
+def test_random_hand_matches_royal(system, base, seed):
+    r = rules(system, **base)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+
+
+def _royal_position(rng: Rng, system: str, options: dict[str, Any]) -> Position:
+    """A random position with many aces and the 10D about: 1-4 cards in hand, 2-9 loose
+    cards, and builds made by random build moves of the reference."""
+    deck = shuffled_deck(rng)
+    multi = [c for c in deck if c < 4 or c == 38]
+    deck = multi[: 1 + rng.below(5)] + [c for c in deck if c not in multi[:5]]
+    rng_deck = [deck[i] for i in range(len(deck))]
+    hand = [rng_deck.pop(rng.below(len(rng_deck))) for _ in range(1 + rng.below(4))]
+    other = [rng_deck.pop() for _ in range(4)]
+    table = [rng_deck.pop(rng.below(min(len(rng_deck), 8))) for _ in range(2 + rng.below(8))]
+    codes = cassino.CardSet
+    p = make_position(
+        [codes(hand).codes(), codes(other).codes()], codes(table).codes(), system=system, options=options
+    )
+    rs = RefState.from_position(p)
+    for _ in range(rng.below(4)):
+        builds = [m for m in rs.legal_moves() if m.kind >= 2 and not rs.is_over]
+        if not builds:
+            break
+        rs.push(builds[rng.below(len(builds))])
+        if rs.is_over or not rs.hands[rs.to_move]:
+            break
+    return rs.to_position()
+
+
+def _compare_royal_positions(system: str, n: int, perft_every: int = 1) -> None:
+    rng = Rng(2811 + len(system) + n)
+    for i in range(n):
+        opts = random_options(rng)
+        p = _royal_position(rng, system, opts)
+        cs, rs = CoreState.from_position(p), RefState.from_position(p)
+        assert cs.to_position() == p
+        moves = assert_same_moves(cs, rs)
+        if i % perft_every == 0:
+            assert cs.perft(2) == rs.perft(2)
+        for m in moves[:: max(1, len(moves) // 4)]:
+            cs.push(m)
+            rs.push(m)
+            assert cs.to_position() == rs.to_position()
+            assert_same_moves(cs, rs)
+            cs.pop()
+            rs.pop()
+
+
+@pytest.mark.parametrize("system", ["cassino_royal", "cassino_buckeye"])
+def test_random_royal_positions(system):
+    """Random tables with aces and the 10D loose, in hand and inside builds: the move
+    lists, perft(2) and the positions after each move agree."""
+    _compare_royal_positions(system, 15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", ["cassino_royal", "cassino_buckeye"])
+def test_random_royal_positions_many(system):
+    _compare_royal_positions(system, 100, perft_every=10)
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("first_player", ["left_of_dealer", "right_of_dealer", "non_dealer"])
 @pytest.mark.parametrize("direction", ["cw", "ccw"])

@@ -263,6 +263,8 @@ def test_implemented_systems():
         "cassino_draw",
         "cassino_spade",
         "cassino_california",
+        "cassino_royal",
+        "cassino_buckeye",
         "cassino_portuguese",
         "cassino_diamond",
         "tablanette",
@@ -277,7 +279,8 @@ def test_implemented_systems():
     [s for s in ALL_35_SYSTEMS if s not in (
         "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
         "cassino_draw", "tablanette",
-        "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond")],
+        "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
+        "cassino_royal", "cassino_buckeye")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

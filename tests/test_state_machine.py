@@ -33,7 +33,7 @@ import cassino
 from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Position, Rng
 from cassino.cards import ALL_CARDS, SPADES, CardSet
 from cassino.moves import same_notation
-from cassino.position import card_value
+from cassino.position import card_value, card_values
 from cassino.scoring import all_eleven_team, immediate_points, score_hand
 from conftest import RELIABILITY_COUNTS, option_sets
 
@@ -163,9 +163,12 @@ def check_state(s: Any, start: Position) -> list[Move]:
     for b in p.builds:
         assert 1 <= b.value <= r.build_max_value and b.owners
         assert b.multiple or b.owners.bit_count() == 1
-        groups = b.groups()
+        groups = b.groups_for(r)
+        vals = card_values(b.cards, r, b.fixed) if r.multi_valued else None
         assert sum(g.bit_count() for g in groups) == b.cards.bit_count()
-        assert all(sum(card_value(c) for c in CardSet(g)) == b.value for g in groups)
+        assert all(
+            sum(vals[c] if vals else card_value(c) for c in CardSet(g)) == b.value for g in groups
+        )
         assert b.multiple == (len(groups) > 1)
     # scores
     hs = s.hand_score()
@@ -561,6 +564,33 @@ class DiamondFourMachine(StateMachine):
     options = {"players": 4, "sweeps": True}  # noqa: RUF012
 
 
+# RULES.md §3.9-§3.10: every player count of Royal and Buckeye Cassino (fewer examples each:
+# six machines, and the reference's generator for multi-valued cards is slow)
+class RoyalMachine(StateMachine):
+    system = "cassino_royal"
+    examples = max(1, EXAMPLES // 3) if CORE else 1
+
+
+class RoyalThreePlayerMachine(RoyalMachine):
+    options = {"players": 3, "sweeps": True}  # noqa: RUF012
+
+
+class RoyalFourPlayerMachine(RoyalMachine):
+    options = {"players": 4, "obligation": "v2"}  # noqa: RUF012
+
+
+class BuckeyeMachine(RoyalMachine):
+    system = "cassino_buckeye"
+
+
+class BuckeyeThreePlayerMachine(BuckeyeMachine):
+    options = {"players": 3, "big_ten": "hand_only"}  # noqa: RUF012
+
+
+class BuckeyeFourPlayerMachine(BuckeyeMachine):
+    options = {"players": 4, "natural_build_combination": False}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -596,6 +626,12 @@ STATE_MACHINES = [
     DiamondThreeMachine,
     DiamondFourMachine,
     RandomOptionsMachine,
+    RoyalMachine,
+    RoyalThreePlayerMachine,
+    RoyalFourPlayerMachine,
+    BuckeyeMachine,
+    BuckeyeThreePlayerMachine,
+    BuckeyeFourPlayerMachine,
 ]
 
 
@@ -629,7 +665,6 @@ _SLOW_MACHINES = (CaliforniaThreeMachine, CaliforniaFourMachine, CaliforniaSixMa
     ids=lambda m: m.__name__,
 )
 def test_state_machine(machine: type[StateMachine]) -> None:
-    machine.TestCase.settings = machine_settings(getattr(machine, "examples", EXAMPLES))
     machine.TestCase.settings = machine_settings(min(EXAMPLES, getattr(machine, "examples", EXAMPLES)))
     machine.TestCase().runTest()
 

@@ -23,12 +23,14 @@ cdef struct CBuild:
     uint8_t value
     uint8_t owners           # seat mask
     uint8_t multiple         # frozen: two groups or more
+    uint8_t alt              # multi-valued cards at their second value (bit k: k-th card of multi_mask)
 
 cdef struct CMove:
     mask_t takes
     uint8_t card
     uint8_t kind
     uint8_t value
+    uint8_t alt              # build moves: placed multi-valued cards at their second value
 
 # Everything that a push changes and a pop restores; piles, stock, sweep and discard
 # arrays are append-only and restored through their lengths.
@@ -84,6 +86,11 @@ cdef struct Params:
     int aces_all_four        # Diamond Cassino: the aces score only as a set of four
     int cards_tie_spades     # Portuguese: a tie for cards goes to the side with most spades
     int all_eleven_bonus     # opt_all_eleven=bonus: +1 to a team with all 11 base points
+    # multi-valued cards (Royal ace 1/14, Buckeye 10D 10/11): see _royal.pxi
+    uint8_t alt_val[NCARDS]  # second value when played from hand; 0 = none
+    uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
+    mask_t multi_mask        # the cards with a second value (alt_val)
+    int nmulti               # their number (at most 8: CMove.alt and CBuild.alt bits)
 
 cdef struct Core:
     Params p

@@ -1614,6 +1614,8 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     hand = c.h.hands[c.h.to_move]
     if hand == 0:
         return 0
+    if c.p.nmulti and multi_position(c):
+        return gen_multi(c, buf)     # a card with two values in play (_royal.pxi)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it
@@ -1688,6 +1690,9 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
             return -1
     if not fast or resort:   # (the fast path sorts each card's kinds as it goes)
         sort_moves(buf.moves, buf.n)
+    if c.p.nmulti:           # the paths above leave CMove.alt unset
+        for r in range(buf.n):
+            buf.moves[r].alt = 0
     return <int>buf.n
 
 # ---------------------------------------------------------------------------------------
@@ -1952,6 +1957,8 @@ cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     cdef bint sweeping
     if c.h.to_move < 0:
         return 0
+    if c.p.nmulti and multi_position(c):
+        return count_multi(c)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
@@ -2121,6 +2128,10 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
             b.value = m.value
             b.owners = <uint8_t>(1 << seat)
             b.multiple = 1 if mask_sum(c, b.cards) // m.value >= 2 else 0
+            b.alt = 0
+            if c.p.nmulti:
+                b.alt = m.alt
+                b.multiple = 1 if (mask_sum(c, b.cards) + alt_extra(&c.p, b.cards, m.alt)) // m.value >= 2 else 0
             c.h.nbuilds += 1
     else:
         target = target_of(c, m.takes)
@@ -2128,6 +2139,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         if target >= 0:
             b = &c.h.builds[target]
             b.cards = b.cards | m.takes | bit
+            if c.p.nmulti:
+                b.alt = b.alt | m.alt
             if m.kind == K_AUGMENT:
                 b.owners = <uint8_t>(b.owners | (1 << seat))
                 b.multiple = 1
@@ -2366,6 +2379,10 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.all_eleven_bonus = 1 if rules.all_eleven == "bonus" else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
+    if rules.card_values == "royal":
+        for i in range(NCARDS):
+            p.val[i] = i // 4 + 1
+    load_multi(p, rules)
     p.val_ordered = 1
     p.num_mask = 0
     for i in range(NCARDS):
@@ -2433,7 +2450,7 @@ cdef class State:
 
     cdef int _load(self, object pos) except -1:
         cdef Core* c = &self.c
-        cdef int s, t, i
+        cdef int s, t, i, a
         memset(c, 0, sizeof(Core))
         self._rules = pos.rules
         load_params(&c.p, pos.rules, pos.dealer)
@@ -2449,6 +2466,10 @@ cdef class State:
             c.h.builds[i].value = b.value
             c.h.builds[i].owners = b.owners
             c.h.builds[i].multiple = 1 if b.multiple else 0
+            a = alt_of(&c.p, b.fixed) if b.fixed else 0
+            if a < 0:
+                raise PositionError(f"the build of {b.value} fixes a card at a value it cannot take")
+            c.h.builds[i].alt = a
         for t, pile in enumerate(pos.piles):
             c.h.pile_len[t] = len(pile)
             for i, card in enumerate(pile):
@@ -2545,7 +2566,8 @@ cdef class State:
         rules = self._rules
         builds = sorted(
             Build(c.h.builds[i].value, c.h.builds[i].cards, c.h.builds[i].owners,
-                  bool(c.h.builds[i].multiple))
+                  bool(c.h.builds[i].multiple),
+                  fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else ())
             for i in range(c.h.nbuilds)
         )
         return Position(
@@ -2590,7 +2612,8 @@ cdef class State:
 
     def __reduce__(self):
         moves = [(self._hist[i].card, self._hist[i].kind, self._hist[i].takes,
-                  self._hist[i].value) for i in range(self._depth)]
+                  self._hist[i].value, to_move_p(&self.c.p, &self._hist[i]).fixed)
+                 for i in range(self._depth)]
         return (_unpickle, (self._root_position().to_dict(), moves))
 
     def __eq__(self, other):
@@ -2651,7 +2674,7 @@ cdef class State:
     @property
     def history(self) -> list:
         """Moves pushed since the state was created."""
-        return [_to_move(&self._hist[i]) for i in range(self._depth)]
+        return [to_move_p(&self.c.p, &self._hist[i]) for i in range(self._depth)]
 
     @property
     def movers(self) -> list:
@@ -2691,7 +2714,7 @@ cdef class State:
         Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
         cdef size_t cap = DEFAULT_LIST_LIMIT if limit is None else limit
         cdef int n = self._generate(cap)
-        return [_to_move(&self._buf.moves[i]) for i in range(n)]
+        return [to_move_p(&self.c.p, &self._buf.moves[i]) for i in range(n)]
 
     def iter_moves(self, chunk=4096):
         """The legal moves in the order of :meth:`legal_moves`, generated ``chunk`` at a
@@ -2729,7 +2752,7 @@ cdef class State:
     def move_at(self, Py_ssize_t index) -> Move:
         """The move at ``index`` of the last :meth:`num_moves`."""
         self._check_index(index)
-        return _to_move(&self._buf.moves[index])
+        return to_move_p(&self.c.p, &self._buf.moves[index])
 
     def push_index(self, Py_ssize_t index) -> None:
         """Push the move at ``index`` of the last :meth:`num_moves`."""
@@ -2782,9 +2805,18 @@ cdef class State:
         cdef mask_t takes = <mask_t>move.takes
         cdef bint build_like = kind >= K_BUILD
         cdef CMove* m
+        cdef int alt = 0
+        if self.c.p.nmulti:
+            alt = alt_of(&self.c.p, move.fixed)
+            if alt < 0:
+                return -1
+        elif move.fixed:
+            return -1
         for i in range(n):
             m = &self._buf.moves[i]
             if m.card == card and m.takes == takes and m.value == value:
+                if self.c.p.nmulti and m.alt != alt:
+                    continue
                 if m.kind == kind or (build_like and m.kind >= K_BUILD):
                     return i
         return -1
@@ -2799,7 +2831,7 @@ cdef class State:
         cdef Py_ssize_t i = self._find(move)
         if i < 0:
             raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
-        return _to_move(&self._buf.moves[i])
+        return to_move_p(&self.c.p, &self._buf.moves[i])
 
     def push(self, move) -> Move:
         """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
@@ -2816,7 +2848,7 @@ cdef class State:
         if self._buf.moves[i].kind == <int>move.kind:
             result = move        # the move given (a build-like kind may be resolved)
         else:
-            result = _to_move(&self._buf.moves[i])
+            result = to_move_p(&self.c.p, &self._buf.moves[i])
         self._push_c(&self._buf.moves[i])
         return result
 
@@ -2827,13 +2859,13 @@ cdef class State:
         self._depth -= 1
         memcpy(&self.c.h, &self._stack[self._depth], sizeof(Hot))
         self._version += 1
-        return _to_move(&self._hist[self._depth])
+        return to_move_p(&self.c.p, &self._hist[self._depth])
 
     def peek(self) -> Move:
         """The last move pushed."""
         if self._depth == 0:
             raise IndexError("no move has been pushed")
-        return _to_move(&self._hist[self._depth - 1])
+        return to_move_p(&self.c.p, &self._hist[self._depth - 1])
 
     # -- search ----------------------------------------------------------------------------
     def perft(self, int depth) -> int:
@@ -2903,11 +2935,12 @@ cdef object _to_move(CMove* m):
 def _unpickle(root, moves) -> State:
     cdef State state = State(Position.from_dict(root))
     cdef CMove mv
-    for card, kind, takes, value in moves:
+    for card, kind, takes, value, *fixed in moves:
         mv.card = card
         mv.kind = kind
         mv.takes = takes
         mv.value = value
+        mv.alt = alt_of(&state.c.p, fixed[0]) if fixed and fixed[0] else 0
         state._push_c(&mv)
     return state
 
@@ -3191,3 +3224,4 @@ def movegen_batch(states, int repeat=1) -> int:
 
 
 include "_stream.pxi"
+include "_royal.pxi"

@@ -15,7 +15,7 @@ from ._rng import Rng, shuffled_deck
 from .cards import card_code, card_rank, rank_mask
 from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from .moves import Move, MoveKind, same_notation
-from .position import Build, Position, card_value, mask_sum
+from .position import Build, Position, card_value, card_values, mask_sum
 from .rules import Rules
 from .scoring import HandScore, score_hand
 
@@ -82,6 +82,13 @@ def _partitionable(values: tuple[int, ...], v: int, max_sum_groups: int) -> bool
         if _partitionable(tuple(left), v, max_sum_groups - 1):
             return True
     return False
+
+
+def groups_ok_values(values: tuple[int, ...], v: int, rules: Rules) -> bool:
+    """Whether cards of the sorted ``values`` form disjoint capture groups of value ``v``."""
+    if any(x > v for x in values):
+        return False
+    return _partitionable(values, v, 1 if rules.sum_groups == "single" else 64)
 
 
 def groups_ok(mask: int, v: int, rules: Rules) -> bool:
@@ -293,7 +300,7 @@ class State:
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        moves = [(m.card, int(m.kind), m.takes, m.value) for m in self._history]
+        moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed) for m in self._history]
         return (_unpickle, (self._root.to_dict(), moves))
 
     def __eq__(self, other: object) -> bool:
@@ -351,6 +358,8 @@ class State:
         out: list[Move] = []
         if self.is_over:
             return out
+        if self.rules.multi_valued:
+            return self._pseudo_multi()
         sweep_cards, sweep_only = _sweep_cards(self.rules)
         prey = self._sweep_takes()
         for p in bits(self.hands[self.to_move]):
@@ -456,6 +465,149 @@ class State:
                 if w <= r.build_max_value:
                     yield Move(p, INCREASE, s | b.cards, w)
 
+    # -- multi-valued cards (Royal, Buckeye: RULES.md §3.9, §3.10) --------------------------
+    #
+    # Every card has a value (J 11, Q 12, K 13); a multi-valued card (the ace 1 or 14, the
+    # Buckeye 10D 10 or 11) takes one value per use, in hand and loose on the table; inside a
+    # build it keeps the value it was built at (Build.fixed). Each way of valuing the played
+    # card and the loose cards is tried, and the moves are made unique: a capture is
+    # (card, takes), whatever values made its groups; a build move is (card, takes, value,
+    # fixed), whatever grouping of the other cards made it.
+
+    def _held(self, hand: int) -> set[int]:
+        """The values the cards of ``hand`` can capture with."""
+        r = self.rules
+        held = set()
+        for c in bits(hand):
+            held.add(card_value(c) if not r.multi_valued else r.card_value(c))
+            if r.multi_valued and r.second_value(c):
+                held.add(r.second_value(c))
+        return held
+
+    def _hand_values(self, p: int) -> list[int]:
+        r = self.rules
+        return [v for v in (r.card_value(p), r.second_value(p)) if v]
+
+    def _valuings(self, sub: int, top: int) -> Iterator[dict[int, int]]:
+        """Every way to value the loose cards of ``sub`` (no value above ``top``)."""
+        r = self.rules
+        choices: list[tuple[int, list[int]]] = []
+        for c in bits(sub):
+            opts = [v for v in (r.card_value(c), r.second_value(c, on_table=True)) if 0 < v <= top]
+            if not opts:
+                return
+            choices.append((c, opts))
+        vals: dict[int, int] = {}
+
+        def rec(i: int) -> Iterator[dict[int, int]]:
+            if i == len(choices):
+                yield dict(vals)
+                return
+            c, opts = choices[i]
+            for v in opts:
+                vals[c] = v
+                yield from rec(i + 1)
+
+        yield from rec(0)
+
+    def _fixed(self, vals: dict[int, int]) -> tuple[tuple[int, int], ...]:
+        r = self.rules
+        return tuple(sorted((c, v) for c, v in vals.items() if v != r.card_value(c)))
+
+    def _pseudo_multi(self) -> list[Move]:
+        r = self.rules
+        moves: set[Move] = set()
+        top = max(r.build_max_value, 14)
+        for p in bits(self.hands[self.to_move]):
+            moves.add(Move(p, TRAIL))
+            for vp in self._hand_values(p):
+                pv = {p: vp}
+                # captures: groups of vp, with any builds of vp
+                bmask = [b.cards for b in self.builds if b.value == vp]
+                for loose in subsets(self.loose):
+                    if loose and not any(
+                        groups_ok_values(tuple(sorted(vals.values())), vp, r)
+                        for vals in self._valuings(loose, vp)
+                    ):
+                        continue
+                    for chosen in range(1 << len(bmask)):
+                        if not loose and not chosen:
+                            continue
+                        takes = loose
+                        for i, bm in enumerate(bmask):
+                            if chosen >> i & 1:
+                                takes |= bm
+                        moves.add(Move(p, CAPTURE, takes))
+                # creates
+                for sub in subsets(self.loose):
+                    if not sub:
+                        continue
+                    for vals in self._valuings(sub, top):
+                        total = vp + sum(vals.values())
+                        high = max(vp, max(vals.values()))
+                        for v in range(high, min(total, r.build_max_value) + 1):
+                            if total % v:
+                                continue
+                            ok = total == v
+                            if not ok and r.natural_build_combination:
+                                ok = _partitionable(tuple(sorted([vp, *vals.values()])), v, 64)
+                            elif not ok:
+                                ok = sub.bit_count() == 1 and vp == v and total == 2 * v
+                            if ok:
+                                moves.add(Move(p, BUILD, sub, v, self._fixed(vals | pv)))
+                # augments
+                for b in self.builds:
+                    w = b.value
+                    if vp > w:
+                        continue
+                    for sub in subsets(self.loose):
+                        for vals in self._valuings(sub, w):
+                            group = tuple(sorted([vp, *vals.values()]))
+                            if r.natural_build_combination:
+                                ok = _partitionable(group, w, 64)
+                            else:
+                                ok = sum(group) == w
+                            if ok:
+                                moves.add(Move(p, AUGMENT, sub | b.cards, w, self._fixed(vals | pv)))
+                # increases
+                for b in self.builds:
+                    if b.multiple:
+                        continue
+                    for sub in subsets(self.loose):
+                        for vals in self._valuings(sub, top):
+                            w = b.value + vp + sum(vals.values())
+                            if w <= r.build_max_value:
+                                moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
+        return sorted(moves)
+
+    def _multi_reason(self, m: Move) -> str:
+        """Why a move of a Royal or Buckeye game is not even structurally valid."""
+        r = self.rules
+        code = card_code(m.card)
+        values = " or ".join(str(v) for v in self._hand_values(m.card))
+        if m.kind == CAPTURE:
+            for b in self.builds:
+                if b.cards & m.takes and b.value not in self._hand_values(m.card):
+                    return f"a build of {b.value} cannot be taken by the {code} ({values})"
+            return f"the cards taken do not form groups totalling the {code}'s value ({values})"
+        if m.value > r.build_max_value:
+            return f"builds go up to {r.build_max_value}, not {m.value}"
+        for c, v in m.fixed:
+            if v != r.second_value(c, on_table=c != m.card):
+                return f"{card_code(c)} cannot count {v} here"
+        for b in self.builds:
+            if b.cards & m.takes and b.multiple and b.value != m.value:
+                return (
+                    f"the build of {b.value} is a multiple build: it cannot be increased "
+                    f"to {m.value}, only taken or added to"
+                )
+        return f"the cards, at the values written, do not form groups totalling {m.value}"
+
+    def _build_total(self, cards: int, fixed: tuple[tuple[int, int], ...]) -> int:
+        if not self.rules.multi_valued:
+            return mask_sum(cards)
+        return sum(card_values(cards, self.rules, fixed).values())
+
     def _target_build(self, m: Move) -> Build | None:
         for b in self.builds:
             if b.cards & m.takes:
@@ -468,7 +620,7 @@ class State:
         seat = self.to_move
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)
-        held = {card_value(c) for c in bits(after)}
+        held = self._held(after)
         own = [b for b in self.builds if b.owners & me]
         target = self._target_build(m) if m.kind in (AUGMENT, INCREASE) else None
         # build moves: uniqueness, holding requirement, own-increase rules
@@ -629,6 +781,8 @@ class State:
         for b in self.builds:
             if b.cards & m.takes and b.cards & ~m.takes:
                 return f"the build of {b.value} must be taken or added to as a whole"
+        if self.rules.multi_valued:
+            return self._multi_reason(m)
         v = card_value(m.card)
         if m.kind == CAPTURE:
             if v == 0:
@@ -727,18 +881,19 @@ class State:
         elif m.kind == BUILD:
             self.loose &= ~m.takes
             cards = m.takes | bit
-            multiple = mask_sum(cards) // m.value >= 2
-            self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple)])
+            multiple = self._build_total(cards, m.fixed) // m.value >= 2
+            self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple, m.fixed)])
         else:
             target = self._target_build(m)
             assert target is not None
             self.loose &= ~m.takes
             rest = [b for b in self.builds if b is not target]
             cards = target.cards | m.takes | bit
+            fixed = tuple(sorted(target.fixed + m.fixed))
             if m.kind == AUGMENT:
-                nb = Build(target.value, cards, target.owners | 1 << seat, True)
+                nb = Build(target.value, cards, target.owners | 1 << seat, True, fixed)
             else:
-                nb = Build(m.value, cards, 1 << seat, False)
+                nb = Build(m.value, cards, 1 << seat, False, fixed)
             self.builds = sorted([*rest, nb])
         if r.draw_refill and self.stock:
             # cassino_draw: the top stock card, after the play (holding checked before it)
@@ -857,10 +1012,10 @@ def _a(v: int) -> str:
     return f"an {name}" if name in ("ace", "8") else f"a {name}"
 
 
-def _unpickle(root: dict[str, Any], moves: list[tuple[int, int, int, int]]) -> State:
+def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]]) -> State:
     state = State(Position.from_dict(root))
-    for card, kind, takes, value in moves:
-        state._push_unchecked(Move(card, MoveKind(kind), takes, value))
+    for card, kind, takes, value, *fixed in moves:
+        state._push_unchecked(Move(card, MoveKind(kind), takes, value, *fixed))
     return state
 
 

@@ -681,7 +681,9 @@ cdef class MoveStream:
         if self._pos >= self._n and not self._refill():
             raise StopIteration
         self._pos += 1
-        return _to_move(&self._moves[self._pos - 1])
+        if self._mode == MS_STREAM:  # (the cursors never see a multi-valued card in play)
+            return _to_move(&self._moves[self._pos - 1])
+        return to_move_p(&self._core.p, &self._moves[self._pos - 1])
 
     cdef void _release(self):
         free(self._gen)
@@ -704,13 +706,16 @@ cdef class MoveStream:
             return 0
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
-            if self._small > 0 or sweep_applies(&self._core):
+            if self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
                 if sweep_applies(&self._core):
                     buf.limit = <size_t>-1   # (the cursors have no capture-all card: list)
+                elif multi_position(&self._core):
+                    # (positions with a multi-valued card in play are listed, not streamed)
+                    buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
                 with nogil:
@@ -725,6 +730,10 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
+                if multi_position(&self._core):
+                    self._release()
+                    raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
+                                         "a multi-valued card in play is listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))

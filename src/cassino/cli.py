@@ -22,7 +22,7 @@ from .errors import CassinoError, MoveLimitError, PositionError, RulesError, Unk
 from .game import Game
 from .moves import Move, MoveKind
 from .players import PlayerError
-from .position import MAX_JSON_BYTES, Position, mask_sum
+from .position import MAX_JSON_BYTES, Position, card_values, mask_sum
 from .rules import (
     CHOICES,
     OPTION_MODULES,
@@ -116,17 +116,26 @@ def _state(path: str) -> Any:
     return State.from_position(read_position(path))
 
 
-def move_record(move: Move) -> dict[str, Any]:
+def rules_total(cards: int, r: Rules, fixed: tuple[tuple[int, int], ...]) -> int:
+    """The total of ``cards`` under the card values of ``r``, multi-valued cards at the
+    values ``fixed`` gives them."""
+    return sum(card_values(cards, r, fixed).values())
+
+
+def move_record(move: Move, rules: Rules | None = None) -> dict[str, Any]:
     """The JSON object ``cassino moves`` prints for ``move``."""
     kind = MoveKind(move.kind)
     result: dict[str, Any] | None = None
     if kind in (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE):
         cards = move.takes | 1 << move.card
         if kind == MoveKind.BUILD:
-            multiple = mask_sum(cards) >= 2 * move.value
+            total = mask_sum(cards) if rules is None else rules_total(cards, rules, move.fixed)
+            multiple = total >= 2 * move.value
         else:
             multiple = kind == MoveKind.AUGMENT
         result = {"cards": CardSet(cards).codes(), "value": move.value, "multiple": multiple}
+        if move.fixed:
+            result["fixed"] = {card_code(c): v for c, v in move.fixed}
     return {
         "move": str(move),
         "card": card_code(move.card),
@@ -171,7 +180,7 @@ def moves(position: str, limit: int | None, count: bool) -> None:
     # streamed: the first lines appear at once even when there are millions of moves
     stream = state.iter_moves(MOVES_CHUNK)
     while chunk := list(islice(stream, MOVES_CHUNK)):
-        click.echo("\n".join(json.dumps(move_record(m)) for m in chunk))
+        click.echo("\n".join(json.dumps(move_record(m, state.rules)) for m in chunk))
 
 
 @cli.command()
@@ -711,7 +720,9 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
 def _table_text(pos: Position) -> str:
     items = CardSet(pos.loose).codes()
     for b in pos.builds:
-        groups = "|".join("+".join(CardSet(g).codes()) for g in b.groups())
+        groups = "|".join(
+            "+".join(b.card_text(c, pos.rules) for c in CardSet(g)) for g in b.groups_for(pos.rules)
+        )
         items.append(f"[{groups}={b.value}]")
     return " ".join(items) or "-"
 

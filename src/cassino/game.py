@@ -132,6 +132,7 @@ class Game:
         self._rng = Rng(seed)
         self.log: list[dict[str, Any]] = []
         self._scores: list[int] = [0] * self.rules.num_teams
+        self._target = self.rules.target
         self._winner: int | None = None
         self._winners: tuple[int, ...] = ()
         self._hands_played = 0
@@ -194,6 +195,12 @@ class Game:
         pos = self._state.to_position()
         now = immediate_points(self.rules, pos.piles, pos.sweep_order)
         return [s + p for s, p in zip(self._scores, now, strict=True)]
+
+    @property
+    def target(self) -> int:
+        """The score that wins: ``rules.target``, raised after a Royal Cassino tie
+        (``tie_hand_target``)."""
+        return self._target
 
     @property
     def winner(self) -> int | None:
@@ -386,7 +393,15 @@ class Game:
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
         first = self._hands_played == 0
-        self._scores, winner = tally_winner(self.rules, self._scores, hs, first_hand=first)
+        self._scores, winner = tally_winner(self.rules, self._scores, hs, self._target, first_hand=first)
+        r = self.rules
+        if (
+            winner is None and r.end_check == "compare_totals" and r.tie_hand_target
+            and max(self._scores) >= self._target
+        ):
+            # a tie at the target (Royal Cassino, AMB-29): another hand played for
+            # tie_hand_target more points; the higher total at or above it wins
+            self._target = max(self._scores) + r.tie_hand_target
         self.hand_scores.append(hs)
         self._hands_played += 1
         teams = hs.to_dict()["teams"]
@@ -410,7 +425,7 @@ class Game:
         which ends the game at once, mid-hand (RULES.md §3.37, AMB-18). Only the mover's
         team gained points, so at most one team reaches the target."""
         live = self.scores
-        reached = [t for t, s in enumerate(live) if s >= self.rules.target]
+        reached = [t for t, s in enumerate(live) if s >= self._target]
         if not reached:
             return
         self._scores = live

@@ -18,6 +18,12 @@ increase   ``2S+3C,4H=9``              as build; the takes include a simple buil
 Augment and increase are written like a build: the takes name every table card that ends up
 in the resulting pile, which identifies the move in its position.
 
+A multi-valued card (the Royal ace 1 or 14, the Buckeye 10D 10 or 11) that a build move puts
+into the pile at a value other than its first value is written with that value after a colon,
+``AH:14+AS,KS=14`` (the ace of hearts counts 14, the ace of spades 1): ``Move.fixed`` holds
+these ``(card, value)`` pairs, and the value stays fixed while the pile is on the table.
+Captures never write values: the cards taken identify the move.
+
 >>> m = Move.parse("9Dx9C,5S,4H")
 >>> m.kind, str(m)
 (<MoveKind.CAPTURE: 1>, '9Dx4H,5S,9C')
@@ -63,13 +69,16 @@ class Move:
     """A move: ``card`` played, ``kind``, ``takes`` (mask of table cards), ``value``.
 
     ``value`` is the declared value of the resulting build, or 0 for trails and captures.
-    Moves order by ``(card, kind, takes, value)``, the order of ``legal_moves()``.
+    ``fixed`` (build kinds only) lists, by card, the multi-valued cards the move places in
+    the pile at a value other than their first (Royal ace 14, Buckeye 10D 11).
+    Moves order by ``(card, kind, takes, value, fixed)``, the order of ``legal_moves()``.
     """
 
     card: int
     kind: MoveKind
     takes: int = 0
     value: int = 0
+    fixed: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         card_code(self.card)
@@ -88,6 +97,8 @@ class Move:
                     f"a move's value must be an integer from 0 to {MAX_MOVE_VALUE}, "
                     f"not {self.value!r}"
                 )
+        if self.fixed:
+            _check_fixed(self)
 
     @classmethod
     def trail(cls, card: int) -> Move:
@@ -112,6 +123,10 @@ class Move:
             return code
         if self.kind == MoveKind.CAPTURE:
             return f"{code}x{takes}"
+        if self.fixed:
+            vals = dict(self.fixed)
+            code = _with_value(self.card, vals)
+            takes = ",".join(_with_value(c, vals) for c in CardSet(self.takes))
         return f"{code}+{takes}={self.value}"
 
     __str__ = notation
@@ -143,8 +158,12 @@ class Move:
                     raise NotationError(f"build {text!r} needs a declared value, as in 3H+5S=8")
                 if len(val) > 3 or int(val) > MAX_MOVE_VALUE:
                     raise NotationError(f"build {text!r} declares a value over {MAX_MOVE_VALUE}")
-                takes = _parse_takes(body, text)
-                return cls(parse_card(head), kind or MoveKind.BUILD, takes, int(val))
+                fixed: dict[int, int] = {}
+                takes = _parse_takes(body, text, fixed)
+                card = _parse_valued(head, text, fixed)
+                return cls(
+                    card, kind or MoveKind.BUILD, takes, int(val), tuple(sorted(fixed.items()))
+                )
             return cls(parse_card(s), MoveKind.TRAIL, 0, 0)
         except CardError as exc:
             raise NotationError(f"bad move {text!r}: {exc}") from None
@@ -155,12 +174,57 @@ def _int_in(x: object, top: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
 
 
-def _parse_takes(body: str, text: str) -> int:
+def _with_value(card: int, vals: dict[int, int]) -> str:
+    code = card_code(card)
+    return f"{code}:{vals[card]}" if card in vals else code
+
+
+def _parse_valued(code: str, text: str, fixed: dict[int, int] | None) -> int:
+    """A card code, with ``:value`` recorded in ``fixed`` when given (build moves only)."""
+    if ":" not in code:
+        return parse_card(code)
+    head, _, val = code.partition(":")
+    if fixed is None or not (val.isascii() and val.isdigit()) or len(val) > 3:
+        raise NotationError(f"bad card value {code!r} in {text!r}")
+    c = parse_card(head)
+    v = int(val)
+    if v != _first_value(c):
+        fixed[c] = v
+    return c
+
+
+def _first_value(card: int) -> int:
+    """A card's first value, the one ``Move.fixed`` never lists: its rank (A 1, J 11, ...)."""
+    return card // 4 + 1
+
+
+def _check_fixed(m: Move) -> None:
+    fixed = m.fixed
+    if m.kind not in _BUILD_KINDS:
+        raise NotationError("only build moves fix the values of cards")
+    ok = isinstance(fixed, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and _int_in(p[0], 51) and _int_in(p[1], MAX_MOVE_VALUE)
+        for p in fixed
+    )
+    if not ok:
+        raise NotationError(f"fixed must be a tuple of (card, value) pairs, not {fixed!r}")
+    cards = [c for c, _ in fixed]
+    if cards != sorted(set(cards)):
+        raise NotationError(f"fixed must list each card once, in card order: {fixed!r}")
+    placed = m.takes | 1 << m.card
+    for c, v in fixed:
+        if not placed >> c & 1:
+            raise NotationError(f"fixed gives a value to {card_code(c)}, which the move does not use")
+        if v == _first_value(c):
+            raise NotationError(f"fixed lists {card_code(c)} at its first value {v}")
+
+
+def _parse_takes(body: str, text: str, fixed: dict[int, int] | None = None) -> int:
     mask = 0
     for code in body.split(","):
         if not code:
             raise NotationError(f"empty card in {text!r}")
-        c = parse_card(code)
+        c = _parse_valued(code, text, fixed)
         if mask >> c & 1:
             raise NotationError(f"card {code} appears twice in {text!r}")
         mask |= 1 << c
@@ -170,5 +234,5 @@ def _parse_takes(body: str, text: str) -> int:
 def same_notation(a: Move, b: Move) -> bool:
     """Whether two moves are equal up to the build kind (which notation does not spell)."""
     if a.kind in _BUILD_KINDS and b.kind in _BUILD_KINDS:
-        return (a.card, a.takes, a.value) == (b.card, b.takes, b.value)
+        return (a.card, a.takes, a.value, a.fixed) == (b.card, b.takes, b.value, b.fixed)
     return a == b

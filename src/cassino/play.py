@@ -140,7 +140,13 @@ class _Session:
 
     def build(self, b: Build) -> Text:
         """A build with its groups, value and owners."""
-        groups = Text(" | ").join(self.cards(g, "+") for g in b.groups())
+        groups = Text(" | ").join(
+            Text("+").join(
+                self.card(c) + (f":{dict(b.fixed).get(c, r.card_value(c))}" if r.second_value(c) else "")
+                for c in CardSet(g)
+            )
+            for g in b.groups_for(r)
+        ) if (r := self.rules).multi_valued else Text(" | ").join(self.cards(g, "+") for g in b.groups())
         owners = ", ".join(self.who(s) for s in b.owner_seats())
         kind = "multiple" if b.multiple else "simple"
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
@@ -161,15 +167,20 @@ class _Session:
             if m.takes == view.table.mask:
                 out.append(" (sweep)" if self.rules.sweeps else " (clears the table)")
             return out
+        # multi-valued cards placed at their other value (Royal ace 14, Buckeye 10D 11)
+        values = Text(", ").join(Text.assemble(self.card(c), f" as {v}") for c, v in m.fixed)
+        fixed = Text.assemble(" (", values, ")") if m.fixed else Text()
         if m.kind == MoveKind.BUILD:
-            return Text.assemble(f"build {m.value}: ", self.card(m.card), " on ", what)
+            return Text.assemble(f"build {m.value}: ", self.card(m.card), " on ", what, fixed)
         extra = m.takes & view.loose.mask
         tail = Text.assemble(" and ", self.cards(extra)) if extra else Text()
         if m.kind == MoveKind.AUGMENT:
             target = taken_builds[0].value if taken_builds else m.value
-            return Text.assemble(f"add to the build of {target}: ", self.card(m.card), tail)
+            return Text.assemble(f"add to the build of {target}: ", self.card(m.card), tail, fixed)
         old = taken_builds[0].value if taken_builds else 0
-        return Text.assemble(f"increase the build of {old} to {m.value}: ", self.card(m.card), tail)
+        return Text.assemble(
+            f"increase the build of {old} to {m.value}: ", self.card(m.card), tail, fixed
+        )
 
     # -- screens ---------------------------------------------------------------------------
     def view(self) -> View:

@@ -22,7 +22,9 @@ __all__ = [
     "Build",
     "Position",
     "card_value",
+    "card_values",
     "partition_groups",
+    "value_partition",
 ]
 
 MAX_JSON_BYTES = 1 << 20
@@ -96,7 +98,7 @@ def _can_partition(counts: tuple[int, ...], value: int, memo: dict[tuple[int, ..
     """Whether cards with these value ``counts`` split into groups each totalling ``value``."""
     if counts in memo:
         return memo[counts]
-    top = max((v for v in range(1, 11) if counts[v]), default=0)
+    top = max((v for v in range(1, len(counts)) if counts[v]), default=0)
     if top == 0:
         ok = True
     elif top > value:
@@ -137,20 +139,90 @@ def _subsets_with_sum(ids: Sequence[int], need: int) -> Iterable[int]:
                 yield sub | (1 << c)
 
 
+def card_values(cards: int, r: Rules, fixed: Iterable[tuple[int, int]] = ()) -> dict[int, int]:
+    """The value of each card of ``cards`` under rules ``r``: its first value, or the value
+    ``fixed`` gives it (a multi-valued card inside a build)."""
+    vals = {c: r.card_value(c) for c in _bits(cards)}
+    for c, v in fixed:
+        if c in vals:
+            vals[c] = v
+    return vals
+
+
+def value_partition(cards: int, value: int, vals: dict[int, int]) -> list[int] | None:
+    """As :func:`partition_groups`, with each card's value given by ``vals`` (Royal and
+    Buckeye builds, whose multi-valued cards have the values fixed when they were built)."""
+    ids = _bits(cards)
+    if any(vals[c] <= 0 for c in ids) or not 1 <= value <= 31 * 52:
+        return None if ids else []
+
+    def counts(m: int) -> tuple[int, ...]:
+        cnt = [0] * 32
+        for c in _bits(m):
+            cnt[min(vals[c], 31)] += 1
+        return tuple(cnt)
+
+    def with_sum(xs: Sequence[int], need: int) -> Iterable[int]:
+        if need == 0:
+            yield 0
+            return
+        for i, c in enumerate(xs):
+            if vals[c] <= need:
+                for sub in with_sum(xs[i + 1 :], need - vals[c]):
+                    yield sub | (1 << c)
+
+    memo: dict[tuple[int, ...], bool] = {}
+    if any(vals[c] > value for c in ids) or not _can_partition(counts(cards), value, memo):
+        return None
+    groups: list[int] = []
+    rest = cards
+    while rest:
+        ids = _bits(rest)
+        first = ids[0]
+        for sub in with_sum(ids[1:], value - vals[first]):
+            tail = rest & ~sub & ~(1 << first)
+            if _can_partition(counts(tail), value, memo):
+                groups.append(sub | (1 << first))
+                rest = tail
+                break
+        else:  # pragma: no cover - the multiset check above guarantees a completion
+            return None
+    return groups
+
+
 @dataclass(frozen=True, order=True)
 class Build:
-    """A build on the table: its cards, declared value, owners (a seat mask) and kind."""
+    """A build on the table: its cards, declared value, owners (a seat mask) and kind.
+
+    ``fixed`` lists the multi-valued cards of the build (Royal ace, Buckeye 10D) that count at
+    a value other than their first, as ``(card, value)`` pairs in card order."""
 
     value: int
     cards: int
     owners: int
     multiple: bool
+    fixed: tuple[tuple[int, int], ...] = ()
 
     def groups(self) -> list[int]:
         """A canonical grouping of the build's cards."""
         groups = partition_groups(self.cards, self.value)
         assert groups is not None
         return groups
+
+    def groups_for(self, r: Rules) -> list[int]:
+        """A canonical grouping of the build's cards under the card values of ``r``."""
+        if not r.multi_valued:
+            return self.groups()
+        groups = value_partition(self.cards, self.value, card_values(self.cards, r, self.fixed))
+        assert groups is not None
+        return groups
+
+    def card_text(self, card: int, r: Rules) -> str:
+        """The card's code, with ``:value`` when it is multi-valued under ``r``."""
+        code = card_code(card)
+        if r.second_value(card):
+            return f"{code}:{dict(self.fixed).get(card, r.card_value(card))}"
+        return code
 
     def owner_seats(self) -> list[int]:
         """Owners as a sorted list of seats."""
@@ -364,7 +436,7 @@ class Position:
                     raise PositionError(f"card {card_code(c)} appears twice (table and table)")
                 loose |= 1 << c
             elif isinstance(item, dict):
-                builds.append(_build_from_dict(item, i, players))
+                builds.append(_build_from_dict(item, i, players, r))
             else:
                 raise PositionError(f"table[{i}] must be a card code or a build object")
         piles = tuple(
@@ -414,7 +486,7 @@ class Position:
         for b in self.builds:
             table.append(
                 {
-                    "groups": [CardSet(g).codes() for g in b.groups()],
+                    "groups": [[b.card_text(c, self.rules) for c in CardSet(g)] for g in b.groups_for(self.rules)],
                     "value": b.value,
                     "owners": b.owner_seats(),
                 }
@@ -459,7 +531,9 @@ class Position:
             head += "{" + ",".join(items) + "}"
         table = CardSet(self.loose).codes()
         for b in self.builds:
-            groups = "|".join("+".join(CardSet(g).codes()) for g in b.groups())
+            groups = "|".join(
+                "+".join(b.card_text(c, self.rules) for c in CardSet(g)) for g in b.groups_for(self.rules)
+            )
             owners = ".".join(str(s) for s in b.owner_seats())
             table.append(f"({groups}={b.value}@{owners})")
         fields = [
@@ -597,7 +671,7 @@ def _mask(codes: list[Any], name: str) -> int:
     return m
 
 
-def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
+def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Build:
     for key in ("groups", "value", "owners"):
         if key not in item:
             raise PositionError(f"build table[{i}] is missing the field {key!r}")
@@ -611,17 +685,21 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
     if not groups:
         raise PositionError(f"build table[{i}] has no groups")
     cards = 0
+    fixed: dict[int, int] = {}
     for g in groups:
-        gm = _mask(_list(g, f"table[{i}].groups"), f"table[{i}]")
+        gm = _mask(
+            [_valued_code(x, r, fixed, f"table[{i}]") for x in _list(g, f"table[{i}].groups")],
+            f"table[{i}]",
+        )
         if cards & gm:
             raise PositionError(f"build table[{i}] uses a card twice")
         cards |= gm
         if not gm:
             raise PositionError(f"build table[{i}] has an empty group")
-        faces = [card_code(c) for c in _bits(gm) if card_value(c) == 0]
+        faces = [card_code(c) for c in _bits(gm) if r.card_value(c) == 0]
         if faces:
             raise PositionError(f"build table[{i}] contains {faces[0]}, and face cards cannot be built")
-        total = mask_sum(gm)
+        total = sum(card_values(gm, r, fixed.items()).values())
         if total != value:
             codes = "+".join(CardSet(gm).codes())
             raise PositionError(f"build table[{i}]: group {codes} totals {total}, not the build value {value}")
@@ -638,7 +716,25 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int) -> Build:
     multiple = len(groups) >= 2
     if not multiple and omask.bit_count() > 1:
         raise PositionError(f"build table[{i}] is a simple build, so it must have exactly one owner")
-    return Build(value=value, cards=cards, owners=omask, multiple=multiple)
+    return Build(
+        value=value, cards=cards, owners=omask, multiple=multiple, fixed=tuple(sorted(fixed.items()))
+    )
+
+
+def _valued_code(x: Any, r: Rules, fixed: dict[int, int], where: str) -> Any:
+    """A card code of a build group; ``AS:14`` gives a multi-valued card its value there
+    (recorded in ``fixed`` when it is not the card's first value)."""
+    if not isinstance(x, str) or ":" not in x:
+        return x
+    code, _, raw = x.partition(":")
+    c = parse_card(code)
+    allowed = {r.card_value(c), r.second_value(c)} - {0}
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or int(raw) not in allowed:
+        shown = " or ".join(str(v) for v in sorted(allowed))
+        raise PositionError(f"build {where}: {code} is worth {shown} in {r.system}, not {raw!r}")
+    if int(raw) != r.card_value(c):
+        fixed[c] = int(raw)
+    return code
 
 
 def _check_build(b: Build, players: int, r: Rules) -> None:
@@ -646,11 +742,22 @@ def _check_build(b: Build, players: int, r: Rules) -> None:
         raise PositionError(f"a build of {b.value} is impossible: build values run from 1 to {r.build_max_value}")
     # the rest holds for every build read from JSON or text; it guards positions made in code
     ids = _bits(b.cards)
-    total = sum(card_value(c) for c in ids)
-    if len(ids) < 2 or any(card_value(c) == 0 for c in ids):
-        raise PositionError(f"a build of {b.value} needs two or more cards and no face card")
-    if total % b.value or not _can_partition(_value_counts(b.cards), b.value, {}):
-        raise PositionError(f"the cards of the build of {b.value} do not form groups totalling {b.value}")
+    if r.multi_valued:
+        vals = card_values(b.cards, r, b.fixed)
+        for c, v in b.fixed:
+            if not b.cards >> c & 1 or v != r.second_value(c) or v == r.card_value(c):
+                raise PositionError(f"the build of {b.value} fixes {card_code(c)} at {v}, which is not its other value")
+        total = sum(vals.values())
+        if len(ids) < 2 or (total % b.value or value_partition(b.cards, b.value, vals) is None):
+            raise PositionError(f"the cards of the build of {b.value} do not form groups totalling {b.value}")
+    else:
+        total = sum(card_value(c) for c in ids)
+        if b.fixed:
+            raise PositionError(f"{r.system} has no multi-valued cards to fix in a build")
+        if len(ids) < 2 or any(card_value(c) == 0 for c in ids):
+            raise PositionError(f"a build of {b.value} needs two or more cards and no face card")
+        if total % b.value or not _can_partition(_value_counts(b.cards), b.value, {}):
+            raise PositionError(f"the cards of the build of {b.value} do not form groups totalling {b.value}")
     if b.multiple != (total >= 2 * b.value):
         kind = "multiple" if total >= 2 * b.value else "simple"
         raise PositionError(f"the build of {b.value} is a {kind} build, but its multiple flag is {b.multiple}")

@@ -59,6 +59,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "aces_mode": ("each", "all_four_only"),
     "game_end": ("target", "each_deals_twice"),
     "final_tie": ("more_hands", "shared"),
+    "card_values": ("standard", "royal"),
+    "big_ten": ("none", "any", "hand_only"),
 }
 
 # Values named by RULES.md that belong to systems not implemented yet.
@@ -182,6 +184,13 @@ class Rules:
     initial_pairs: bool = False
     five_of_spades_sweep: bool = False
     pluck: bool = False
+    # Royal and Buckeye Cassino (RULES.md §3.9, §3.10): J 11, Q 12, K 13 and aces 1 or 14;
+    # the 10 of diamonds also 11 (big_ten=any: in hand and on the table; hand_only: only
+    # when played from hand); a compare_totals tie plays on until a player gains
+    # tie_hand_target more points (0: the ordinary target)
+    card_values: str = "standard"
+    big_ten: str = "none"
+    tie_hand_target: int = 0
     player_range: tuple[int, int] = field(default=(2, 2), repr=False, compare=False)
     draw_refill: bool = False
     five_of_spades_builds: bool = True
@@ -232,6 +241,11 @@ class Rules:
             raise RulesError("initial_pairs_triples applies only with initial_pairs=true")
         if self.jacks_take_all and self.five_of_spades_sweep:
             raise RulesError("jacks_take_all and five_of_spades_sweep cannot be combined")
+        if self.card_values == "royal" and (self.five_of_spades_sweep or self.jacks_take_all):
+            raise RulesError(
+                "five_of_spades_sweep and jacks_take_all are not implemented with "
+                "card_values=royal (Royal and Buckeye Cassino) yet"
+            )
         if not 0 <= self.most_cards_points <= 100 or not 0 <= self.picture_points <= 100:
             raise RulesError("most_cards_points and picture_points must be between 0 and 100")
         if self.count_out and self.players != 2:
@@ -244,11 +258,23 @@ class Rules:
             )
         if self.own_increase != "allowed" and self.increase_who != "any_simple":
             raise RulesError("own_increase applies only when a player may increase his own builds")
-        if not 1 <= self.build_max_value <= 10:
+        if self.card_values == "royal":
+            if self.match_mode != "value":
+                raise RulesError("card_values=royal gives every card a value: it needs match_mode=value")
+            if not 1 <= self.build_max_value <= 14:
+                raise RulesError(
+                    f"build_max_value must be between 1 and 14 with card_values=royal (an ace "
+                    f"played as 14 takes a build of 14), not {self.build_max_value}"
+                )
+        elif not 1 <= self.build_max_value <= 10:
             raise RulesError(
                 f"build_max_value must be between 1 and 10 in a 52-card game with A=1, "
                 f"not {self.build_max_value}"
             )
+        if self.big_ten != "none" and self.card_values != "royal":
+            raise RulesError("big_ten (the 10 of diamonds worth 10 or 11) needs card_values=royal")
+        if self.tie_hand_target < 0:
+            raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:
             raise RulesError(f"target must be at least 1, not {self.target}")
         if self.sweeps and self.sweep_points < 1:
@@ -417,6 +443,28 @@ class Rules:
         per_deal = self.players * self.hand_size
         return rest >= 0 and rest % per_deal == 0
 
+    @property
+    def multi_valued(self) -> bool:
+        """Whether some card has two values (the Royal ace, the Buckeye 10D)."""
+        return self.card_values == "royal"
+
+    def card_value(self, card: int) -> int:
+        """The first (primary) value of ``card``: A 1, 2-10 pip; J, Q, K 11-13 with
+        card_values=royal, else 0 (no value: they match by rank only)."""
+        rank = card // 4 + 1
+        return rank if rank <= 10 or self.card_values == "royal" else 0
+
+    def second_value(self, card: int, *, on_table: bool = False) -> int:
+        """The other value a multi-valued card may take, 0 if none: the Royal ace 14, the
+        Buckeye 10D 11 (with big_ten=hand_only, only when played from hand)."""
+        if self.card_values != "royal":
+            return 0
+        if card < 4:
+            return 14
+        if card == 38 and (self.big_ten == "any" or (self.big_ten == "hand_only" and not on_table)):
+            return 11
+        return 0
+
     def options(self) -> dict[str, Any]:
         """The options that differ from the system's preset."""
         base = _preset(self.system)
@@ -509,6 +557,14 @@ def _info(
     return SystemInfo(sid, name, players, summary, False, section, preset)
 
 
+# Royal Cassino (RULES.md §3.9; 3-4 players deal as cassino_three_four): every card valued,
+# value matching, no face-card restriction, builds to 14; a compare_totals tie is broken by
+# another hand played for 6 (AMB-29)
+_ROYAL: dict[str, Any] = {
+    "player_range": (2, 4), "card_values": "royal", "match_mode": "value",
+    "face_capture": "any", "build_max_value": 14, "tie_hand_target": 6,
+}
+
 SYSTEMS: dict[str, SystemInfo] = {
     s.id: s
     for s in [
@@ -571,8 +627,17 @@ SYSTEMS: dict[str, SystemInfo] = {
             },
         ),
         _info("cassino_pluck", "Pluck Cassino", "2", "3.8", "Once per deal, pluck one loose card."),
-        _info("cassino_royal", "Royal Cassino", "2-4", "3.9", "J 11, Q 12, K 13, ace 1 or 14; value matching."),
-        _info("cassino_buckeye", "Buckeye Cassino", "2-4", "3.10", "Royal Cassino with the 10 of diamonds worth 10 or 11."),
+        SystemInfo(
+            "cassino_royal", "Royal Cassino", "2-4",
+            "J 11, Q 12, K 13, ace 1 or 14 (fixed inside a build); value matching, court cards "
+            "build and take any number; builds up to 14; sweeps off.",
+            True, "3.9", _ROYAL,
+        ),
+        SystemInfo(
+            "cassino_buckeye", "Buckeye Cassino", "2-4",
+            "Royal Cassino with the 10 of diamonds worth 10 or 11.",
+            True, "3.10", {**_ROYAL, "big_ten": "any"},
+        ),
         _info("cassino_trailing_royals", "Trailing-royals Cassino", "2", "3.11", "Natural face builds; faces capture any number."),
         SystemInfo(
             "cassino_portuguese", "Portuguese Cassino", "2 or 4 (2x2)",

@@ -236,8 +236,14 @@ def final_winners(rules: Rules, scores: Sequence[int], hands_played: int) -> tup
     return ()
 
 
+
 def tally_winner(
-    rules: Rules, scores: Sequence[int], hand: HandScore, *, first_hand: bool = False
+    rules: Rules,
+    scores: Sequence[int],
+    hand: HandScore,
+    target: int | None = None,
+    *,
+    first_hand: bool = False,
 ) -> tuple[list[int], int | None]:
     """Apply a hand's points to game ``scores``; return the new scores and the winner (or None).
 
@@ -247,8 +253,10 @@ def tally_winner(
 
     ``ordered_tally``: points are added category by category and the first team to reach
     the target wins at once. ``compare_totals``: after the full tally, the higher total at
-    or above the target wins; equal totals play another hand.
+    or above the target wins; equal totals play another hand. ``target`` overrides
+    ``rules.target`` (a Royal tie-break hand is played for ``tie_hand_target`` more points).
     """
+    goal = rules.target if target is None else target
     new = list(scores)
     if rules.game_end != "target":
         for t, pts in enumerate(hand.totals()):
@@ -265,13 +273,13 @@ def tally_winner(
         winner = None
         for _, team, pts in hand.events:
             new[team] += pts
-            if winner is None and new[team] >= rules.target:
+            if winner is None and new[team] >= goal:
                 winner = team
         return new, winner
     for t, pts in enumerate(hand.totals()):
         new[t] += pts
     best = max(new)
-    if best < rules.target:
+    if best < goal:
         return new, None
     leaders = [t for t, s in enumerate(new) if s == best]
     return new, leaders[0] if len(leaders) == 1 else None

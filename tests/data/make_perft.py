@@ -23,8 +23,8 @@ OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
-# Portuguese and Diamond Cassino, the five-of-spades and initial-pairs options, and
-# Tablanette, computed by the pure-Python reference
+# Royal, Buckeye, Portuguese and Diamond Cassino, the five-of-spades and initial-pairs
+# options, and Tablanette, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -61,7 +61,7 @@ def pos(
             used.extend(_codes(item))
         else:
             items.append(item)
-            used.extend(c for g in item["groups"] for c in g)
+            used.extend(c.split(":")[0] for g in item["groups"] for c in g)  # "AS:14": fixed value
     r = rules(system, **{**(options or {}), "players": len(hands)})
     rest = CardSet(r.deck_mask & ~sum(1 << parse_card(c) for c in used)).codes()
     order = sweeps or []
@@ -231,6 +231,24 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      played(38, 8, 13, "cassino_diamond", players=3), (1, 2, 3, 4)),
     ("diamond: four players, random play, seed 39 after 20 plies",
      played(39, 20, 14, "cassino_diamond", players=4), (1, 2, 3, 4)),
+    # §3.9 Royal Cassino: J 11, Q 12, K 13, aces 1 or 14 (fixed inside a build)
+    ("royal: opening deal, seed 31", new_hand("cassino_royal", seed=31).to_position(), (1, 2, 3)),
+    ("royal: aces in hand and loose, court cards, a build of 14 holding an ace 14",
+     pos(["AH 3C KD 9S", "10D 2S QC 5H"], ["AS JS 4C 9H", b("AC:14|KS+AD:1", 14, 1)],
+         system="cassino_royal", stock="2H 3H 4H 5S 6S 7S 8S 9D"), (1, 2, 3, 4)),
+    ("royal, three players: random play, seed 32 after 9 plies",
+     played(32, 5, 3, "cassino_royal", players=3), (1, 2, 3)),
+    # §3.10 Buckeye Cassino: the 10D is 10 or 11 too
+    ("buckeye: opening deal, seed 33", new_hand("cassino_buckeye", seed=33).to_position(), (1, 2, 3)),
+    ("buckeye: the 10D and aces loose, a 10D fixed at 11 in a build of 14",
+     pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10S 3D", b("10D:11+3H|QS+2D", 14, 0)],
+         system="cassino_buckeye"), (1, 2, 3)),
+    ("buckeye: the 10D loose beside aces and a build of 14",
+     pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
+         system="cassino_buckeye"), (1, 2, 3)),
+    ("buckeye with big_ten=hand_only: the same position (the loose 10D counts 10 only)",
+     pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
+         system="cassino_buckeye", options={"big_ten": "hand_only"}), (1, 2, 3)),
 ]  # fmt: skip
 
 

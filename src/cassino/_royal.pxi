@@ -1,0 +1,327 @@
+# Multi-valued cards: Royal Cassino's ace (1 or 14) and Buckeye Cassino's 10D (10 or 11),
+# RULES.md §3.9, §3.10, AMB-28, AMB-32. Included by _core.pyx.
+#
+# Params.val holds every card's first value and Params.alt_val / alt_table its second value
+# in hand / loose on the table (0 = none). A multi-valued card takes one value per use; inside
+# a build it keeps the value it was built at: CBuild.alt and CMove.alt are bitsets of the
+# multi-valued cards at their second value, bit k standing for the k-th card of
+# Params.multi_mask in card order (slot_of).
+#
+# gen_moves hands a position to gen_multi when a multi-valued card is in the hand to move or
+# loose on the table; every other position (the cards with two values inside builds or
+# elsewhere) goes through the ordinary paths, which see only first values. gen_multi mirrors
+# _reference.State._pseudo_multi: each valuing of the played card and of the loose cards is
+# tried, and the moves are made unique afterwards: a capture is (card, takes), a build move
+# (card, kind, takes, value, alt).
+
+cdef inline int slot_of(const Params* p, int card) noexcept nogil:
+    return cas_popcount(p.multi_mask & (((<mask_t>1) << card) - 1))
+
+cdef inline int alt_extra(const Params* p, mask_t cards, int alt) noexcept nogil:
+    """How much more than their first values the cards of ``cards`` marked in ``alt`` count."""
+    cdef int extra = 0, c
+    cdef mask_t m = cards & p.multi_mask
+    while m:
+        c = cas_ctz(m)
+        if (alt >> slot_of(p, c)) & 1:
+            extra += p.alt_val[c] - p.val[c]
+        m &= m - 1
+    return extra
+
+cdef inline bint multi_position(Core* c) noexcept nogil:
+    """Whether gen_multi lists this position's moves."""
+    if c.p.nmulti == 0 or c.h.to_move < 0:
+        return False
+    return ((c.h.hands[c.h.to_move] | c.h.loose) & c.p.multi_mask) != 0
+
+cdef inline int cmp_alt(int a, int b) noexcept nogil:
+    """The order of Move.fixed tuples: lists of slots compared as ascending sequences."""
+    cdef int d = a ^ b, i
+    if d == 0:
+        return 0
+    i = cas_ctz(d)
+    if (a >> i) & 1:           # a has slot i, b does not: b is smaller iff it ends here
+        return -1 if (b >> i) != 0 else 1
+    return 1 if (a >> i) != 0 else -1
+
+cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
+    cdef int r = cmp_moves(x, y)
+    if r != 0:
+        return r
+    return cmp_alt(x.alt, y.alt)
+
+cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
+    """Insertion sort on (card, kind, takes, value, alt); the lists are short."""
+    cdef size_t i, j
+    cdef CMove t
+    for i in range(1, n):
+        t = moves[i]
+        j = i
+        while j >= 1 and cmp_multi(&moves[j - 1], &t) > 0:
+            moves[j] = moves[j - 1]
+            j -= 1
+        moves[j] = t
+
+cdef inline void emit_alt(MoveBuf* buf, int card, int kind, mask_t takes, int value,
+                          int alt) noexcept nogil:
+    emit(buf, card, kind, takes, value)
+    if not buf.overflow:
+        buf.moves[buf.n - 1].alt = <uint8_t>alt
+
+cdef inline uint64_t held_multi(Core* c, mask_t hand) noexcept nogil:
+    """The values the cards of ``hand`` can capture with: first and second values."""
+    cdef uint64_t held = 0
+    cdef int i
+    while hand:
+        i = cas_ctz(hand)
+        held |= (<uint64_t>1) << c.p.val[i]
+        if c.p.alt_val[i]:
+            held |= (<uint64_t>1) << c.p.alt_val[i]
+        hand &= hand - 1
+    return held & ~(<uint64_t>1)
+
+cdef struct Valuing:
+    # one valuing of a set of loose cards: the value counts, total, highest value, slots
+    int cnt[NVALUES]
+    int total
+    int top
+    int alt
+
+cdef inline bint value_loose(Core* c, mask_t sub, mask_t hi, int cap, Valuing* V) noexcept nogil:
+    """Value the loose cards ``sub``, those of ``hi`` at their second table value; False if a
+    card would count more than ``cap``."""
+    cdef int i, v
+    memset(V.cnt, 0, NVALUES * sizeof(int))
+    V.total = 0
+    V.top = 0
+    V.alt = 0
+    while sub:
+        i = cas_ctz(sub)
+        if (hi >> i) & 1:
+            v = c.p.alt_table[i]
+            V.alt |= 1 << slot_of(&c.p, i)
+        else:
+            v = c.p.val[i]
+        if v <= 0 or v > cap or v >= NVALUES:
+            return False
+        V.cnt[v] += 1
+        V.total += v
+        if v > V.top:
+            V.top = v
+        sub &= sub - 1
+    return True
+
+cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
+    cdef uint64_t held = held_multi(c, hand & ~((<mask_t>1) << p))
+    cdef mask_t loose = c.h.loose, mloose, sub, hi, takes, bm
+    cdef int vps[2]
+    cdef int nvp = 0, k, vp, palt, i, j, nb, bs, v, w, size
+    cdef int bidx[MAX_BUILDS]
+    cdef bint ok, any_ok
+    cdef Valuing V
+    mloose = 0
+    sub = loose
+    while sub:
+        i = cas_ctz(sub)
+        if c.p.alt_table[i]:
+            mloose |= (<mask_t>1) << i
+        sub &= sub - 1
+    if is_legal(c, K_TRAIL, p, 0, 0, held):
+        emit_alt(buf, p, K_TRAIL, 0, 0, 0)
+    vps[nvp] = c.p.val[p]
+    nvp += 1
+    if c.p.alt_val[p]:
+        vps[nvp] = c.p.alt_val[p]
+        nvp += 1
+    for k in range(nvp):
+        vp = vps[k]
+        if vp <= 0 or vp >= NVALUES:
+            continue
+        palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
+        # captures: loose groups of vp, with any of the builds of vp
+        nb = 0
+        for i in range(c.h.nbuilds):
+            if c.h.builds[i].value == vp and nb < 16:
+                bidx[nb] = i
+                nb += 1
+        sub = 0
+        while True:
+            any_ok = sub == 0
+            hi = sub & mloose
+            while not any_ok:
+                if value_loose(c, sub, hi, vp, &V) and V.total % vp == 0:
+                    any_ok = part_ok(V.cnt, vp, c.p.max_sum_groups)
+                if hi == 0:
+                    break
+                hi = (hi - 1) & sub & mloose
+            if any_ok:
+                for bs in range(1 << nb):
+                    if sub == 0 and bs == 0:
+                        continue
+                    bm = builds_union(c, bidx, nb, bs)
+                    takes = sub | bm
+                    size = cas_popcount(takes)
+                    if size > best[p]:
+                        best[p] = size
+                    if is_legal(c, K_CAPTURE, p, takes, 0, held):
+                        emit_alt(buf, p, K_CAPTURE, takes, 0, 0)
+            sub = (sub - loose) & loose
+            if sub == 0 or buf.overflow:
+                break
+        # creates
+        sub = loose
+        while sub and not buf.overflow:
+            hi = sub & mloose
+            while True:
+                if value_loose(c, sub, hi, NVALUES - 1, &V):
+                    V.cnt[vp] += 1
+                    V.total += vp
+                    if vp > V.top:
+                        V.top = vp
+                    for v in range(V.top, c.p.build_max + 1):
+                        if v > V.total:
+                            break
+                        if V.total % v or not (held >> v) & 1:
+                            continue
+                        ok = V.total == v
+                        if not ok and c.p.natural:
+                            ok = part_ok(V.cnt, v, BIG_SUMS)
+                        elif not ok:
+                            ok = (sub & (sub - 1)) == 0 and vp == v and V.total == 2 * v
+                        if ok and is_legal(c, K_BUILD, p, sub, v, held):
+                            emit_alt(buf, p, K_BUILD, sub, v, V.alt | palt)
+                if hi == 0:
+                    break
+                hi = (hi - 1) & sub & mloose
+            sub = (sub - 1) & loose
+        # augments
+        for i in range(c.h.nbuilds):
+            w = c.h.builds[i].value
+            if vp > w:
+                continue
+            sub = 0
+            while True:
+                hi = sub & mloose
+                while True:
+                    if value_loose(c, sub, hi, w, &V):
+                        V.cnt[vp] += 1
+                        V.total += vp
+                        if c.p.natural:
+                            ok = V.total % w == 0 and part_ok(V.cnt, w, BIG_SUMS)
+                        else:
+                            ok = V.total == w
+                        if ok and is_legal(c, K_AUGMENT, p, sub | c.h.builds[i].cards, w, held):
+                            emit_alt(buf, p, K_AUGMENT, sub | c.h.builds[i].cards, w, V.alt | palt)
+                    if hi == 0:
+                        break
+                    hi = (hi - 1) & sub & mloose
+                sub = (sub - loose) & loose
+                if sub == 0 or buf.overflow:
+                    break
+        # increases
+        for i in range(c.h.nbuilds):
+            if c.h.builds[i].multiple:
+                continue
+            sub = 0
+            while True:
+                hi = sub & mloose
+                while True:
+                    if value_loose(c, sub, hi, NVALUES - 1, &V):
+                        w = c.h.builds[i].value + vp + V.total
+                        if w <= c.p.build_max and (held >> w) & 1 and is_legal(
+                                c, K_INCREASE, p, sub | c.h.builds[i].cards, w, held):
+                            emit_alt(buf, p, K_INCREASE, sub | c.h.builds[i].cards, w, V.alt | palt)
+                    if hi == 0:
+                        break
+                    hi = (hi - 1) & sub & mloose
+                sub = (sub - loose) & loose
+                if sub == 0 or buf.overflow:
+                    break
+
+cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_moves for a position with a multi-valued card in the hand to move or loose."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m
+    cdef int best[NCARDS]
+    cdef size_t r, w
+    memset(best, 0, sizeof(best))
+    m = hand
+    while m and not buf.overflow:
+        multi_card(c, buf, cas_ctz(m), hand, best)
+        m &= m - 1
+    if buf.overflow:
+        return -1
+    sort_multi(buf.moves, buf.n)
+    w = 0
+    for r in range(buf.n):
+        if w > 0 and cmp_multi(&buf.moves[w - 1], &buf.moves[r]) == 0:
+            continue
+        if c.p.maximal and buf.moves[r].kind == K_CAPTURE and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]:
+            continue
+        buf.moves[w] = buf.moves[r]
+        w += 1
+    buf.n = w
+    if buf.n == 0:
+        m = hand
+        while m:
+            emit_alt(buf, cas_ctz(m), K_TRAIL, 0, 0, 0)
+            m &= m - 1
+        if buf.overflow:
+            return -1
+    return <int>buf.n
+
+cdef uint64_t count_multi(Core* c) noexcept nogil:
+    """count_moves_c for gen_multi positions: list them and count."""
+    cdef MoveBuf buf
+    cdef int n
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = LIST_LIMIT
+    buf.overflow = 0
+    n = gen_multi(c, &buf)
+    free(buf.moves)
+    return <uint64_t>(n if n >= 0 else 0)
+
+cdef int load_multi(Params* p, object rules) except -1:
+    """The second values of the multi-valued cards (Royal, Buckeye)."""
+    cdef int i
+    p.multi_mask = 0
+    p.nmulti = 0
+    for i in range(NCARDS):
+        p.alt_val[i] = rules.second_value(i)
+        p.alt_table[i] = rules.second_value(i, on_table=True)
+        if p.alt_val[i]:
+            p.multi_mask |= (<mask_t>1) << i
+            p.nmulti += 1
+    if p.nmulti > 8:
+        raise ValueError("the core supports at most 8 multi-valued cards")
+    return 0
+
+cdef object fixed_of(const Params* p, mask_t cards, int alt):
+    """Move.fixed / Build.fixed of the cards of ``cards`` marked in ``alt``."""
+    cdef int c
+    cdef mask_t m = cards & p.multi_mask
+    out = []
+    while m:
+        c = cas_ctz(m)
+        if (alt >> slot_of(p, c)) & 1:
+            out.append((c, p.alt_val[c]))
+        m &= m - 1
+    return tuple(out)
+
+cdef int alt_of(const Params* p, object fixed) except -1:
+    """CMove.alt / CBuild.alt of Move.fixed / Build.fixed; -1 (and no error) if some pair
+    is not a multi-valued card at its second value."""
+    cdef int alt = 0, card
+    for card, value in fixed:
+        if not 0 <= card < NCARDS or not (p.multi_mask >> card) & 1 or p.alt_val[card] != value:
+            return -2
+        alt |= 1 << slot_of(p, card)
+    return alt
+
+cdef object to_move_p(const Params* p, CMove* m):
+    """_to_move with Move.fixed filled from the CMove's alt bits."""
+    mv = _to_move(m)
+    if p.nmulti and m.kind >= K_BUILD and m.alt:
+        mv.__dict__["fixed"] = fixed_of(p, m.takes | ((<mask_t>1) << m.card), m.alt)
+    return mv
