@@ -1266,6 +1266,23 @@ cdef inline uint64_t small_with1(Small* S, int v, int t) noexcept nogil:
         cw |= (Pv & DISJ[b][0]) << b
     return cw
 
+cdef inline void face_asc(Core* c, MoveBuf* buf, int p, int* best, bint ok) noexcept nogil:
+    """The small paths' captures by a card without a value: cards of its rank only
+    (face_capture), in ascending subset order; listed when ``ok`` (a plain capture is legal)."""
+    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    cdef int k = cas_popcount(same), cnt, fc = c.p.face_capture
+    cdef mask_t fsub = 0
+    while True:
+        fsub = (fsub - same) & same      # the subsets of same, ascending
+        if fsub == 0:
+            break
+        cnt = cas_popcount(fsub)
+        if cnt == 1 or fc == 2 or (fc == 1 and cnt == 3 and k == 3):
+            if c.p.maximal and cnt > best[p]:
+                best[p] = cnt
+            if ok:
+                emit(buf, p, K_CAPTURE, fsub, 0)
+
 cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t twice,
                      int* best) noexcept nogil:
     """Every move of a table with 1 to SMALL_B_BUILDS builds and at most SMALL_B_MAX loose
@@ -1274,8 +1291,8 @@ cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t
     cdef Small S
     cdef LegalCtx lx
     cdef CBuild* bd
-    cdef mask_t m = c.h.loose & c.p.num_mask, same, fsub, bc
-    cdef int n = 0, i, j, p, vp, v, k, cnt, nb, bs, bv, nv, fc = c.p.face_capture
+    cdef mask_t m = c.h.loose & c.p.num_mask, bc
+    cdef int n = 0, i, j, p, vp, v, k, cnt, nb, bs, bv, nv
     cdef uint64_t hp, lm, w, cw, top
     cdef size_t seg, total
     cdef int bidx[SMALL_B_BUILDS]
@@ -1319,20 +1336,7 @@ cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t
             bcards[bs] = builds_union(c, bidx, nb, bs)
             blegal[bs] = legal_fast(c, &lx, K_CAPTURE, bcards[bs], 0, hp, -1)
         if vp == 0:
-            # a card without a value captures cards of its rank (face_capture)
-            same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
-            k = cas_popcount(same)
-            fsub = 0
-            while True:
-                fsub = (fsub - same) & same      # the subsets of same, ascending
-                if fsub == 0:
-                    break
-                cnt = cas_popcount(fsub)
-                if cnt == 1 or fc == 2 or (fc == 1 and cnt == 3 and k == 3):
-                    if c.p.maximal and cnt > best[p]:
-                        best[p] = cnt
-                    if blegal[0]:
-                        emit(buf, p, K_CAPTURE, fsub, 0)
+            face_asc(c, buf, p, best, blegal[0])
             continue
         w = small_P1(&S, vp)                     # P(vp), the empty union included
         seg = buf.n
@@ -1422,8 +1426,8 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
     cards (natural_build_combination, sum_groups=multi, values ordered by card id), in
     canonical order; 0, or -1 on overflow."""
     cdef Small S
-    cdef mask_t m = c.h.loose & c.p.num_mask, same, fsub
-    cdef int n = 0, i, j, p, vp, v, nv, k, cnt, nw, size, fc = c.p.face_capture
+    cdef mask_t m = c.h.loose & c.p.num_mask
+    cdef int n = 0, i, j, p, vp, v, nv, k, nw, size
     cdef uint64_t hp, lm, w, s
     cdef uint64_t* P
     cdef uint64_t C[NVALUES][SMALL_WORDS]
@@ -1453,19 +1457,7 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
         vp = c.p.val[p]
         emit(buf, p, K_TRAIL, 0, 0)
         if vp == 0:
-            # a card without a value captures cards of its rank (face_capture)
-            same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
-            k = cas_popcount(same)
-            fsub = 0
-            while True:
-                fsub = (fsub - same) & same      # the subsets of same, ascending
-                if fsub == 0:
-                    break
-                cnt = cas_popcount(fsub)
-                if cnt == 1 or fc == 2 or (fc == 1 and cnt == 3 and k == 3):
-                    if c.p.maximal and cnt > best[p]:
-                        best[p] = cnt
-                    emit(buf, p, K_CAPTURE, fsub, 0)
+            face_asc(c, buf, p, best, 1)
             continue
         hp = (held & ~((<uint64_t>1) << vp) | twice) & ~(<uint64_t>1)
         if nw == 1:

@@ -178,6 +178,19 @@ def system_deck(rules: Rules, cards: Any) -> list[int]:
     )
 
 
+def _with_builds(p: int, loose: int, bmask: list[int]) -> Iterator[Move]:
+    """The captures by ``p`` of the ``loose`` cards together with each subset of the builds
+    ``bmask`` (builds of the capturing value: each taken whole or not at all)."""
+    for chosen in range(1 << len(bmask)):
+        if not loose and not chosen:
+            continue
+        takes = loose
+        for i, bm in enumerate(bmask):
+            if chosen >> i & 1:
+                takes |= bm
+        yield Move(p, CAPTURE, takes)
+
+
 def next_seat(rules: Rules, seat: int, steps: int = 1) -> int:
     """The seat ``steps`` places after ``seat`` in play order."""
     n = rules.players
@@ -407,14 +420,7 @@ class State:
         for loose in subsets(cand):
             if not groups_ok(loose, v, r):
                 continue
-            for chosen in range(1 << len(bmask)):
-                if not loose and not chosen:
-                    continue
-                takes = loose
-                for i, bm in enumerate(bmask):
-                    if chosen >> i & 1:
-                        takes |= bm
-                yield Move(p, CAPTURE, takes)
+            yield from _with_builds(p, loose, bmask)
 
     def _creates(self, p: int) -> Iterator[Move]:
         r = self.rules
@@ -530,14 +536,7 @@ class State:
                         for vals in self._valuings(loose, vp)
                     ):
                         continue
-                    for chosen in range(1 << len(bmask)):
-                        if not loose and not chosen:
-                            continue
-                        takes = loose
-                        for i, bm in enumerate(bmask):
-                            if chosen >> i & 1:
-                                takes |= bm
-                        moves.add(Move(p, CAPTURE, takes))
+                    moves.update(_with_builds(p, loose, bmask))
                 # creates
                 for sub in subsets(self.loose):
                     if not sub:
