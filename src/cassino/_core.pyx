@@ -1266,6 +1266,19 @@ cdef inline uint64_t small_with1(Small* S, int v, int t) noexcept nogil:
         cw |= (Pv & DISJ[b][0]) << b
     return cw
 
+cdef inline int small_load(Core* c, Small* S) noexcept nogil:
+    """Load the loose numeric cards into S (ids ascending, with their values); their number."""
+    cdef mask_t m = c.h.loose & c.p.num_mask
+    cdef int i, n = 0
+    while m:
+        i = cas_ctz(m)
+        m &= m - 1
+        S.vals[n] = c.p.val[i]
+        S.ids[n] = <uint8_t>i
+        n += 1
+    S.n = n
+    return n
+
 cdef inline void face_asc(Core* c, MoveBuf* buf, int p, int* best, bint ok) noexcept nogil:
     """The small paths' captures by a card without a value: cards of its rank only
     (face_capture), in ascending subset order; listed when ``ok`` (a plain capture is legal)."""
@@ -1291,7 +1304,7 @@ cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t
     cdef Small S
     cdef LegalCtx lx
     cdef CBuild* bd
-    cdef mask_t m = c.h.loose & c.p.num_mask, bc
+    cdef mask_t m, bc
     cdef int n = 0, i, j, p, vp, v, k, cnt, nb, bs, bv, nv
     cdef uint64_t hp, lm, w, cw, top
     cdef size_t seg, total
@@ -1300,13 +1313,7 @@ cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t
     cdef uint8_t blegal[1 << SMALL_B_BUILDS]
     cdef uint64_t C[NVALUES]
     cdef int vlist[NVALUES]
-    while m:
-        i = cas_ctz(m)
-        m &= m - 1
-        S.vals[n] = c.p.val[i]
-        S.ids[n] = <uint8_t>i
-        n += 1
-    S.n = n
+    n = small_load(c, &S)
     S.nw = 1
     small_tables(&S)
     S.sreach[n] = 1
@@ -1426,7 +1433,7 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
     cards (natural_build_combination, sum_groups=multi, values ordered by card id), in
     canonical order; 0, or -1 on overflow."""
     cdef Small S
-    cdef mask_t m = c.h.loose & c.p.num_mask
+    cdef mask_t m
     cdef int n = 0, i, j, p, vp, v, nv, k, nw, size
     cdef uint64_t hp, lm, w, s
     cdef uint64_t* P
@@ -1434,13 +1441,7 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
     cdef uint64_t U[SMALL_WORDS]
     cdef int vlist[NVALUES]
     cdef size_t total
-    while m:
-        i = cas_ctz(m)
-        m &= m - 1
-        S.vals[n] = c.p.val[i]
-        S.ids[n] = <uint8_t>i
-        n += 1
-    S.n = n
+    n = small_load(c, &S)
     small_tables(&S)
     nw = 1 if n <= 6 else 1 << (n - 6)
     S.nw = nw

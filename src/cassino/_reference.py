@@ -392,6 +392,16 @@ class State:
                 out.extend(self._increases(p))
         return out
 
+    def _frozen_build_reason(self, m: Move) -> str | None:
+        """Why build move ``m`` is illegal if it changes the value of a multiple build."""
+        for b in self.builds:
+            if b.cards & m.takes and b.multiple and b.value != m.value:
+                return (
+                    f"the build of {b.value} is a multiple build: it cannot be increased "
+                    f"to {m.value}, only taken or added to"
+                )
+        return None
+
     def _sweep_takes(self) -> int:
         """What a capture-all card takes: every table item, or every loose card only."""
         if self.rules.five_of_spades_sweep and not self.rules.five_of_spades_builds:
@@ -594,12 +604,9 @@ class State:
         for c, v in m.fixed:
             if v != r.second_value(c, on_table=c != m.card):
                 return f"{card_code(c)} cannot count {v} here"
-        for b in self.builds:
-            if b.cards & m.takes and b.multiple and b.value != m.value:
-                return (
-                    f"the build of {b.value} is a multiple build: it cannot be increased "
-                    f"to {m.value}, only taken or added to"
-                )
+        frozen = self._frozen_build_reason(m)
+        if frozen:
+            return frozen
         return f"the cards, at the values written, do not form groups totalling {m.value}"
 
     def _build_total(self, cards: int, fixed: tuple[tuple[int, int], ...]) -> int:
@@ -801,12 +808,9 @@ class State:
             return f"builds go up to {self.rules.build_max_value}, not {m.value}"
         if m.value < v:
             return f"a {code} cannot go into a build of {m.value}"
-        for b in self.builds:
-            if b.cards & m.takes and b.multiple and b.value != m.value:
-                return (
-                    f"the build of {b.value} is a multiple build: it cannot be increased "
-                    f"to {m.value}, only taken or added to"
-                )
+        frozen = self._frozen_build_reason(m)
+        if frozen:
+            return frozen
         if not self.rules.natural_build_combination:
             return (
                 f"the cards do not form one build of {m.value} "
