@@ -528,8 +528,13 @@ MECH_SYSTEMS = [
     ("cassino_standard", {"initial_pairs": True, "initial_pairs_triples": True, "sweeps": True}),
     ("tablanette", {}),
     ("tablanette", {"players": 4}),
+    ("cassino_pluck", {}),
+    ("cassino_pluck", {"pluck_last_loose": True, "pluck_in_last_deal": False, "sweeps": True}),
+    ("cassino_three_four", {"pluck": True, "players": 4}),
+    ("cassino_royal", {"pluck": True}),
 ]
-MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4"]
+MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4",
+            "pluck", "pluck-options", "pluck-four", "pluck-royal"]
 
 
 @pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)
@@ -592,3 +597,25 @@ def test_five_of_spades_counter_against_ordinary_captures(builds, extent, obliga
             assert cs._count_by_multisets() == cs.count_moves() == len(ref_moves)
             assert list(cs.legal_moves()) == ref_moves
             assert list(core.MoveStream(cs, 7, 0)) == ref_moves
+
+
+def test_pluck_on_a_hard_table_counts_streams_and_perfts_alike():
+    """opt_pluck on a table of fourteen loose cards: the multiset counter adds the plucks,
+    the stream lists them after the card moves, and perft goes through both phases."""
+    p = make_position(
+        ["9S 10S 7C", "KD KH"],
+        "AH 2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D 6D QS",
+        system="cassino_pluck",
+        stock="2C 3C 4C 5C 6C 8C 9C 10C",
+    )
+    c, r = CoreState.from_position(p), RefState.from_position(p)
+    moves = r.legal_moves()
+    assert c._count_by_multisets() == c.count_moves() == len(moves)
+    assert list(c.iter_moves(chunk=7)) == moves == c.legal_moves()
+    assert sum(1 for m in moves if not m.plays_card) == 13  # every loose card but the AH
+    assert c.perft(2) == r.perft(2)
+    c.push("10S")  # a trail: the choice between 14 plucks (not the 10S, not the AH) and a pass
+    r.push("10S")
+    assert c._count_by_multisets() == c.count_moves() == r.count_moves() == 14
+    assert list(c.iter_moves()) == r.legal_moves()
+    assert pickle.loads(pickle.dumps(c)).to_position() == r.to_position()

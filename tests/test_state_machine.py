@@ -136,21 +136,25 @@ def check_state(s: Any, start: Position) -> list[Move]:
     assert s.hands == list(p.hands) and s.loose == p.loose and s.to_move == p.to_move
     assert s.table_mask == p.table_mask and s.dealer == start.dealer
     assert p.rules == start.rules and p.scores == start.scores
-    # counts: every push plays exactly one card from the hand of the seat to act
+    # counts: every push but a pluck or pass plays exactly one card from the hand of the
+    # seat to act
     in_hands = sum(h.bit_count() for h in p.hands)
-    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - s.ply
+    plays = sum(1 for m in s.history if m.plays_card)
+    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - plays
     assert s.ply == len(s.history)
-    assert s.is_over == (in_hands == 0) == p.is_over
+    after = p.phase == "after"  # (opt_pluck: the player who has just played may pluck)
+    assert s.is_over == (in_hands == 0 and not after) == p.is_over
     assert s.last_deal == (not p.stock and not r.draw_refill)  # cassino_draw: no "Last"
     if s.is_over:
         assert p.table_mask == 0 and not p.stock
-    else:
+    elif not after:
         sizes = [h.bit_count() for h in p.hands]
         assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
     # captures: piles, the last capturer, sweeps and the discard
     if p.last_capturer is None:
-        # (initial_pairs: the layout's pairs are in the leader's pile from the deal on)
-        assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles)
+        # (initial_pairs: the layout's pairs are in the leader's pile from the deal on;
+        # plucks are no captures)
+        assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles) or r.pluck
     else:
         assert p.piles[r.team_of(p.last_capturer)]
     assert not p.discard or (s.is_over and p.last_capturer is None)
@@ -189,8 +193,14 @@ def check_state(s: Any, start: Position) -> list[Move]:
     else:
         assert moves
         hand = p.hands[s.to_move]
-        assert all(hand >> m.card & 1 for m in moves)
+        assert all(hand >> m.card & 1 for m in moves if m.plays_card)
         assert all(m.takes & ~p.table_mask == 0 for m in moves)
+        if after:  # (opt_pluck) the card is played: pluck or pass
+            assert not any(m.plays_card for m in moves) and moves[-1].kind == MoveKind.PASS
+        if p.phase == "plucked":  # the pluck is made: a card comes next
+            assert all(m.plays_card for m in moves)
+        if not r.pluck:
+            assert all(m.plays_card for m in moves)
     # each legal move is accepted (a sample on wide positions), and undone exactly
     text, ply = s.to_json(), s.ply
     step = max(1, len(moves) // PUSH_SAMPLE)
@@ -226,6 +236,10 @@ def random_move(data: Any, s: Any) -> Move:
     value = 0 if kind <= MoveKind.CAPTURE else data.draw(st.integers(0, 14), label="value")
     if data.draw(st.integers(0, 9), label="odd value") == 0:
         value = data.draw(st.integers(0, 255), label="any value")
+    if kind == MoveKind.PASS:
+        return Move.pass_turn()
+    if kind == MoveKind.PLUCK:  # one card: from the table, mostly
+        return Move.pluck((takes or 1 << card).bit_length() - 1)
     return Move(card, kind, takes, value)
 
 
@@ -591,6 +605,17 @@ class BuckeyeFourPlayerMachine(BuckeyeMachine):
     options = {"players": 4, "natural_build_combination": False}  # noqa: RUF012
 
 
+# RULES.md §3.8, §3.37 opt_pluck: plucks before and after the play, passes
+class PluckMachine(StateMachine):
+    system = "cassino_pluck"
+
+
+class PluckOptionsMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "cassino_pluck"
+    options = {"pluck_last_loose": True, "pluck_in_last_deal": False, "sweeps": True}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -632,6 +657,8 @@ STATE_MACHINES = [
     BuckeyeMachine,
     BuckeyeThreePlayerMachine,
     BuckeyeFourPlayerMachine,
+    PluckMachine,
+    PluckOptionsMachine,
 ]
 
 

@@ -17,6 +17,14 @@ cdef enum Kind:
     K_BUILD = 2
     K_AUGMENT = 3
     K_INCREASE = 4
+    K_PLUCK = 5              # opt_pluck: card NO_CARD, takes the plucked card
+    K_PASS = 6               # opt_pluck: end the turn without the pluck after the play
+
+cdef enum:
+    NO_CARD = 255            # CMove.card of the moves that play no hand card
+    PH_START = 0             # Hot.phase (opt_pluck): the turn begins
+    PH_PLUCKED = 1           # ... the player has plucked and must play a card
+    PH_AFTER = 2             # ... the player has played a card and may pluck or pass
 
 cdef struct CBuild:
     mask_t cards
@@ -45,6 +53,9 @@ cdef struct Hot:
     int8_t to_move
     uint8_t nsweeps
     uint8_t ndiscard
+    uint8_t plucked          # opt_pluck: seats that have plucked in this deal
+    uint8_t phase            # PH_START, PH_PLUCKED or PH_AFTER
+    uint8_t trailed1         # in PH_AFTER: the card trailed this turn + 1 (0: none)
 
 cdef struct Params:
     int players
@@ -91,6 +102,9 @@ cdef struct Params:
     uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
     mask_t multi_mask        # the cards with a second value (alt_val)
     int nmulti               # their number (at most 8: CMove.alt and CBuild.alt bits)
+    int pluck                # opt_pluck
+    int pluck_last_deal      # plucks allowed once the stock is empty
+    int pluck_loose          # a pluck must leave a loose card (else any table card)
 
 cdef struct Core:
     Params p

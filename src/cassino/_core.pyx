@@ -1588,9 +1588,52 @@ cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogi
             emit(buf, p, K_CAPTURE, T, 0)
     return 1
 
+cdef mask_t UNPLUCKABLE = (<mask_t>0xF) | ((<mask_t>1) << 4) | ((<mask_t>1) << 38)  # aces, 2S, 10D
+
+cdef inline mask_t pluckable(Core* c) noexcept nogil:
+    """The loose cards the player to act may pluck now, as _reference.State._pluckable
+    (RULES.md §3.37 opt_pluck, AMB-25, AMB-27)."""
+    cdef mask_t keep, cand
+    if not c.p.pluck or c.h.phase == PH_PLUCKED or (c.h.plucked >> c.h.to_move) & 1:
+        return 0
+    if not c.p.pluck_last_deal and c.h.stock_pos >= c.stock_len:
+        return 0
+    keep = c.h.loose if c.p.pluck_loose else table_mask(c)
+    if cas_popcount(keep) < 2:
+        return 0
+    cand = c.h.loose & ~UNPLUCKABLE
+    if c.h.trailed1:
+        cand &= ~((<mask_t>1) << (c.h.trailed1 - 1))
+    return cand
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
-    on overflow (more than buf.limit moves, or out of memory)."""
+    on overflow (more than buf.limit moves, or out of memory): the moves that play a
+    hand card, then (opt_pluck) the plucks and the pass, which sort after them."""
+    cdef int n, i
+    cdef mask_t m
+    if c.p.pluck and c.h.phase == PH_AFTER and c.h.to_move >= 0:
+        buf.n = 0
+        buf.overflow = 0
+        n = 0
+    else:
+        n = gen_play_moves(c, buf)
+        if n < 0 or not c.p.pluck or c.h.to_move < 0 or c.h.hands[c.h.to_move] == 0:
+            return n
+    m = pluckable(c)
+    while m:
+        emit(buf, NO_CARD, K_PLUCK, m & (~m + 1), 0)
+        m &= m - 1
+    if c.h.phase == PH_AFTER:
+        emit(buf, NO_CARD, K_PASS, 0, 0)
+    if buf.overflow:
+        return -1
+    for i in range(n, <int>buf.n):
+        buf.moves[i].alt = 0
+    return <int>buf.n
+
+cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_moves for the moves that play a hand card."""
     cdef mask_t hand, m
     cdef int p, i
     cdef size_t r, w
@@ -1944,6 +1987,16 @@ cdef uint64_t count_sweep_card(Core* c, int p, mask_t hand) noexcept nogil:
     return total
 
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
+    """The number of legal moves, as gen_moves lists them (plucks and pass included)."""
+    cdef uint64_t n
+    if c.p.pluck and c.h.phase == PH_AFTER and c.h.to_move >= 0:
+        return <uint64_t>cas_popcount(pluckable(c)) + 1
+    n = count_play_moves(c)
+    if n and c.p.pluck:
+        n += <uint64_t>cas_popcount(pluckable(c))
+    return n
+
+cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     cdef mask_t hand, m
     cdef uint64_t total = 0
     cdef int p
@@ -2090,6 +2143,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef mask_t t, rest
     cdef int i, target
     cdef CBuild* b
+    if m.kind == K_PLUCK or m.kind == K_PASS:
+        apply_pluck(c, m, seat, team)
+        return
     c.h.hands[seat] &= ~bit
     if m.kind == K_TRAIL:
         c.h.loose |= bit
@@ -2145,6 +2201,28 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         # cassino_draw: the top stock card, after the play (holding checked before it)
         c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
         c.h.stock_pos += 1
+    if c.p.pluck and c.h.phase == PH_START:
+        # opt_pluck: a player who has not plucked in this deal may pluck after his play
+        c.h.phase = PH_AFTER
+        c.h.trailed1 = <uint8_t>(m.card + 1) if m.kind == K_TRAIL else 0
+        if pluckable(c):
+            return
+    c.h.phase = PH_START
+    c.h.trailed1 = 0
+    advance(c)
+
+cdef void apply_pluck(Core* c, const CMove* m, int seat, int team) noexcept nogil:
+    """A pluck (not a capture: no last capturer, never a sweep) or a pass."""
+    if m.kind == K_PLUCK:
+        c.h.loose &= ~m.takes
+        c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(m.takes)
+        c.h.pile_len[team] += 1
+        c.h.plucked |= <uint8_t>(1 << seat)
+        if c.h.phase == PH_START:
+            c.h.phase = PH_PLUCKED      # his card comes next
+            return
+    c.h.phase = PH_START
+    c.h.trailed1 = 0
     advance(c)
 
 cdef void advance(Core* c) noexcept nogil:
@@ -2155,6 +2233,7 @@ cdef void advance(Core* c) noexcept nogil:
         return
     if c.h.stock_pos < c.stock_len:
         deal_round(c)
+        c.h.plucked = 0                 # opt_pluck: once per player per deal
         c.h.to_move = <int8_t>c.p.first_player
         return
     t = table_mask(c)
@@ -2175,7 +2254,7 @@ cdef void advance(Core* c) noexcept nogil:
     c.h.to_move = <int8_t>c.p.next_seat[c.h.to_move]
 
 cdef inline bint hand_over(Core* c) noexcept nogil:
-    return all_hands_empty(c)
+    return all_hands_empty(c) and c.h.phase != PH_AFTER
 
 cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
     cdef Hot saved
@@ -2370,6 +2449,9 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.aces_all_four = 1 if rules.aces_mode == "all_four_only" else 0
     p.cards_tie_spades = 1 if rules.cards_tie_spades else 0
     p.all_eleven_bonus = 1 if rules.all_eleven == "bonus" else 0
+    p.pluck = 1 if rules.pluck else 0
+    p.pluck_last_deal = 1 if rules.pluck_in_last_deal else 0
+    p.pluck_loose = 1 if rules.pluck_last_loose else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
     if rules.card_values == "royal":
@@ -2481,6 +2563,9 @@ cdef class State:
         c.h.ndiscard = len(pos.discard)
         for i, card in enumerate(pos.discard):
             c.discard[i] = card
+        c.h.plucked = pos.plucked
+        c.h.phase = {"start": PH_START, "plucked": PH_PLUCKED, "after": PH_AFTER}[pos.phase]
+        c.h.trailed1 = 0 if pos.trailed is None else pos.trailed + 1
         self._scores = tuple(pos.scores)
         self._depth = 0
         self._version += 1
@@ -2577,6 +2662,9 @@ cdef class State:
             sweep_order=tuple(c.sweep_order[i] for i in range(c.h.nsweeps)),
             scores=self._scores,
             discard=tuple(c.discard[i] for i in range(c.h.ndiscard)),
+            plucked=c.h.plucked,
+            phase=("start", "plucked", "after")[c.h.phase],
+            trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
         )
 
     def to_json(self, indent=None) -> str:
@@ -2796,7 +2884,7 @@ cdef class State:
             n = self._generate(DEFAULT_LIST_LIMIT)
         cdef int i, card = move.card, kind = int(move.kind), value = move.value
         cdef mask_t takes = <mask_t>move.takes
-        cdef bint build_like = kind >= K_BUILD
+        cdef bint build_like = K_BUILD <= kind <= K_INCREASE
         cdef CMove* m
         cdef int alt = 0
         if self.c.p.nmulti:
@@ -2810,7 +2898,7 @@ cdef class State:
             if m.card == card and m.takes == takes and m.value == value:
                 if self.c.p.nmulti and m.alt != alt:
                     continue
-                if m.kind == kind or (build_like and m.kind >= K_BUILD):
+                if m.kind == kind or (build_like and K_BUILD <= m.kind <= K_INCREASE):
                     return i
         return -1
 
@@ -3028,6 +3116,10 @@ cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
         m = &buf.moves[i]
         if m.kind == K_TRAIL:
             g = -GREEDY_W[m.card]
+        elif m.kind == K_PLUCK:
+            g = mask_weight(m.takes)
+        elif m.kind == K_PASS:
+            g = 0
         elif m.kind == K_CAPTURE:
             g = mask_weight(m.takes | ((<mask_t>1) << m.card))
             if c.p.sweeps:

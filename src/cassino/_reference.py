@@ -29,8 +29,11 @@ TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
     MoveKind.INCREASE,
 )
 BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
+PLUCK, PASS = MoveKind.PLUCK, MoveKind.PASS
 DEFAULT_LIST_LIMIT = 1 << 20
 FIVE_OF_SPADES = 16
+# opt_pluck (RULES.md §3.37): the cards that may never be plucked: the aces, 10D and 2S
+UNPLUCKABLE = 0xF | 1 << 4 | 1 << 38
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -227,6 +230,9 @@ class State:
         self.sweep_order: list[int] = list(p.sweep_order)
         self.scores: list[int] = list(p.scores)
         self.discard: list[int] = list(p.discard)
+        self.plucked: int = p.plucked
+        self.phase: str = p.phase
+        self.trailed: int | None = p.trailed
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -297,6 +303,9 @@ class State:
             sweep_order=tuple(self.sweep_order),
             scores=tuple(self.scores),
             discard=tuple(self.discard),
+            plucked=self.plucked,
+            phase=self.phase,
+            trailed=self.trailed,
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -330,7 +339,7 @@ class State:
     @property
     def is_over(self) -> bool:
         """Whether the hand is finished."""
-        return not any(self.hands)
+        return not any(self.hands) and self.phase != "after"
 
     @property
     def last_deal(self) -> bool:
@@ -366,10 +375,29 @@ class State:
         return score_hand(self.rules, self.piles, self.sweep_order)
 
     # -- move generation -------------------------------------------------------------------
+    def _pluckable(self) -> int:
+        """The loose cards the player to act may pluck now (opt_pluck, RULES.md §3.37,
+        AMB-25, AMB-27): once per deal, before or after his play; never an ace, 10D or 2S,
+        the card he has just trailed, nor the last card on the table (counting the cards
+        of builds, or with pluck_last_loose only the loose cards); with
+        pluck_in_last_deal=false, not once the stock is empty."""
+        r = self.rules
+        if not r.pluck or self.phase == "plucked" or self.plucked >> self.to_move & 1:
+            return 0
+        if not r.pluck_in_last_deal and not self.stock:
+            return 0
+        keep = self.loose if r.pluck_last_loose else self.table_mask
+        if keep.bit_count() < 2:
+            return 0
+        cand = self.loose & ~UNPLUCKABLE
+        if self.trailed is not None:
+            cand &= ~(1 << self.trailed)
+        return cand
+
     def _pseudo_moves(self) -> list[Move]:
         """Every structurally valid move of the player to act, before the filters."""
         out: list[Move] = []
-        if self.is_over:
+        if self.is_over or self.phase == "after":
             return out
         if self.rules.multi_valued:
             return self._pseudo_multi()
@@ -679,6 +707,15 @@ class State:
         return None
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
+        legal, reasons = self._card_moves()
+        pluck = self._pluckable()
+        legal.extend(Move.pluck(c) for c in bits(pluck))
+        if self.phase == "after":
+            legal.append(Move.pass_turn())
+        return legal, reasons
+
+    def _card_moves(self) -> tuple[list[Move], dict[Move, str]]:
+        """The legal moves that play a hand card, and why the others are illegal."""
         pseudo = self._pseudo_moves()
         legal: list[Move] = []
         reasons: dict[Move, str] = {}
@@ -703,7 +740,7 @@ class State:
                 else:
                     kept.append(m)
             legal = kept
-        if not legal and not self.is_over:
+        if not legal and not self.is_over and self.phase != "after":
             # no move satisfies the duties (only in positions no legal play reaches):
             # every trail is allowed
             legal = [Move(p, TRAIL) for p in bits(self.hands[self.to_move])]
@@ -778,6 +815,10 @@ class State:
     def _structural_reason(self, m: Move) -> str:
         if self.is_over:
             return "the hand is over"
+        if not m.plays_card:
+            return self._pluck_reason(m)
+        if self.phase == "after":
+            return "you have played your card: pluck a loose card or pass"
         code = card_code(m.card)
         if not self.hands[self.to_move] >> m.card & 1:
             return f"{code} is not in the hand of seat {self.to_move}"
@@ -817,6 +858,30 @@ class State:
                 "(natural_build_combination=false allows a single group)"
             )
         return f"the cards do not form groups totalling {m.value}"
+
+    def _pluck_reason(self, m: Move) -> str:
+        """Why the pluck or pass ``m`` is illegal here."""
+        r = self.rules
+        if not r.pluck:
+            return f"{r.system} has no plucking (opt_pluck is off)"
+        if m.kind == PASS:
+            return "there is nothing to pass: a pass ends a turn after its card is played"
+        code = card_code(m.takes.bit_length() - 1)
+        if self.phase == "plucked" or self.plucked >> self.to_move & 1:
+            return "you have plucked in this deal already (one pluck a deal)"
+        if not r.pluck_in_last_deal and not self.stock:
+            return "no plucking in the last deal (pluck_in_last_deal=false)"
+        if not m.takes & self.loose:
+            if m.takes & self.table_mask:
+                return f"{code} is in a build: only loose cards can be plucked"
+            return f"{code} is not on the table"
+        if m.takes & UNPLUCKABLE:
+            return f"{code} cannot be plucked: aces, 10D and 2S never can"
+        if self.trailed is not None and m.takes >> self.trailed & 1:
+            return f"{code} is the card you have just played: it cannot be plucked"
+        return "a pluck may not leave the table without " + (
+            "a loose card" if r.pluck_last_loose else "cards"
+        )
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
@@ -860,6 +925,9 @@ class State:
             self.last_capturer,
             len(self.sweep_order),
             len(self.discard),
+            self.plucked,
+            self.phase,
+            self.trailed,
         )
 
     def _push_unchecked(self, m: Move) -> None:
@@ -868,6 +936,9 @@ class State:
         r = self.rules
         seat = self.to_move
         team = r.team_of(seat)
+        if not m.plays_card:
+            self._push_pluck(m, seat, team)
+            return
         bit = 1 << m.card
         self.hands[seat] &= ~bit
         if m.kind == TRAIL:
@@ -901,6 +972,27 @@ class State:
         if r.draw_refill and self.stock:
             # cassino_draw: the top stock card, after the play (holding checked before it)
             self.hands[seat] |= 1 << self.stock.pop(0)
+        if r.pluck and self.phase == "start":
+            # opt_pluck: a player who has not plucked in this deal may pluck after his play
+            self.phase = "after"
+            self.trailed = m.card if m.kind == TRAIL else None
+            if self._pluckable():
+                return
+        self.phase = "start"
+        self.trailed = None
+        self._advance()
+
+    def _push_pluck(self, m: Move, seat: int, team: int) -> None:
+        """A pluck (not a capture: no last capturer, never a sweep) or a pass."""
+        if m.kind == PLUCK:
+            self.loose &= ~m.takes
+            self.piles[team].append(m.takes.bit_length() - 1)
+            self.plucked |= 1 << seat
+            if self.phase == "start":
+                self.phase = "plucked"      # his card comes next
+                return
+        self.phase = "start"
+        self.trailed = None
         self._advance()
 
     def _advance(self) -> None:
@@ -910,6 +1002,7 @@ class State:
             return
         if self.stock:
             self._deal_round()
+            self.plucked = 0                # once per player per deal
             self.to_move = first_player(r, self.dealer)
             return
         leftovers = list(bits(self.table_mask))
@@ -952,6 +1045,9 @@ class State:
             self.last_capturer,
             nsweeps,
             ndiscard,
+            self.plucked,
+            self.phase,
+            self.trailed,
         ) = self._stack.pop()
         for p, n in zip(self.piles, pile_lens, strict=True):
             del p[n:]

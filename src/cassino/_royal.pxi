@@ -322,6 +322,6 @@ cdef int alt_of(const Params* p, object fixed) except -1:
 cdef object to_move_p(const Params* p, CMove* m):
     """_to_move with Move.fixed filled from the CMove's alt bits."""
     mv = _to_move(m)
-    if p.nmulti and m.kind >= K_BUILD and m.alt:
+    if p.nmulti and K_BUILD <= m.kind <= K_INCREASE and m.alt:
         mv.__dict__["fixed"] = fixed_of(p, m.takes | ((<mask_t>1) << m.card), m.alt)
     return mv

@@ -706,15 +706,17 @@ cdef class MoveStream:
             return 0
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
-            if self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core):
+            if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
+                    or self._core.p.pluck):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
                 if sweep_applies(&self._core):
                     buf.limit = <size_t>-1   # (the cursors have no capture-all card: list)
-                elif multi_position(&self._core):
-                    # (positions with a multi-valued card in play are listed, not streamed)
+                elif multi_position(&self._core) or self._core.p.pluck:
+                    # (positions with a multi-valued card in play, and opt_pluck's, are
+                    # listed, not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -730,10 +732,10 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if multi_position(&self._core):
+                if multi_position(&self._core) or self._core.p.pluck:
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
-                                         "a multi-valued card in play is listed, not streamed)")
+                                         "a multi-valued card in play, or with opt_pluck, is listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))

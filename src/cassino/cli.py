@@ -138,7 +138,7 @@ def move_record(move: Move, rules: Rules | None = None) -> dict[str, Any]:
             result["fixed"] = {card_code(c): v for c, v in move.fixed}
     return {
         "move": str(move),
-        "card": card_code(move.card),
+        "card": card_code(move.card) if move.plays_card else None,
         "kind": kind.label,
         "takes": CardSet(move.takes).codes(),
         "result": result,
@@ -764,6 +764,8 @@ def demo(seed: int) -> None:
     before = {c for p in pos.piles for c in p}
     if m.kind == MoveKind.CAPTURE:
         before |= set(CardSet(m.takes | 1 << m.card))
+    elif m.kind == MoveKind.PLUCK:
+        before |= set(CardSet(m.takes))
     leftovers = CardSet(c for p in end.piles for c in p if c not in before)
     click.echo(f"{ply:3d}. seat {seat}  {m}")
     if leftovers and end.last_capturer is not None:

@@ -124,6 +124,10 @@ class GreedyPlayer:
         """The score of ``move`` (see the class docstring)."""
         r = view.rules
         seat = view.seat
+        if not move.plays_card:
+            # opt_pluck: a pluck gains its card and changes nothing else of note; a pass
+            # gains nothing
+            return _weight(move.takes)
         bit = 1 << move.card
         loose = view.loose.mask
         builds = list(view.builds)

@@ -13,6 +13,8 @@ capture    ``9Dx9C,5S,4H``             play 9D and take 9C, 5S and 4H
 build      ``3H+5S,AC=9``              play 3H with 5S and AC into a new build of 9
 augment    ``6C+4D,5S,5H=10``          as build; the takes include an existing build of 10
 increase   ``2S+3C,4H=9``              as build; the takes include a simple build of 7
+pluck      ``^7H``                     move the loose 7H to one's pile (opt_pluck)
+pass       ``pass``                    end the turn without the pluck it allows
 =========  ==========================  ===========================================
 
 Augment and increase are written like a build: the takes name every table card that ends up
@@ -39,7 +41,10 @@ from dataclasses import dataclass
 from .cards import CardSet, card_code, parse_card
 from .errors import CardError, NotationError
 
-__all__ = ["Move", "MoveKind"]
+__all__ = ["NO_CARD", "Move", "MoveKind"]
+
+NO_CARD = 255
+"""``Move.card`` of the moves that play no hand card (pluck, pass)."""
 
 
 class MoveKind(enum.IntEnum):
@@ -50,6 +55,8 @@ class MoveKind(enum.IntEnum):
     BUILD = 2
     AUGMENT = 3
     INCREASE = 4
+    PLUCK = 5
+    PASS = 6
 
     @property
     def label(self) -> str:
@@ -81,12 +88,15 @@ class Move:
     fixed: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
-        card_code(self.card)
         if not isinstance(self.kind, MoveKind):
             try:
                 object.__setattr__(self, "kind", MoveKind(self.kind))
             except ValueError:
                 raise NotationError(f"no move kind {self.kind!r}") from None
+        if self.kind in _NO_CARD_KINDS:
+            _check_no_card(self)
+            return
+        card_code(self.card)
         # the fast path first: Moves are made by the thousand while listing legal moves
         if type(self.takes) is not int or not 0 <= self.takes <= _ALL_CARDS:
             if not _int_in(self.takes, _ALL_CARDS):
@@ -115,8 +125,27 @@ class Move:
         """Table cards the move takes, as a :class:`CardSet`."""
         return CardSet(self.takes)
 
+    @classmethod
+    def pluck(cls, card: int) -> Move:
+        """Pluck the loose ``card`` (opt_pluck, RULES.md §3.37)."""
+        return cls(NO_CARD, MoveKind.PLUCK, 1 << card, 0)
+
+    @classmethod
+    def pass_turn(cls) -> Move:
+        """End the turn without plucking (opt_pluck: the choice after a card is played)."""
+        return cls(NO_CARD, MoveKind.PASS, 0, 0)
+
+    @property
+    def plays_card(self) -> bool:
+        """Whether the move plays a hand card (every kind but pluck and pass)."""
+        return self.kind not in _NO_CARD_KINDS
+
     def notation(self) -> str:
         """Compact text form; see the module docstring."""
+        if self.kind == MoveKind.PLUCK:
+            return "^" + card_code(self.takes.bit_length() - 1)
+        if self.kind == MoveKind.PASS:
+            return "pass"
         code = card_code(self.card)
         takes = ",".join(CardSet(self.takes).codes())
         if self.kind == MoveKind.TRAIL:
@@ -144,7 +173,11 @@ class Move:
         s = text.strip().upper().replace(" ", "")
         if not s:
             raise NotationError("empty move notation")
+        if s == "PASS":
+            return cls.pass_turn()
         try:
+            if s.startswith("^"):
+                return cls.pluck(parse_card(s[1:]))
             if "X" in s:
                 head, _, rest = s.partition("X")
                 takes = _parse_takes(rest, text)
@@ -167,6 +200,23 @@ class Move:
             return cls(parse_card(s), MoveKind.TRAIL, 0, 0)
         except CardError as exc:
             raise NotationError(f"bad move {text!r}: {exc}") from None
+
+
+_NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS)
+
+
+def _check_no_card(m: Move) -> None:
+    """Pluck and pass play no hand card: ``card`` is NO_CARD; a pluck takes one card."""
+    if m.card != NO_CARD:
+        raise NotationError(f"a {m.kind.label} plays no hand card: its card must be NO_CARD (255)")
+    if m.value != 0 or m.fixed:
+        raise NotationError(f"a {m.kind.label} has no value")
+    if m.kind == MoveKind.PASS:
+        if m.takes != 0:
+            raise NotationError("a pass takes no cards")
+        return
+    if not _int_in(m.takes, _ALL_CARDS) or m.takes.bit_count() != 1:
+        raise NotationError(f"a pluck takes exactly one card, not {m.takes!r}")
 
 
 def _int_in(x: object, top: int) -> bool:

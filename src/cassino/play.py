@@ -99,8 +99,10 @@ class _Session:
     def push(self, move: Move) -> Move:
         """Play ``move`` in the game, remembering the table it leaves."""
         before = self.game.state.table_mask
-        if move.kind == MoveKind.CAPTURE:
+        if move.kind in (MoveKind.CAPTURE, MoveKind.PLUCK):
             self.table_left = before & ~move.takes
+        elif move.kind == MoveKind.PASS:
+            self.table_left = before
         else:
             self.table_left = before | 1 << move.card
         return self.game.push(move)
@@ -160,6 +162,10 @@ class _Session:
             parts.append(self.cards(loose))
         parts.extend(Text(f"the build of {b.value}") for b in taken_builds)
         what = Text(" and ").join(parts)
+        if m.kind == MoveKind.PLUCK:
+            return Text.assemble("pluck ", what, " into your pile")
+        if m.kind == MoveKind.PASS:
+            return Text("pass (no pluck)")
         if m.kind == MoveKind.TRAIL:
             return Text.assemble("trail ", self.card(m.card))
         if m.kind == MoveKind.CAPTURE:

@@ -54,7 +54,9 @@ class View:
     value, cards and owner seats); ``hand_sizes`` (per seat), ``pile_sizes`` (per team)
     and ``stock_size`` are public counts; ``sweeps`` are per team and ``scores`` are the
     game scores per team; ``played`` lists ``(seat, move)`` for every move of the hand;
-    ``unseen`` is every card the seat has not seen (the other hands and the stock).
+    ``unseen`` is every card the seat has not seen (the other hands and the stock);
+    with opt_pluck, ``plucked`` is the mask of the seats that have plucked in this deal and
+    ``phase`` the phase of the turn (``Position.phase``).
     """
 
     rules: Rules
@@ -73,6 +75,8 @@ class View:
     scores: tuple[int, ...]
     played: tuple[tuple[int, Move], ...]
     unseen: CardSet
+    plucked: int = 0
+    phase: str = "start"
 
     @property
     def team(self) -> int:
@@ -123,6 +127,8 @@ class View:
             scores=tuple(scores) if scores is not None else pos.scores,
             played=played,
             unseen=CardSet(unseen),
+            plucked=pos.plucked,
+            phase=pos.phase,
         )
 
 

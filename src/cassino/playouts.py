@@ -238,8 +238,12 @@ def greedy_index(moves: Sequence[Move], table: int, sweep_bonus: int, rng: Rng) 
     nbest = 0
     pick = 0
     for i, m in enumerate(moves):
-        taken = m.takes | 1 << m.card
-        if m.kind == MoveKind.TRAIL:
+        taken = m.takes | 1 << m.card if m.plays_card else m.takes
+        if m.kind == MoveKind.PASS:
+            g = 0
+        elif m.kind == MoveKind.PLUCK:
+            g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)
+        elif m.kind == MoveKind.TRAIL:
             g = -GREEDY_WEIGHTS[m.card]
         elif m.kind == MoveKind.CAPTURE:
             g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)

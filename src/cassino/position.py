@@ -245,6 +245,13 @@ class Position:
     sweep_order: tuple[int, ...]
     scores: tuple[int, ...]
     discard: tuple[int, ...] = field(default=())
+    # opt_pluck (RULES.md §3.37): the seats that have plucked in this deal (a mask), the
+    # phase of the turn of ``to_move`` ("start"; "plucked": he plucked and must now play a
+    # card; "after": he played a card and may pluck or pass) and, in "after", the card he
+    # trailed (it cannot be plucked)
+    plucked: int = 0
+    phase: str = "start"
+    trailed: int | None = None
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -262,8 +269,8 @@ class Position:
 
     @property
     def is_over(self) -> bool:
-        """Whether the hand is finished (no cards in hands or stock)."""
-        return not any(self.hands) and not self.stock
+        """Whether the hand is finished (no cards in hands or stock, and no pluck pending)."""
+        return not any(self.hands) and not self.stock and self.phase != "after"
 
     # -- validation ----------------------------------------------------------------------
     def validate(self) -> Position:
@@ -351,7 +358,10 @@ class Position:
                 f"the stock holds {len(self.stock)} cards, which no point of the deals of "
                 f"{r.system} ({n * r.hand_size} cards a deal, {n * r.last_size} on the last) leaves"
             )
-        if not any(self.hands):
+        self._validate_pluck()
+        if self.phase == "after":
+            pass  # the player who has just played may pluck, even with an empty hand
+        elif not any(self.hands):
             if self.stock:
                 raise PositionError("every hand is empty but the stock is not: deal the next round first")
             if self.table_mask:
@@ -361,6 +371,30 @@ class Position:
         elif not self.hands[self.to_move]:
             raise PositionError(f"to_move is seat {self.to_move}, whose hand is empty")
         return self
+
+    def _validate_pluck(self) -> None:
+        r = self.rules
+        n = r.players
+        if self.phase not in PHASES:
+            raise PositionError(f"phase must be one of {', '.join(PHASES)}, not {self.phase!r}")
+        if not r.pluck:
+            if self.plucked or self.phase != "start" or self.trailed is not None:
+                raise PositionError(f"plucked, phase and trailed need pluck=true (opt_pluck), not {r.system}")
+            return
+        if not isinstance(self.plucked, int) or not 0 <= self.plucked < 1 << n:
+            raise PositionError(f"plucked must name seats from 0 to {n - 1}")
+        if self.phase != "start" and not 0 <= self.to_move < n:
+            raise PositionError(f"to_move must be a seat from 0 to {n - 1}, not {self.to_move}")
+        me = 1 << self.to_move
+        if self.phase == "plucked" and not self.plucked & me:
+            raise PositionError(f"phase is plucked, but seat {self.to_move} has not plucked in this deal")
+        if self.phase == "after" and self.plucked & me:
+            raise PositionError(f"phase is after, but seat {self.to_move} has plucked in this deal already")
+        if self.trailed is not None:
+            if self.phase != "after":
+                raise PositionError("trailed (the card just trailed) belongs to phase after")
+            if not self.loose >> self.trailed & 1:
+                raise PositionError(f"trailed card {card_code(self.trailed)} is not loose on the table")
 
     # -- JSON ----------------------------------------------------------------------------
     @classmethod
@@ -404,6 +438,7 @@ class Position:
         known = {
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
+            "plucked", "phase", "trailed",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -464,6 +499,16 @@ class Position:
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
+        plucked = 0
+        for s in _ints(data.get("plucked", []), "plucked"):
+            if not 0 <= s < players:
+                raise PositionError(f"plucked names seat {s}, but seats go from 0 to {players - 1}")
+            plucked |= 1 << s
+        phase = data.get("phase", "start")
+        if not isinstance(phase, str):
+            raise PositionError("phase must be a string")
+        trailed_raw = data.get("trailed")
+        trailed = None if trailed_raw is None else parse_card(trailed_raw)
         pos = cls(
             rules=r,
             dealer=data["dealer"],
@@ -477,6 +522,9 @@ class Position:
             sweep_order=order,
             scores=scores,
             discard=discard,
+            plucked=plucked,
+            phase=phase,
+            trailed=trailed,
         )
         return pos.validate()
 
@@ -510,6 +558,12 @@ class Position:
             d["sweep_order"] = list(self.sweep_order)
         if self.discard:
             d["discard"] = [card_code(c) for c in self.discard]
+        if self.plucked:
+            d["plucked"] = [s for s in range(self.rules.players) if self.plucked >> s & 1]
+        if self.phase != "start":
+            d["phase"] = self.phase
+        if self.trailed is not None:
+            d["trailed"] = card_code(self.trailed)
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -550,6 +604,12 @@ class Position:
         ]
         if self.discard:
             fields.append(_codes_text([card_code(c) for c in self.discard]))
+        if self.plucked or self.phase != "start":
+            seats = "".join(str(s) for s in range(self.rules.players) if self.plucked >> s & 1)
+            extra = f"pluck:{seats or '-'}:{self.phase}"
+            if self.trailed is not None:
+                extra += ":" + card_code(self.trailed)
+            fields.append(extra)
         return " ".join(fields)
 
     @classmethod
@@ -560,6 +620,9 @@ class Position:
         if len(text) > MAX_JSON_BYTES:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
+        pluck: dict[str, Any] = {}
+        if len(parts) in (11, 12) and parts[-1].startswith("pluck:"):
+            pluck = _pluck_field(parts.pop())
         if len(parts) not in (10, 11):
             raise NotationError(f"position text needs 10 or 11 fields, not {len(parts)}")
         head = parts[0]
@@ -603,6 +666,7 @@ class Position:
                 "last_capturer": None if parts[7] == "-" else int(parts[7]),
                 "scores": [int(s) for s in parts[9].split(",")],
                 "discard": _text_codes(parts[10]) if len(parts) == 11 else [],
+                **pluck,
             }
             order = [] if parts[8] == "-" else [int(ch) for ch in parts[8]]
             nteams = len(data["scores"])
@@ -614,6 +678,26 @@ class Position:
             return cls.from_dict(data)
         except CassinoError as exc:
             raise NotationError(f"bad position text: {exc}") from None
+
+
+PHASES = ("start", "plucked", "after")
+
+
+def _pluck_field(text: str) -> dict[str, Any]:
+    """The optional last field ``pluck:<seats>:<phase>[:<trailed>]`` of position text."""
+    parts = text.split(":")
+    if len(parts) not in (3, 4) or parts[2] not in PHASES:
+        raise NotationError(f"bad pluck field {text!r} (pluck:<seats>:<phase>[:<card>])")
+    seats = parts[1]
+    if seats != "-" and not (seats.isascii() and seats.isdigit()):
+        raise NotationError(f"bad seats {seats!r} in the pluck field {text!r}")
+    out: dict[str, Any] = {
+        "plucked": [] if seats == "-" else [int(ch) for ch in seats],
+        "phase": parts[2],
+    }
+    if len(parts) == 4:
+        out["trailed"] = parts[3]
+    return out
 
 
 def _opt_text(v: Any) -> str:

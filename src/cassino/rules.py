@@ -85,7 +85,6 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 PLANNED_FLAGS = (
     "michigan",
     "face_cards_all_four",
-    "pluck",
 )
 
 
@@ -184,6 +183,11 @@ class Rules:
     initial_pairs: bool = False
     five_of_spades_sweep: bool = False
     pluck: bool = False
+    # opt_pluck (RULES.md §3.37, AMB-25, AMB-27): plucks allowed in the last deal too; a
+    # pluck must leave a card on the table, counting build cards (pluck_last_loose=true:
+    # a loose card)
+    pluck_in_last_deal: bool = True
+    pluck_last_loose: bool = False
     # Royal and Buckeye Cassino (RULES.md §3.9, §3.10): J 11, Q 12, K 13 and aces 1 or 14;
     # the 10 of diamonds also 11 (big_ten=any: in hand and on the table; hand_only: only
     # when played from hand); a compare_totals tie plays on until a player gains
@@ -237,6 +241,12 @@ class Rules:
             )
         if not self.five_of_spades_builds and not self.five_of_spades_sweep:
             raise RulesError("five_of_spades_builds applies only with five_of_spades_sweep=true")
+        if (not self.pluck_in_last_deal or self.pluck_last_loose) and not self.pluck:
+            raise RulesError(
+                "pluck_in_last_deal and pluck_last_loose apply only with pluck=true (opt_pluck)"
+            )
+        if self.system == "cassino_pluck" and not self.pluck:
+            raise RulesError("cassino_pluck needs pluck=true: it is Standard Cassino with opt_pluck")
         if self.initial_pairs_triples and not self.initial_pairs:
             raise RulesError("initial_pairs_triples applies only with initial_pairs=true")
         if self.jacks_take_all and self.five_of_spades_sweep:
@@ -626,7 +636,13 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "player_range": (2, 6), "face_capture": "any", "game_end": "each_deals_twice",
             },
         ),
-        _info("cassino_pluck", "Pluck Cassino", "2", "3.8", "Once per deal, pluck one loose card."),
+        SystemInfo(
+            "cassino_pluck", "Pluck Cassino", "2",
+            "Standard Cassino where, once per deal, just before or after his turn, a player "
+            "may pluck one loose card (not an ace, 10D or 2S, nor the last card) into his pile.",
+            True, "3.8",
+            {"player_range": (2, 2), "pluck": True},
+        ),
         SystemInfo(
             "cassino_royal", "Royal Cassino", "2-4",
             "J 11, Q 12, K 13, ace 1 or 14 (fixed inside a build); value matching, court cards "
@@ -705,7 +721,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_face_cards_all_four": ("face_cards_all_four=true", False),
     "opt_initial_pairs": ("initial_pairs=true", True),
     "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),
-    "opt_pluck": ("pluck=true", False),
+    "opt_pluck": ("pluck=true", True),
     "opt_esun": ("", False),
     "opt_isiwo": ("", False),
     "mod_yoruba": ("", False),

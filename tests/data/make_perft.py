@@ -23,8 +23,8 @@ OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
-# Royal, Buckeye, Portuguese and Diamond Cassino, the five-of-spades and initial-pairs
-# options, and Tablanette, computed by the pure-Python reference
+# Royal, Buckeye, Portuguese, Diamond and Pluck Cassino, the five-of-spades and
+# initial-pairs options, and Tablanette, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -50,6 +50,7 @@ def pos(
     stock: str = "",
     last_capturer: int | None = None,
     sweeps: list[int] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Position:
     """A position naming only the cards that matter; the rest are split between the piles."""
     hand_codes = [_codes(h) for h in hands]
@@ -79,6 +80,7 @@ def pos(
             "last_capturer": last_capturer,
             "sweeps": [order.count(t) for t in range(n)],
             "sweep_order": order,
+            **(extra or {}),
         }
     )
 
@@ -249,6 +251,20 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("buckeye with big_ten=hand_only: the same position (the loose 10D counts 10 only)",
      pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
          system="cassino_buckeye", options={"big_ten": "hand_only"}), (1, 2, 3)),
+    ("pluck: opening deal, seed 7 (plucks before the play, then the choice after it)",
+     new_hand("cassino_pluck", seed=7).to_position(), (1, 2, 3, 4)),
+    ("pluck: seed 12 after 9 plies of random play",
+     played(12, 9, 5, "cassino_pluck"), (1, 2, 3, 4)),
+    ("pluck: the 3S just trailed (not pluckable), the choice between a pluck and a pass",
+     pos(["9D 5H", "KH 5C 7C"], ["3S 4C 5D 8D AH 10D"], to_move=0, system="cassino_pluck",
+         stock="2H 3H 4H 6H 6C 8C 9C JC", extra={"phase": "after", "trailed": "3S"}),
+     (1, 2, 3, 4)),
+    ("pluck: the last deal, a build and one loose card; seat 1 has plucked",
+     pos(["9D 2H", "7H 3D"], ["QC", b("3C+4C", 7, 1)], system="cassino_pluck",
+         extra={"plucked": [1]}), (1, 2, 3, 4)),
+    ("pluck with pluck_last_loose=true and pluck_in_last_deal=false: the same position",
+     pos(["9D 2H", "7H 3D"], ["QC", b("3C+4C", 7, 1)], system="cassino_pluck",
+         options={"pluck_last_loose": True, "pluck_in_last_deal": False}), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
