@@ -164,7 +164,7 @@ case("hand size 5", "rules", ("cassino_standard", {"hand_size": 5}), RulesError,
 case("choice out of range", "rules", ("cassino_standard", {"face_capture": "two"}), RulesError, r"option face_capture must be one of 'one', 'one_or_three', 'any', not 'two'", g)
 case("obligation v3 without unique values", "rules", ("cassino_standard", {"obligation": "v3", "unique_build_values": False}), RulesError, r"needs unique_build_values=true", g)
 case("planned option value", "rules", ("cassino_standard", {"deck": "double104"}), RulesError, r"option deck=double104 is not implemented yet", g)
-case("planned option module", "rules", ("cassino_standard", {"pluck": True}), RulesError, r"option pluck \(opt_pluck\) is not implemented yet", g)
+case("planned capture extent", "rules", ("cassino_standard", {"capture_extent": "opponent_insist"}), RulesError, r"option capture_extent=opponent_insist is not implemented yet", g)
 case("count_out for three", "rules", ("cassino_standard_002", {"players": 3, "count_out": True}), RulesError, r"two-player rule, not for 3 players", g)
 case("sweep_points 0", "rules", ("cassino_standard", {"sweeps": True, "sweep_points": 0}), RulesError, r"sweeps=true needs sweep_points of at least 1", g)
 case("partnership of two", "rules", ("cassino_standard", {"teams": "partnership"}), RulesError, r"partnerships need an even number of players", g)

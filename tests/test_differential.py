@@ -532,9 +532,11 @@ MECH_SYSTEMS = [
     ("cassino_pluck", {"pluck_last_loose": True, "pluck_in_last_deal": False, "sweeps": True}),
     ("cassino_three_four", {"pluck": True, "players": 4}),
     ("cassino_royal", {"pluck": True}),
+    ("cassino_trailing_royals", {"face_capture": "any"}),
+    ("cassino_three_four", {"face_cards_all_four": True, "face_capture": "any", "pluck": True}),
 ]
 MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4",
-            "pluck", "pluck-options", "pluck-four", "pluck-royal"]
+            "pluck", "pluck-options", "pluck-four", "pluck-royal", "trailing-royals", "faces-pluck-three"]
 
 
 @pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)
@@ -619,3 +621,19 @@ def test_pluck_on_a_hard_table_counts_streams_and_perfts_alike():
     assert c._count_by_multisets() == c.count_moves() == r.count_moves() == 14
     assert list(c.iter_moves()) == r.legal_moves()
     assert pickle.loads(pickle.dumps(c)).to_position() == r.to_position()
+
+
+def test_face_builds_on_a_hard_table_count_and_stream_alike():
+    """opt_face_cards_all_four on a table of fourteen loose cards and a build of kings: the
+    multiset counter counts the face cards' moves, and the stream lists them."""
+    p = make_position(
+        ["KD QC QD 7C", "JD JH"],
+        ["AH 2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D QS QH", {"groups": [["KS"], ["KC"]], "value": 13, "owners": [0]}],
+        system="cassino_trailing_royals",
+        stock="2C 3C 4C 5C 6C 8C 9C 10C",
+    )
+    c, r = CoreState.from_position(p), RefState.from_position(p)
+    moves = r.legal_moves()
+    assert c._count_by_multisets() == c.count_moves() == len(moves)
+    assert list(c.iter_moves(chunk=5)) == moves == c.legal_moves()
+    assert c.perft(2) == r.perft(2)

@@ -142,13 +142,18 @@ def test_notation_round_trip_property(card, kind, takes, value):
     mask_ = sum(1 << c for c in takes if c != card) or (1 << ((card + 1) % 52))
     if kind == MoveKind.TRAIL:
         m = Move(card, kind)
+    elif kind == MoveKind.PLUCK:
+        m = Move.pluck(card)
+    elif kind == MoveKind.PASS:
+        m = Move.pass_turn()
     elif kind == MoveKind.CAPTURE:
         m = Move(card, kind, mask_)
     else:
         m = Move(card, kind, mask_, value)
     parsed = Move.parse(str(m), kind if kind in (MoveKind.AUGMENT, MoveKind.INCREASE) else None)
     assert parsed == m
-    assert Move.parse(str(m).lower(), parsed.kind if parsed.kind >= MoveKind.BUILD else None) == m
+    build_like = MoveKind.BUILD <= parsed.kind <= MoveKind.INCREASE
+    assert Move.parse(str(m).lower(), parsed.kind if build_like else None) == m
 
 
 # -- notation against a position (State.parse_move) --------------------------------------

@@ -45,6 +45,8 @@ VIEW_FIELDS = {
     "scores",
     "played",
     "unseen",
+    "plucked",
+    "phase",
 }
 
 

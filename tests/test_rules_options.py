@@ -169,7 +169,6 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
         ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
-        ({"pluck": True}, r"option pluck \(opt_pluck\) is not implemented yet"),
         ({"michigan": True}, r"option michigan \(opt_michigan\) is not implemented yet"),
     ],
 )
@@ -263,8 +262,10 @@ def test_implemented_systems():
         "cassino_draw",
         "cassino_spade",
         "cassino_california",
+        "cassino_pluck",
         "cassino_royal",
         "cassino_buckeye",
+        "cassino_trailing_royals",
         "cassino_portuguese",
         "cassino_diamond",
         "tablanette",
@@ -280,7 +281,7 @@ def test_implemented_systems():
         "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
-        "cassino_royal", "cassino_buckeye")],
+        "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -165,6 +165,9 @@ def check_state(s: Any, start: Position) -> list[Move]:
     if r.unique_build_values:
         assert len(values) == len(set(values))
     for b in p.builds:
+        if b.is_face_build and r.face_cards_all_four:  # two or more cards of its rank
+            assert b.multiple and b.cards.bit_count() >= 2 and b.owners
+            continue
         assert 1 <= b.value <= r.build_max_value and b.owners
         assert b.multiple or b.owners.bit_count() == 1
         groups = b.groups_for(r)
@@ -616,6 +619,18 @@ class PluckOptionsMachine(StateMachine):
     options = {"pluck_last_loose": True, "pluck_in_last_deal": False, "sweeps": True}  # noqa: RUF012
 
 
+# RULES.md §3.11, §3.37 opt_face_cards_all_four: natural face builds
+class TrailingRoyalsMachine(StateMachine):
+    system = "cassino_trailing_royals"
+
+
+class FaceCardsOptionsMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "cassino_standard"
+    options = {"face_cards_all_four": True, "sweeps": True, "obligation": "v2",  # noqa: RUF012
+               "capture_extent": "maximal"}
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -659,6 +674,8 @@ STATE_MACHINES = [
     BuckeyeFourPlayerMachine,
     PluckMachine,
     PluckOptionsMachine,
+    TrailingRoyalsMachine,
+    FaceCardsOptionsMachine,
 ]
 
 

@@ -105,6 +105,7 @@ cdef struct Params:
     int pluck                # opt_pluck
     int pluck_last_deal      # plucks allowed once the stock is empty
     int pluck_loose          # a pluck must leave a loose card (else any table card)
+    int face_builds          # opt_face_cards_all_four: natural builds of face cards
 
 cdef struct Core:
     Params p

@@ -42,6 +42,7 @@ DEFAULT_LIST_LIMIT = LIST_LIMIT
 
 cdef mask_t SPADES_MASK = 0
 cdef mask_t PICTURES_MASK = (<mask_t>0xFFF) << 40    # J, Q, K
+cdef mask_t FACE_MASK = (<mask_t>0xFFF) << 40        # (the same, for the face-card rules)
 cdef int _i
 for _i in range(13):
     SPADES_MASK |= (<mask_t>1) << (_i * 4)
@@ -150,6 +151,13 @@ cdef inline int mask_maxval(Core* c, mask_t m) noexcept nogil:
 
 cdef inline uint64_t held_values(Core* c, mask_t hand) noexcept nogil:
     cdef uint64_t held = 0
+    cdef mask_t faces
+    if c.p.face_builds:
+        # opt_face_cards_all_four: a face card takes the natural builds of its rank (11-13)
+        faces = hand & FACE_MASK
+        while faces:
+            held |= (<uint64_t>1) << (cas_ctz(faces) // 4 + 1)
+            faces &= faces - 1
     while hand:
         held |= (<uint64_t>1) << c.p.val[cas_ctz(hand)]
         hand &= hand - 1
@@ -1606,6 +1614,98 @@ cdef inline mask_t pluckable(Core* c) noexcept nogil:
         cand &= ~((<mask_t>1) << (c.h.trailed1 - 1))
     return cand
 
+cdef inline bint face_build_on_table(Core* c) noexcept nogil:
+    cdef int i
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].cards & FACE_MASK:
+            return True
+    return False
+
+cdef void face_card_moves(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
+    """Every move of the face card p under opt_face_cards_all_four (RULES.md §3.11, §3.37,
+    AMB-33), as _reference.State: its trail; the captures of any loose cards of its rank
+    with any natural builds of its rank; a natural build on loose cards of its rank; an
+    augment of a build of its rank. best[p] is set to its largest capture."""
+    cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
+    cdef int rank = p // 4 + 1, i, nb = 0, bs
+    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    cdef mask_t sub, bm, takes
+    cdef int bidx[MAX_BUILDS]
+    cdef bint natural = c.p.natural
+    best[p] = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == rank and nb < 8:
+            bidx[nb] = i
+            nb += 1
+    if is_legal(c, K_TRAIL, p, 0, 0, held):
+        emit(buf, p, K_TRAIL, 0, 0)
+    for bs in range(1 << nb):
+        bm = 0
+        for i in range(nb):
+            if (bs >> i) & 1:
+                bm |= c.h.builds[bidx[i]].cards
+        sub = 0
+        while True:
+            takes = sub | bm
+            if takes:
+                if cas_popcount(takes) > best[p]:
+                    best[p] = cas_popcount(takes)
+                if is_legal(c, K_CAPTURE, p, takes, 0, held):
+                    emit(buf, p, K_CAPTURE, takes, 0)
+            sub = (sub - same) & same
+            if sub == 0:
+                break
+    sub = same
+    while sub:
+        if natural or cas_popcount(sub) == 1:
+            if is_legal(c, K_BUILD, p, sub, rank, held):
+                emit(buf, p, K_BUILD, sub, rank)
+        sub = (sub - 1) & same
+    for i in range(nb):
+        sub = 0
+        while True:
+            if natural or sub == 0:
+                takes = sub | c.h.builds[bidx[i]].cards
+                if is_legal(c, K_AUGMENT, p, takes, rank, held):
+                    emit(buf, p, K_AUGMENT, takes, rank)
+            sub = (sub - same) & same
+            if sub == 0:
+                break
+
+cdef void face_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
+    """opt_face_cards_all_four: the face cards' moves listed again by face_card_moves (the
+    generator paths know no face builds). The caller sorts the list again."""
+    cdef size_t r, w = 0
+    cdef mask_t m = hand & FACE_MASK
+    for r in range(buf.n):
+        if (FACE_MASK >> buf.moves[r].card) & 1:
+            continue
+        buf.moves[w] = buf.moves[r]
+        w += 1
+    buf.n = w
+    while m:
+        face_card_moves(c, buf, cas_ctz(m), hand, best)
+        m &= m - 1
+
+cdef uint64_t count_face_card(Core* c, int p, mask_t hand) noexcept nogil:
+    """count_card for a face card under opt_face_cards_all_four: its few moves listed."""
+    cdef MoveBuf buf
+    cdef int best[NCARDS]
+    cdef size_t i
+    cdef uint64_t n = 0
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = <size_t>-1
+    buf.overflow = 0
+    face_card_moves(c, &buf, p, hand, best)
+    for i in range(buf.n):
+        if not (c.p.maximal and buf.moves[i].kind == K_CAPTURE
+                and cas_popcount(buf.moves[i].takes) < best[p]):
+            n += 1
+    free(buf.moves)
+    return n
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory): the moves that play a
@@ -1642,6 +1742,7 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     cdef Fast F
     cdef LegalCtx lx
     cdef int fast, v, small, resort
+    cdef bint face_table
     cdef uint64_t held, twice
     buf.n = 0
     buf.overflow = 0
@@ -1664,6 +1765,9 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         held |= (<uint64_t>1) << v
         m &= m - 1
     small = small_path(c)
+    face_table = c.p.face_builds and face_build_on_table(c)
+    if face_table:
+        small = 0     # (the holding checks need the face ranks: held_values, gen_card)
     if small:
         # few loose cards: the bitset paths (sorted as they go)
         if small == 1:
@@ -1675,7 +1779,7 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
             buf.overflow = 0
             memset(best, 0, sizeof(best))
     else:
-        fast = fast_setup(c, &F)
+        fast = fast_setup(c, &F) if not face_table else 0
     if fast and not small:
         legal_setup(c, &lx)
         F.lx = &lx
@@ -1707,6 +1811,11 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     resort = 0
     if c.p.sweep_cards:
         resort = sweep_pass(c, buf, hand, best)
+        if buf.overflow:
+            return -1
+    if c.p.face_builds and hand & FACE_MASK:
+        face_pass(c, buf, hand, best)
+        resort = 1
         if buf.overflow:
             return -1
     if c.p.maximal:
@@ -2012,6 +2121,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         p = cas_ctz(m)
         if sweeping and (c.p.sweep_cards >> p) & 1:
             total += count_sweep_card(c, p, hand)
+        elif c.p.face_builds and (FACE_MASK >> p) & 1:
+            total += count_face_card(c, p, hand)
         else:
             total += count_card(c, p, hand)
         m &= m - 1
@@ -2177,6 +2288,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
             b.value = m.value
             b.owners = <uint8_t>(1 << seat)
             b.multiple = 1 if mask_sum(c, b.cards) // m.value >= 2 else 0
+            if c.p.face_builds and (FACE_MASK >> m.card) & 1:
+                b.multiple = 1          # a natural face build (Q on Q)
             b.alt = 0
             if c.p.nmulti:
                 b.alt = m.alt
@@ -2452,6 +2565,7 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.pluck = 1 if rules.pluck else 0
     p.pluck_last_deal = 1 if rules.pluck_in_last_deal else 0
     p.pluck_loose = 1 if rules.pluck_last_loose else 0
+    p.face_builds = 1 if rules.face_cards_all_four else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
     if rules.card_values == "royal":

@@ -418,7 +418,26 @@ class State:
                 out.extend(self._creates(p))
                 out.extend(self._augments(p))
                 out.extend(self._increases(p))
+            elif self.rules.face_cards_all_four:
+                out.extend(self._face_builds(p))
         return out
+
+    def _face_builds(self, p: int) -> Iterator[Move]:
+        """opt_face_cards_all_four (RULES.md §3.11, §3.37, AMB-33): the face card ``p`` laid
+        on loose cards of its rank makes a natural (multiple) build of the rank, J 11, Q 12,
+        K 13; added with loose cards of its rank to such a build, it augments it. With
+        natural_build_combination=false, one loose card, or none when augmenting."""
+        rank = card_rank(p)
+        same = self.loose & rank_mask(rank)
+        natural = self.rules.natural_build_combination
+        for s in subsets(same):
+            if s and (natural or s.bit_count() == 1):
+                yield Move(p, BUILD, s, rank)
+        for b in self.builds:
+            if b.value == rank:
+                for s in subsets(same):
+                    if natural or not s:
+                        yield Move(p, AUGMENT, s | b.cards, rank)
 
     def _frozen_build_reason(self, m: Move) -> str | None:
         """Why build move ``m`` is illegal if it changes the value of a multiple build."""
@@ -452,6 +471,16 @@ class State:
                     or (r.face_capture == "one_or_three" and n == 3 and k == 3)
                 ):
                     yield Move(p, CAPTURE, sub)
+            if r.face_cards_all_four:
+                # natural face builds of this rank are taken whole, with or without loose cards
+                bmask = [b.cards for b in self.builds if b.value == card_rank(p)]
+                for loose in subsets(same):
+                    for chosen in range(1, 1 << len(bmask)):
+                        takes = loose
+                        for i, bm in enumerate(bmask):
+                            if chosen >> i & 1:
+                                takes |= bm
+                        yield Move(p, CAPTURE, takes)
             return
         cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= v)
         bmask = [b.cards for b in self.builds if b.value == v]
@@ -524,6 +553,8 @@ class State:
         held = set()
         for c in bits(hand):
             held.add(card_value(c) if not r.multi_valued else r.card_value(c))
+            if r.face_cards_all_four and not card_value(c):
+                held.add(card_rank(c))  # a face card takes the natural builds of its rank
             if r.multi_valued and r.second_value(c):
                 held.add(r.second_value(c))
         return held
@@ -844,7 +875,14 @@ class State:
                     return f"a build of {b.value} can only be taken by {_a(b.value)}"
             return f"the cards taken do not form groups totalling {v}"
         if v == 0:
-            return "face cards cannot be built"
+            if not self.rules.face_cards_all_four:
+                return "face cards cannot be built"
+            rank = card_rank(m.card)
+            if m.value != rank or m.takes & ~rank_mask(rank):
+                return f"a {code} builds only cards of its rank, into a build of {rank}"
+            if not self.rules.natural_build_combination:
+                return "natural_build_combination=false: a face card goes on one card of its rank"
+            return f"a {code} needs a card of its rank on the table to build on"
         if m.value > self.rules.build_max_value:
             return f"builds go up to {self.rules.build_max_value}, not {m.value}"
         if m.value < v:
@@ -955,7 +993,9 @@ class State:
         elif m.kind == BUILD:
             self.loose &= ~m.takes
             cards = m.takes | bit
-            multiple = self._build_total(cards, m.fixed) // m.value >= 2
+            multiple = self._build_total(cards, m.fixed) // m.value >= 2 or (
+                r.face_cards_all_four and not card_value(m.card)  # a natural face build
+            )
             self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple, m.fixed)])
         else:
             target = self._target_build(m)

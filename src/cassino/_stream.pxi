@@ -707,16 +707,16 @@ cdef class MoveStream:
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
-                    or self._core.p.pluck):
+                    or self._core.p.pluck or self._core.p.face_builds):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
                 if sweep_applies(&self._core):
                     buf.limit = <size_t>-1   # (the cursors have no capture-all card: list)
-                elif multi_position(&self._core) or self._core.p.pluck:
-                    # (positions with a multi-valued card in play, and opt_pluck's, are
-                    # listed, not streamed)
+                elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
+                    # (positions with a multi-valued card in play, and those of opt_pluck
+                    # and opt_face_cards_all_four, are listed, not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -732,10 +732,11 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if multi_position(&self._core) or self._core.p.pluck:
+                if multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
-                                         "a multi-valued card in play, or with opt_pluck, is listed, not streamed)")
+                                         "a multi-valued card in play, opt_pluck or "
+                                         "opt_face_cards_all_four is listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS, CardSet, card_code, card_rank, parse_card
+from .cards import ALL_CARDS, CardSet, card_code, card_rank, parse_card, rank_mask
 from .errors import CassinoError, NotationError, PositionError
 from .rules import Rules, parse_option, rules
 
@@ -203,8 +203,16 @@ class Build:
     multiple: bool
     fixed: tuple[tuple[int, int], ...] = ()
 
+    @property
+    def is_face_build(self) -> bool:
+        """Whether this is a natural build of face cards (opt_face_cards_all_four: Q on Q),
+        whose value is the rank (J 11, Q 12, K 13) and whose groups are single cards."""
+        return 11 <= self.value <= 13 and self.cards & ~rank_mask(self.value) == 0
+
     def groups(self) -> list[int]:
         """A canonical grouping of the build's cards."""
+        if self.is_face_build:
+            return [1 << c for c in _bits(self.cards)]
         groups = partition_groups(self.cards, self.value)
         assert groups is not None
         return groups
@@ -781,8 +789,13 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
         if not gm:
             raise PositionError(f"build table[{i}] has an empty group")
         faces = [card_code(c) for c in _bits(gm) if r.card_value(c) == 0]
+        if faces and r.face_cards_all_four and gm.bit_count() == 1 and card_rank(gm.bit_length() - 1) == value:
+            continue  # a natural face build (opt_face_cards_all_four): one card a group
         if faces:
-            raise PositionError(f"build table[{i}] contains {faces[0]}, and face cards cannot be built")
+            raise PositionError(
+                f"build table[{i}] contains {faces[0]}, and face cards cannot be built"
+                + (" except alone in a build of their rank" if r.face_cards_all_four else "")
+            )
         total = sum(card_values(gm, r, fixed.items()).values())
         if total != value:
             codes = "+".join(CardSet(gm).codes())
@@ -822,6 +835,16 @@ def _valued_code(x: Any, r: Rules, fixed: dict[int, int], where: str) -> Any:
 
 
 def _check_build(b: Build, players: int, r: Rules) -> None:
+    if r.face_cards_all_four and isinstance(b.value, int) and b.is_face_build:
+        # a natural face build (opt_face_cards_all_four): two or more cards of its rank
+        if b.cards.bit_count() < 2 or not b.multiple or b.fixed:
+            raise PositionError(
+                f"a build of face cards (value {b.value}) holds two or more cards of its rank "
+                "and is a multiple build"
+            )
+        if not isinstance(b.owners, int) or not 0 < b.owners < 1 << players:
+            raise PositionError(f"the owners of the build of {b.value} must be a mask of seats 0 to {players - 1}")
+        return
     if not isinstance(b.value, int) or not 1 <= b.value <= r.build_max_value:
         raise PositionError(f"a build of {b.value} is impossible: build values run from 1 to {r.build_max_value}")
     # the rest holds for every build read from JSON or text; it guards positions made in code

@@ -82,10 +82,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 # Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
-PLANNED_FLAGS = (
-    "michigan",
-    "face_cards_all_four",
-)
+PLANNED_FLAGS = ("michigan",)
 
 
 # The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
@@ -107,6 +104,7 @@ _FIXED: dict[str, dict[str, Any]] = {
     "cassino_california": {"teams": "individual", "sweeps": False, "face_capture": "any"},
     "cassino_portuguese": {"sweeps": True},
     "cassino_diamond": {"teams": "individual", "deck": "short40"},
+    "cassino_trailing_royals": {"face_cards_all_four": True},
 }
 _FIXED_WHY = {
     ("cassino_partnership", "teams"): ": two partnerships of two, partners sitting opposite",
@@ -121,6 +119,8 @@ _FIXED_WHY = {
     ("cassino_portuguese", "sweeps"): ": each clareza (sweep) scores a point",
     ("cassino_diamond", "teams"): ": each plays for himself",
     ("cassino_diamond", "deck"): ": the 40 cards without J, Q and K",
+    ("cassino_trailing_royals", "face_cards_all_four"): ": face cards take any number of "
+    "their rank and are built naturally (RULES.md §3.11)",
 }
 # California Cassino is played by 2, 3, 4 or 6 (RULES.md §3.7): 48 cards do not deal in
 # fours to five.
@@ -247,6 +247,17 @@ class Rules:
             )
         if self.system == "cassino_pluck" and not self.pluck:
             raise RulesError("cassino_pluck needs pluck=true: it is Standard Cassino with opt_pluck")
+        if self.face_cards_all_four:
+            if self.face_capture != "any":
+                raise RulesError(
+                    "face_cards_all_four (opt_face_cards_all_four) lets a face card take any "
+                    f"number of its rank: it needs face_capture=any, not {self.face_capture}"
+                )
+            if self.card_values != "standard" or self.build_kinds == "none":
+                raise RulesError(
+                    "face_cards_all_four builds face cards naturally: it needs building and "
+                    "face cards without a value (card_values=standard)"
+                )
         if self.initial_pairs_triples and not self.initial_pairs:
             raise RulesError("initial_pairs_triples applies only with initial_pairs=true")
         if self.jacks_take_all and self.five_of_spades_sweep:
@@ -489,6 +500,9 @@ class Rules:
         for name in options:
             if name not in OPTION_NAMES:
                 raise RulesError(f"unknown option {name!r} for {self.system}")
+        if options.get("face_cards_all_four") is True and "face_capture" not in options:
+            # opt_face_cards_all_four: a face card takes every card of its rank
+            options = {**options, "face_capture": "any"}
         if self.system == "cassino_portuguese" and "players" in options and "teams" not in options:
             # RULES.md §3.12: the four-player game is Partnership Cassino's
             four = options["players"] == 4
@@ -654,7 +668,14 @@ SYSTEMS: dict[str, SystemInfo] = {
             "Royal Cassino with the 10 of diamonds worth 10 or 11.",
             True, "3.10", {**_ROYAL, "big_ten": "any"},
         ),
-        _info("cassino_trailing_royals", "Trailing-royals Cassino", "2", "3.11", "Natural face builds; faces capture any number."),
+        SystemInfo(
+            "cassino_trailing_royals", "Trailing-royals Cassino", "2",
+            "Standard Cassino where a face card takes any number of its rank and may be laid on "
+            "its rank to build it naturally (Q on Q, holding another Q); orphans go with the "
+            "leftovers.",
+            True, "3.11",
+            {"player_range": (2, 2), "face_cards_all_four": True, "face_capture": "any"},
+        ),
         SystemInfo(
             "cassino_portuguese", "Portuguese Cassino", "2 or 4 (2x2)",
             "Standard play with clareza (sweep) points; at 26-26 cards the side with most "
@@ -718,7 +739,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_all_eleven": ("all_eleven=bonus|skunk|auto_win", True),
     "opt_sudden_death": ("sudden_death=sweep_instant|point_cards_instant", True),
     "opt_michigan": ("michigan=true", False),
-    "opt_face_cards_all_four": ("face_cards_all_four=true", False),
+    "opt_face_cards_all_four": ("face_cards_all_four=true", True),
     "opt_initial_pairs": ("initial_pairs=true", True),
     "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),
     "opt_pluck": ("pluck=true", True),

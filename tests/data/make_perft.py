@@ -23,8 +23,8 @@ OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
-# Royal, Buckeye, Portuguese, Diamond and Pluck Cassino, the five-of-spades and
-# initial-pairs options, and Tablanette, computed by the pure-Python reference
+# Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
+# five-of-spades, initial-pairs and face-cards-all-four options, and Tablanette, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -265,6 +265,15 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("pluck with pluck_last_loose=true and pluck_in_last_deal=false: the same position",
      pos(["9D 2H", "7H 3D"], ["QC", b("3C+4C", 7, 1)], system="cassino_pluck",
          options={"pluck_last_loose": True, "pluck_in_last_deal": False}), (1, 2, 3, 4)),
+    ("trailing royals: opening deal, seed 41", new_hand("cassino_trailing_royals", seed=41).to_position(),
+     (1, 2, 3, 4)),
+    ("trailing royals: queens in hand and loose, a build of kings owned by seat 1",
+     pos(["QD QC 5S KH", "KD 2C 3C QH"], ["QS JS 4D 5D", b("KS|KC", 13, 1)],
+         system="cassino_trailing_royals", stock="2H 3H 4H 6S 6C 7S 8S 9D"), (1, 2, 3, 4)),
+    ("face cards all four on standard Cassino with sweeps and maximal captures",
+     pos(["QD QC 5S JH", "JD 2C 3C QH"], ["QS JS JC 4D", b("KS|KC", 13, 0)],
+         options={"face_cards_all_four": True, "sweeps": True, "capture_extent": "maximal"},
+         stock="2H 3H 4H 6S 6C 7S 8S 9D"), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
