@@ -17,6 +17,7 @@ cdef enum Kind:
     K_BUILD = 2
     K_AUGMENT = 3
     K_INCREASE = 4
+    K_TWO_CARD = 7           # Callabra: card and the hand card in takes take one table card
 
 cdef struct CBuild:
     mask_t cards
@@ -91,6 +92,8 @@ cdef struct Params:
     uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
     mask_t multi_mask        # the cards with a second value (alt_val)
     int nmulti               # their number (at most 8: CMove.alt and CBuild.alt bits)
+    int callabra             # Callabra (gen_callabra): matches, two-card captures, a clear ends
+    int deal_rotation        # deal_rest=rotation: a short deal one card at a time in rotation
 
 cdef struct Core:
     Params p
