@@ -24,7 +24,7 @@ OUT = Path(__file__).with_name("perft.txt")
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese and Diamond Cassino, the five-of-spades and initial-pairs
-# options, and Tablanette, computed by the pure-Python reference
+# options, Tablanette and Callabra, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -249,6 +249,19 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("buckeye with big_ten=hand_only: the same position (the loose 10D counts 10 only)",
      pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
          system="cassino_buckeye", options={"big_ten": "hand_only"}), (1, 2, 3)),
+    # §3.14 Callabra: matches by value (J 11, Q 12, K 13), two-card captures, the clear ends it
+    ("callabra: opening deal, seed 40", new_hand("callabra", seed=40).to_position(), (1, 2, 3, 4, 5, 6)),
+    ("callabra: two-card captures and clears inside perft (a jack and a 7 left on the table)",
+     pos(["5H 6S 2C", "4D 3C KH"], ["JC 7D"], system="callabra", stock="2S 3S 4S 5S 6D"),
+     (1, 2, 3, 4, 5, 6)),
+    ("callabra: the short last deal in rotation inside perft (5 stock cards, 3 and 2)",
+     pos(["4H", ""], ["JC 7D 9H"], system="callabra", stock="2S 3S 4S 5S 6S", last_capturer=1),
+     (1, 2, 3, 4, 5, 6)),
+    ("callabra, three players, leader right of the dealer: a seat left empty by the short deal",
+     pos(["", "", "KD"], ["JC 7D 3H 2H"], system="callabra", dealer=0, to_move=2, stock="2S 3S",
+         options={"first_player": "right_of_dealer"}), (1, 2, 3, 4)),
+    ("callabra, four players: random play, seed 41 after 13 plies",
+     played(41, 13, 15, "callabra", players=4), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
