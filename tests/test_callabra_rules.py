@@ -236,6 +236,21 @@ def test_clearing_the_table_ends_the_game(move):
     assert not s.is_over and s.to_position().sweep_order == ()
 
 
+def test_a_clear_with_the_last_card_of_a_deal_deals_no_more():
+    s = state(["5H", "4D"], "5C 3H", to_move=1, stock="2S 3S 4S 5S 6D", last_capturer=1)
+    s.push("4D")
+    s.push("5Hx5C")       # the deal's last card, but 3H and 4D stay: the next deal comes
+    assert not s.is_over and s.to_position().stock == ()
+    t = state(["5H", ""], "5C", stock="2S 3S 4S 5S 6D", last_capturer=1)
+    t.push("5Hx5C")       # the clear with the deal's last card: the game is over, no deal
+    p = t.to_position()
+    assert t.is_over and p.is_over and not any(p.hands) and len(p.stock) == 5
+    assert p.sweep_order == (0,) and t.legal_moves() == []
+    assert cassino.State.from_position(Position.from_text(p.to_text())) == t
+    t.pop()
+    assert t.to_position().stock and not t.is_over
+
+
 def test_a_cleared_position_must_have_an_empty_table():
     with pytest.raises(PositionError, match="records a clear, but cards are on the table"):
         make_position(["5H", "4D"], "JC", system=CB, sweep_order=[0])

@@ -2255,7 +2255,8 @@ cdef void advance(Core* c) noexcept nogil:
     if not all_hands_empty(c):
         c.h.to_move = <int8_t>holder(c, c.p.next_seat[c.h.to_move])
         return
-    if c.h.stock_pos < c.stock_len:
+    if c.h.stock_pos < c.stock_len and not (c.p.callabra and c.h.nsweeps):
+        # (Callabra: after the clear that ends the game, nothing more is dealt)
         deal_round(c)
         c.h.to_move = <int8_t>holder(c, c.p.first_player)
         return

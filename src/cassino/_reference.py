@@ -973,7 +973,8 @@ class State:
         if any(self.hands):
             self.to_move = self._holder(next_seat(r, self.to_move))
             return
-        if self.stock:
+        if self.stock and not (r.two_card_capture and self.sweep_order):
+            # (Callabra: after the clear that ends the game, nothing more is dealt)
             self._deal_round()
             self.to_move = self._holder(first_player(r, self.dealer))
             return

@@ -362,7 +362,7 @@ class Position:
         if r.two_card_capture and self.sweep_order and self.table_mask:
             raise PositionError("the sweep log records a clear, but cards are on the table")
         if not any(self.hands):
-            if self.stock:
+            if self.stock and not (r.two_card_capture and self.sweep_order):
                 raise PositionError("every hand is empty but the stock is not: deal the next round first")
             if self.table_mask:
                 raise PositionError("the hand is over but cards are still on the table")

@@ -260,6 +260,9 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("callabra, three players, leader right of the dealer: a seat left empty by the short deal",
      pos(["", "", "KD"], ["JC 7D 3H 2H"], system="callabra", dealer=0, to_move=2, stock="2S 3S",
          options={"first_player": "right_of_dealer"}), (1, 2, 3, 4)),
+    ("callabra: a clear with the deal's last card ends the game before the next deal",
+     pos(["5H", "8C"], ["5C 8D"], system="callabra", stock="2S 3S 4S 5S 6D", to_move=1,
+         last_capturer=1), (1, 2, 3, 4, 5)),
     ("callabra, four players: random play, seed 41 after 13 plies",
      played(41, 13, 15, "callabra", players=4), (1, 2, 3, 4)),
 ]  # fmt: skip
