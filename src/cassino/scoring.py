@@ -246,7 +246,8 @@ def final_winners(rules: Rules, scores: Sequence[int], hands_played: int) -> tup
     """The winners of a game that ends after a number of hands (``game_end=each_deals_twice``,
     RULES.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
     highest score; a tie plays more hands (``final_tie=more_hands``) or is a shared win
-    (``final_tie=shared``)."""
+    (``final_tie=shared``). ``game_end=one_hand`` (Callabra, AMB-36): the same after every
+    hand, once a team has a point."""
     if rules.game_end == "one_hand":
         # Callabra: the hand's winner, or the players tied for most cards
         if not hands_played or max(scores) == 0:
