@@ -67,7 +67,8 @@ MAX_LOOSE_FOR_MOVES = 12
 #: and at most this many legal moves pushed and popped per position
 MAX_PUSHES = 8
 
-# Fixed positions for fuzzed moves: a fresh deal, positions with builds, three players.
+# Fixed positions for fuzzed moves: a fresh deal, positions with builds, three players,
+# Callabra with two-card captures.
 FIXED_TEXTS = [
     "cassino_standard 0 1 AS,3D,5C,9H/10S,QH,QC,KD 2H,8D,10H,JD -/- 4C,9S,3C,10C,3H,2S,7C,"
     "2C,JC,7H,6D,7D,5H,4H,AH,3S,AC,4D,8C,AD,KC,QD,8S,QS,2D,JH,6S,5D,7S,5S,9D,4S,6C,JS,9C,KH,"
@@ -75,6 +76,9 @@ FIXED_TEXTS = [
     "cassino_standard_002{players=3} 0 1 AS,2S,4D,7H/3H,5S,6D,KD/AH,3S,JD,QH AD,4S,5D,QC "
     "-/-/- 9S,2C,10H,8C,JC,6C,KH,4C,9D,8S,7S,5H,9H,6S,10S,7D,QS,KC,KS,3C,JS,7C,4H,5C,JH,QD,"
     "10D,6H,10C,2D,8H,3D,AC,8D,9C,2H - - 0,0,0",
+    "callabra 1 0 2C,5H,6S/4D,9C,KH 3H,5C,7D,JC AS,AD,2H,3D,4H,5D,6C,7H,8S,8D,9S,9D,10H,10C,"
+    "JH,QS,QD,KS,KC/AH,AC,2D,3C,4C,6H,7S,7C,8H,8C,9H,10S,10D,JS,JD,QH,QC,KD 2S,3S,4S,5S,6D 1 - "
+    "0,0",
 ]
 
 
@@ -195,7 +199,7 @@ def target_move_object(payload: bytes) -> None:
         return
     p = FIXED[payload[0] % len(FIXED)]
     card = payload[1] % 64  # 52..63 are not cards
-    kind = payload[2] % 8  # 5..7 are not kinds
+    kind = payload[2] % 8  # 5 and 6 are not kinds (reserved), 7 is TWO_CARD
     takes = int.from_bytes(payload[3:11], "little") & ((1 << 56) - 1)
     flags = payload[11] if len(payload) > 11 else 0
     if flags & 1:  # mostly cards of the table, as real moves take
@@ -203,7 +207,7 @@ def target_move_object(payload: bytes) -> None:
     elif flags & 2:  # any cards
         takes &= (1 << 52) - 1
     value = payload[12] if len(payload) > 12 else 0
-    move = Move(card, MoveKind(kind) if kind < 5 else kind, takes, value)  # type: ignore[arg-type]
+    move = Move(card, MoveKind(kind) if kind in set(MoveKind) else kind, takes, value)  # type: ignore[arg-type]
     verdicts = []
     for cls in _implementations():
         state = cls.from_position(p)

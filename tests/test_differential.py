@@ -637,3 +637,92 @@ def test_face_builds_on_a_hard_table_count_and_stream_alike():
     assert c._count_by_multisets() == c.count_moves() == len(moves)
     assert list(c.iter_moves(chunk=5)) == moves == c.legal_moves()
     assert c.perft(2) == r.perft(2)
+
+
+# -- RULES.md §3.14 Callabra (gen_callabra, count_callabra, the short deal, the clear) ------
+
+CALLABRA_SETUPS = [
+    {},
+    {"players": 3},
+    {"players": 4, "first_player": "right_of_dealer"},
+    {"players": 6, "direction": "ccw"},
+    {"players": 8, "hand_size": 2, "table_cards": 3},
+]
+CALLABRA_IDS = ["cb2", "cb3-right", "cb4-right", "cb6-ccw", "cb8"]
+
+
+def callabra_lockstep(r: Any, seed: int, choice: int) -> int:
+    """As lockstep, but a capture is chosen half the time, so that tables get cleared; every
+    position is also compared by iter_moves, the multiset counter, perft and pickling."""
+    deck = shuffled_deck(Rng(seed))
+    dealer = seed % r.players
+    rs = RefState.new_hand(r, dealer, deck)
+    cs = CoreState.new_hand(r, dealer, deck)
+    rng = Rng(choice)
+    positions = 0
+    while True:
+        rm = assert_same_moves(cs, rs)
+        assert list(cs.iter_moves(chunk=3)) == rm and cs._count_by_multisets() == len(rm)
+        assert cs.to_position() == rs.to_position()
+        positions += 1
+        if positions % 9 == 0:
+            assert cs.perft(3) == rs.perft(3)
+            assert pickle.loads(pickle.dumps(cs)) == cs
+        if rs.is_over:
+            assert rm == [] and cs.perft(2) == rs.perft(2) == 1
+            break
+        takes = [m for m in rm if m.kind != cassino.MoveKind.TRAIL]
+        k = rng.next_u64()
+        m = (takes if takes and k % 2 else rm)[(k >> 1) % len(takes if takes and k % 2 else rm)]
+        assert cs.explain(m) is None and rs.explain(m) is None
+        assert cs.push(m) == rs.push(m) == m
+    assert cs.hand_score() == rs.hand_score()
+    assert cs.to_json() == rs.to_json() and cs.history == rs.history
+    return positions
+
+
+@pytest.mark.parametrize("options", CALLABRA_SETUPS, ids=CALLABRA_IDS)
+@settings(max_examples=8)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_callabra(options, seed, choice):
+    callabra_lockstep(rules("callabra", **options), seed, choice)
+
+
+def test_callabra_games_end_both_ways():
+    """Over seeded games the clear and the exhausted stock both end hands, identically."""
+    cleared = exhausted = 0
+    for k in range(40):
+        r = rules("callabra", **CALLABRA_SETUPS[k % len(CALLABRA_SETUPS)])
+        callabra_lockstep(r, 1000 + k, 77 * k)
+        s = RefState.new_hand(r, 0, shuffled_deck(Rng(1000 + k)))
+        rng = Rng(77 * k)
+        while not s.is_over:
+            moves = s.legal_moves()
+            takes = [m for m in moves if m.kind != cassino.MoveKind.TRAIL]
+            pick = takes if takes else moves
+            s.push(pick[rng.below(len(pick))])
+        if s.to_position().sweep_order:
+            cleared += 1
+        else:
+            exhausted += 1
+    assert cleared and exhausted
+
+
+@pytest.mark.parametrize("options", CALLABRA_SETUPS, ids=CALLABRA_IDS)
+@settings(max_examples=3)
+@given(seed=SEEDS)
+def test_random_hand_matches_callabra(options, seed):
+    r = rules("callabra", **options)
+    for dealer in range(r.players):
+        assert core.random_hand(r, seed, dealer) == _reference.random_hand(r, seed, dealer)
+        c, f = CoreState.deal(r, dealer, seed), RefState.deal(r, dealer, seed)
+        assert c.to_position() == f.to_position()
+        assert c.playout(seed) == f.playout(seed) and c.to_position() == f.to_position()
+
+
+def test_callabra_explain_agrees_on_illegal_two_card_moves():
+    p = make_position(["5H 6S AD", "4D 9C KH"], "JC 7D 5C 8S 3H", system="callabra")
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    for text in ("5H&6Sx8S", "5H&6SxJC", "AD&2Cx3H", "AD&6Sx7D", "AD&5Hx7D", "5H&9Cx8S", "ADx3H"):
+        m = cassino.Move.parse(text)
+        assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)

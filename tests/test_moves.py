@@ -148,6 +148,16 @@ def test_notation_round_trip_property(card, kind, takes, value):
         m = Move.pass_turn()
     elif kind == MoveKind.CAPTURE:
         m = Move(card, kind, mask_)
+    elif kind == MoveKind.TWO_CARD:
+        # Callabra: two hand cards and one table card whose rank is the move's value
+        others = sorted(takes - {card})
+        if len(others) < 2:
+            return
+        low, high = sorted((card, others[0]))
+        try:
+            m = Move(low, kind, 1 << high | 1 << others[1], others[1] // 4 + 1)
+        except NotationError:   # the second hand card has the table card's rank
+            return
     else:
         m = Move(card, kind, mask_, value)
     parsed = Move.parse(str(m), kind if kind in (MoveKind.AUGMENT, MoveKind.INCREASE) else None)

@@ -48,6 +48,8 @@ CASES = [
     ("cassino_diamond", {"players": 3, "aces_mode": "all_four_only"}, ("random", "random", "greedy")),
     ("cassino_diamond", {"seven_diamonds_points": 2}, ("greedy", "random")),
     ("cassino_standard", {"all_eleven": "bonus", "sweeps": True}, ("greedy", "random")),
+    ("callabra", {}, ("greedy", "greedy")),
+    ("callabra", {"players": 4}, ("greedy", "random", "greedy", "random")),
 ]
 
 

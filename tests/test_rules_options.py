@@ -268,6 +268,7 @@ def test_implemented_systems():
         "cassino_trailing_royals",
         "cassino_portuguese",
         "cassino_diamond",
+        "callabra",
         "tablanette",
     ]
     assert cassino.implemented_systems() == implemented_systems()
@@ -281,7 +282,7 @@ def test_implemented_systems():
         "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
-        "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals")],
+        "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -76,6 +76,12 @@ def machine_settings(examples: int = EXAMPLES, steps: int = STEPS) -> settings:
 def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     """Points per team recomputed from the piles, independently of cassino.scoring."""
     n = r.num_teams
+    if r.two_card_capture:
+        # Callabra: 1 point to the player who cleared the table, else to the most cards
+        sizes = [len(x) for x in p.piles]
+        if p.sweep_order:
+            return [int(t == p.sweep_order[0]) for t in range(n)]
+        return [int(k == max(sizes)) for k in sizes]
     masks = [sum(1 << c for c in pile) for pile in p.piles]
     pts = [0] * n
     spades = [(m & SPADES).bit_count() for m in masks]
@@ -136,17 +142,20 @@ def check_state(s: Any, start: Position) -> list[Move]:
     assert s.hands == list(p.hands) and s.loose == p.loose and s.to_move == p.to_move
     assert s.table_mask == p.table_mask and s.dealer == start.dealer
     assert p.rules == start.rules and p.scores == start.scores
-    # counts: every push but a pluck or pass plays exactly one card from the hand of the
-    # seat to act
+    # counts: every push plays exactly one card from the hand of the seat to act (a
+    # Callabra two-card capture two; a pluck or a pass none)
     in_hands = sum(h.bit_count() for h in p.hands)
-    plays = sum(1 for m in s.history if m.plays_card)
-    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - plays
+    played = sum(1 for m in s.history if m.plays_card) + sum(m.kind == MoveKind.TWO_CARD for m in s.history)
+    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - played
     assert s.ply == len(s.history)
+    cleared = r.two_card_capture and bool(p.sweep_order)   # Callabra: the clear ends it
     after = p.phase == "after"  # (opt_pluck: the player who has just played may pluck)
-    assert s.is_over == (in_hands == 0 and not after) == p.is_over
+    assert s.is_over == ((in_hands == 0 and not after) or cleared) == p.is_over
     assert s.last_deal == (not p.stock and not r.draw_refill)  # cassino_draw: no "Last"
     if s.is_over:
-        assert p.table_mask == 0 and not p.stock
+        assert p.table_mask == 0 and (not p.stock or cleared)
+    elif r.two_card_capture:   # (two-card captures and the short deal in rotation)
+        assert p.hands[s.to_move]
     elif not after:
         sizes = [h.bit_count() for h in p.hands]
         assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
@@ -159,7 +168,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert p.piles[r.team_of(p.last_capturer)]
     assert not p.discard or (s.is_over and p.last_capturer is None)
     if not r.sweeps:
-        assert p.sweep_order == ()
+        assert p.sweep_order == () or cleared
     # builds
     values = [b.value for b in p.builds]
     if r.unique_build_values:
@@ -197,7 +206,10 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert moves
         hand = p.hands[s.to_move]
         assert all(hand >> m.card & 1 for m in moves if m.plays_card)
-        assert all(m.takes & ~p.table_mask == 0 for m in moves)
+        for m in moves:   # (a two-card capture takes the second hand card)
+            extra = m.takes & ~p.table_mask
+            assert extra == 0 or (m.kind == MoveKind.TWO_CARD and extra & hand == extra
+                                  and extra.bit_count() == 1)
         if after:  # (opt_pluck) the card is played: pluck or pass
             assert not any(m.plays_card for m in moves) and moves[-1].kind == MoveKind.PASS
         if p.phase == "plucked":  # the pluck is made: a card comes next
@@ -230,6 +242,16 @@ def random_move(data: Any, s: Any) -> Move:
     else:
         card = data.draw(st.integers(0, 51), label="card")
     kind = data.draw(st.sampled_from(list(MoveKind)), label="kind")
+    if kind == MoveKind.TWO_CARD:
+        # two hand cards and a table card (any, mostly from the position), their sum unchecked
+        others = [c for c in hand if c != card]
+        second = data.draw(st.sampled_from(others) if others else st.integers(0, 51), label="second")
+        target = data.draw(st.sampled_from(table) if table else st.integers(0, 51), label="target")
+        lo, hi = sorted((card, second))
+        try:
+            return Move(lo, kind, 1 << hi | 1 << target, target // 4 + 1)
+        except CassinoError:   # a repeated card, or the second card of the table card's rank
+            kind = MoveKind.CAPTURE
     takes = 0
     if table:
         chosen = data.draw(st.lists(st.sampled_from(table), max_size=6), label="takes")
@@ -281,7 +303,7 @@ class StateMachine(RuleBasedStateMachine):
         for old, new in zip(before.piles, after.piles, strict=True):
             assert new[: len(old)] == old
         assert after.sweep_order[: len(before.sweep_order)] == before.sweep_order
-        if m.kind == MoveKind.CAPTURE:
+        if m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD):
             team = s.rules.team_of(before.to_move)
             added = after.piles[team][len(before.piles[team]) :]
             assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
@@ -631,6 +653,30 @@ class FaceCardsOptionsMachine(StateMachine):
                "capture_extent": "maximal"}
 
 
+class CallabraMachine(StateMachine):
+    """Callabra (RULES.md §3.14): two-card captures, the short deal in rotation, the clear."""
+
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "callabra"
+
+    def _random_push(self, choice: int) -> bool:
+        # captures half the time, so that tables get cleared and games end at once
+        if self.state.is_over:
+            return False
+        moves = self.state.legal_moves()
+        takes = [m for m in moves if m.kind != MoveKind.TRAIL]
+        pool = takes if takes and choice % 2 else moves
+        self._push(pool[(choice // 2) % len(pool)])
+        return True
+
+
+def _callabra_machine(n: int) -> type[CallabraMachine]:
+    return type(f"Callabra{n}Machine", (CallabraMachine,), {"options": {"players": n}})
+
+
+CALLABRA_MACHINES = [CallabraMachine, *(_callabra_machine(n) for n in range(3, 9))]
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -676,6 +722,7 @@ STATE_MACHINES = [
     PluckOptionsMachine,
     TrailingRoyalsMachine,
     FaceCardsOptionsMachine,
+    *CALLABRA_MACHINES,
 ]
 
 
@@ -700,7 +747,8 @@ def _playable(sid: str, n: int) -> bool:
 # the player counts of the scoring systems (their move generation is the standard one, which
 # the two-player machines already cover) run with the slow tests
 _SLOW_MACHINES = (CaliforniaThreeMachine, CaliforniaFourMachine, CaliforniaSixMachine,
-                  PortugueseFourMachine, DiamondThreeMachine, DiamondFourMachine)
+                  PortugueseFourMachine, DiamondThreeMachine, DiamondFourMachine,
+                  *CALLABRA_MACHINES[2:])
 
 
 @pytest.mark.parametrize(
@@ -732,6 +780,8 @@ GAME_SETUPS = [
     ("cassino_standard", {"all_eleven": "auto_win", "target": 11}),
     ("cassino_standard", {"sweeps": True, "sudden_death": "sweep_instant", "target": 11}),
     ("cassino_standard", {"sudden_death": "point_cards_instant", "target": 11}),
+    ("callabra", {}),
+    ("callabra", {"players": 3, "final_tie": "more_hands"}),
 ]
 
 
@@ -764,7 +814,10 @@ def check_game(g: Game) -> None:
         assert g.legal_moves() == []
         counted = any(rec["type"] == "count_out" for rec in g.log)
         eleven = g.rules.all_eleven != "none" and all_eleven_team(g.hand_scores[-1].events) == g.winner
-        if g.rules.game_end == "each_deals_twice":
+        if g.rules.game_end == "one_hand":   # Callabra: the hand's winner or the tied
+            leaders = [t for t, x in enumerate(g.scores) if x == max(g.scores)]
+            assert list(g.winners) == leaders and max(g.scores) >= 1
+        elif g.rules.game_end == "each_deals_twice":
             assert g.hands_played >= 2 * g.rules.players
             assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)
         elif not counted and not eleven:

@@ -19,6 +19,7 @@ cdef enum Kind:
     K_INCREASE = 4
     K_PLUCK = 5              # opt_pluck: card NO_CARD, takes the plucked card
     K_PASS = 6               # opt_pluck: end the turn without the pluck after the play
+    K_TWO_CARD = 7           # Callabra: card and the hand card in takes take one table card
 
 cdef enum:
     NO_CARD = 255            # CMove.card of the moves that play no hand card
@@ -106,6 +107,8 @@ cdef struct Params:
     int pluck_last_deal      # plucks allowed once the stock is empty
     int pluck_loose          # a pluck must leave a loose card (else any table card)
     int face_builds          # opt_face_cards_all_four: natural builds of face cards
+    int callabra             # Callabra (gen_callabra): matches, two-card captures, a clear ends
+    int deal_rotation        # deal_rest=rotation: a short deal one card at a time in rotation
 
 cdef struct Core:
     Params p

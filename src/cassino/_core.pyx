@@ -1705,6 +1705,58 @@ cdef uint64_t count_face_card(Core* c, int p, mask_t hand) noexcept nogil:
             n += 1
     free(buf.moves)
     return n
+cdef int gen_callabra(Core* c, MoveBuf* buf) noexcept nogil:
+    """Callabra (RULES.md §3.14, AMB-36), as _reference.State._pseudo_callabra: every card
+    trails, takes one loose card of its value, or with a higher hand card q takes one loose
+    card of their total (K_TWO_CARD, takes = q and the table card, value = the total). Listed
+    in canonical order: per card, the trail, the captures, the two-card captures by takes."""
+    cdef mask_t hand = c.h.hands[c.h.to_move]
+    cdef mask_t m = hand, t, q, found
+    cdef mask_t vmask[32]
+    cdef int p, k, v, nt = 0
+    cdef CMove tmp
+    cdef size_t start, i, j
+    if hand_over(c):
+        return 0
+    memset(vmask, 0, sizeof(vmask))
+    t = c.h.loose
+    while t:
+        k = cas_ctz(t)
+        vmask[c.p.val[k]] |= (<mask_t>1) << k
+        t &= t - 1
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        emit(buf, p, K_TRAIL, 0, 0)
+        t = vmask[c.p.val[p]]
+        while t:
+            emit(buf, p, K_CAPTURE, t & (~t + 1), 0)
+            t &= t - 1
+        # two-card captures, by takes: a table card t and a higher hand card q, sorted below
+        start = buf.n
+        q = m
+        while q:
+            k = cas_ctz(q)
+            q &= q - 1
+            v = c.p.val[p] + c.p.val[k]
+            if v >= 32:
+                continue
+            t = vmask[v]
+            while t:
+                emit(buf, p, K_TWO_CARD, ((<mask_t>1) << k) | (t & (~t + 1)), v)
+                t &= t - 1
+        if buf.overflow:
+            return -1
+        for i in range(start + 1, buf.n):      # insertion sort by takes (a handful)
+            tmp = buf.moves[i]
+            j = i
+            while j > start and buf.moves[j - 1].takes > tmp.takes:
+                buf.moves[j] = buf.moves[j - 1]
+                j -= 1
+            buf.moves[j] = tmp
+    if buf.overflow:
+        return -1
+    return <int>buf.n
 
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
@@ -1753,6 +1805,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return 0
     if c.p.nmulti and multi_position(c):
         return gen_multi(c, buf)     # a card with two values in play (_royal.pxi)
+    if c.p.callabra:
+        return gen_callabra(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it
@@ -2095,6 +2149,33 @@ cdef uint64_t count_sweep_card(Core* c, int p, mask_t hand) noexcept nogil:
         total += 1
     return total
 
+cdef uint64_t count_callabra(Core* c) noexcept nogil:
+    """The number of moves gen_callabra lists, without listing them."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, q
+    cdef uint64_t total = 0
+    cdef int cnt[32]
+    cdef int p, k, v
+    if hand_over(c):
+        return 0
+    memset(cnt, 0, sizeof(cnt))
+    m = c.h.loose
+    while m:
+        cnt[c.p.val[cas_ctz(m)]] += 1
+        m &= m - 1
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        total += 1 + <uint64_t>cnt[c.p.val[p]]
+        q = m
+        while q:
+            k = cas_ctz(q)
+            q &= q - 1
+            v = c.p.val[p] + c.p.val[k]
+            if v < 32:
+                total += <uint64_t>cnt[v]
+    return total
+
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     """The number of legal moves, as gen_moves lists them (plucks and pass included)."""
     cdef uint64_t n
@@ -2114,6 +2195,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return 0
     if c.p.nmulti and multi_position(c):
         return count_multi(c)
+    if c.p.callabra:
+        return count_callabra(c)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
@@ -2155,6 +2238,14 @@ cdef void deal_round(Core* c) noexcept nogil:
     cdef int size = c.p.hand_size
     if c.stock_len - c.h.stock_pos == c.p.players * c.p.last_hand_size:
         size = c.p.last_hand_size
+    if c.p.deal_rotation and c.stock_len - c.h.stock_pos < c.p.players * size:
+        # deal_rest=rotation (Callabra): the rest one card at a time from the dealer's left
+        seat = c.dealer
+        while c.h.stock_pos < c.stock_len:
+            seat = c.p.next_seat[seat]
+            c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
+        return
     for r in range(0, size, 2):
         batch = 2 if size - r >= 2 else 1
         seat = c.dealer
@@ -2258,9 +2349,11 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         apply_pluck(c, m, seat, team)
         return
     c.h.hands[seat] &= ~bit
+    if m.kind == K_TWO_CARD:
+        c.h.hands[seat] &= ~m.takes      # Callabra: the second hand card goes too
     if m.kind == K_TRAIL:
         c.h.loose |= bit
-    elif m.kind == K_CAPTURE:
+    elif m.kind == K_CAPTURE or m.kind == K_TWO_CARD:
         c.h.loose &= ~m.takes
         i = 0
         while i < c.h.nbuilds:
@@ -2276,7 +2369,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         c.piles[team][c.h.pile_len[team]] = m.card
         c.h.pile_len[team] += 1
         c.h.last_capturer = <int8_t>seat
-        if c.p.sweeps and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
+        # (Callabra logs the clear that ends the game, which scores no sweep points)
+        if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
             if c.p.last_card_sweep or not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
                 c.sweep_order[c.h.nsweeps] = <uint8_t>team
                 c.h.nsweeps += 1
@@ -2338,16 +2432,24 @@ cdef void apply_pluck(Core* c, const CMove* m, int seat, int team) noexcept nogi
     c.h.trailed1 = 0
     advance(c)
 
+cdef inline int holder(Core* c, int seat) noexcept nogil:
+    """seat, or the next seat in play order holding cards (after a short deal in rotation,
+    deal_rest=rotation, some hands run out before the others); some hand is not empty."""
+    while c.h.hands[seat] == 0:
+        seat = c.p.next_seat[seat]
+    return seat
+
 cdef void advance(Core* c) noexcept nogil:
     cdef mask_t t
     cdef int team
     if not all_hands_empty(c):
-        c.h.to_move = <int8_t>c.p.next_seat[c.h.to_move]
+        c.h.to_move = <int8_t>holder(c, c.p.next_seat[c.h.to_move])
         return
-    if c.h.stock_pos < c.stock_len:
+    if c.h.stock_pos < c.stock_len and not (c.p.callabra and c.h.nsweeps):
+        # (Callabra: after the clear that ends the game, nothing more is dealt)
         deal_round(c)
         c.h.plucked = 0                 # opt_pluck: once per player per deal
-        c.h.to_move = <int8_t>c.p.first_player
+        c.h.to_move = <int8_t>holder(c, c.p.first_player)
         return
     t = table_mask(c)
     if t:
@@ -2367,7 +2469,8 @@ cdef void advance(Core* c) noexcept nogil:
     c.h.to_move = <int8_t>c.p.next_seat[c.h.to_move]
 
 cdef inline bint hand_over(Core* c) noexcept nogil:
-    return all_hands_empty(c) and c.h.phase != PH_AFTER
+    # Callabra: the capture that clears the table (logged as a sweep) ends the game
+    return (all_hands_empty(c) and c.h.phase != PH_AFTER) or (c.p.callabra and c.h.nsweeps > 0)
 
 cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
     cdef Hot saved
@@ -2413,6 +2516,22 @@ cdef int unique_best(int* counts, int n) noexcept nogil:
             nbest += 1
     return winner if nbest == 1 else -1
 
+cdef void score_callabra(Core* c, int16_t* pts) noexcept nogil:
+    """As scoring._callabra_score: 1 point (sweeps) to the player who cleared the table,
+    else 1 point (cards) to each player with the most cards."""
+    cdef int t, k, best = 0
+    for t in range(c.p.nteams):
+        for k in range(NCATS):
+            pts[t * NCATS + k] = 0
+        if c.h.pile_len[t] > best:
+            best = c.h.pile_len[t]
+    if c.h.nsweeps:
+        pts[c.sweep_order[0] * NCATS + CAT_SWEEPS] = 1
+        return
+    for t in range(c.p.nteams):
+        if c.h.pile_len[t] == best:
+            pts[t * NCATS] = 1
+
 cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     """Points per team and category, pts[team * NCATS + k] in the order of
     cassino.scoring.CATEGORIES; as score_hand."""
@@ -2430,6 +2549,9 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     special[3] = 3; value[3] = 1       # AC
     special[4] = 1; value[4] = 1       # AH
     special[5] = 2; value[5] = 1       # AD
+    if c.p.callabra:
+        score_callabra(c, pts)
+        return
     for t in range(c.p.nteams):
         masks[t] = 0
         for i in range(c.h.pile_len[t]):
@@ -2568,9 +2690,11 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.face_builds = 1 if rules.face_cards_all_four else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
-    if rules.card_values == "royal":
+    if rules.card_values != "standard":        # royal, ranked: J 11, Q 12, K 13
         for i in range(NCARDS):
             p.val[i] = i // 4 + 1
+    p.callabra = 1 if rules.two_card_capture else 0
+    p.deal_rotation = 1 if rules.deal_rest == "rotation" else 0
     load_multi(p, rules)
     p.val_ordered = 1
     p.num_mask = 0
@@ -3113,7 +3237,9 @@ CORE_BYTES = sizeof(Core)
 HOT_BYTES = sizeof(Hot)
 
 cdef object _new_object = object.__new__
-cdef tuple _KIND_MEMBERS = tuple(MoveKind)
+# indexed by kind number (5 and 6 are reserved and unused)
+cdef tuple _KIND_MEMBERS = tuple(MoveKind(k) if k in set(MoveKind) else None
+                                 for k in range(max(MoveKind) + 1))
 
 cdef object _to_move(CMove* m):
     # a Move from the move generator is valid by construction: fill its fields directly
@@ -3234,12 +3360,13 @@ cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
             g = mask_weight(m.takes)
         elif m.kind == K_PASS:
             g = 0
-        elif m.kind == K_CAPTURE:
+        elif m.kind == K_CAPTURE or m.kind == K_TWO_CARD:
             g = mask_weight(m.takes | ((<mask_t>1) << m.card))
-            if c.p.sweeps:
+            if c.p.sweeps or c.p.callabra:
                 table = table_mask(c)
-                if m.takes == table:
-                    g += 10 * c.p.sweep_points
+                if (m.takes & table) == table:
+                    # (Callabra: clearing the table wins, worth 100 points to the policy)
+                    g += 10 * (c.p.sweep_points if c.p.sweeps else 100)
         else:
             g = mask_weight(m.takes | ((<mask_t>1) << m.card)) // 2
         if g > best:

@@ -21,12 +21,13 @@ from .scoring import HandScore, score_hand
 
 __all__ = ["State", "initial_deal", "random_hand", "system_deck"]
 
-TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE = (
+TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE, TWO_CARD = (
     MoveKind.TRAIL,
     MoveKind.CAPTURE,
     MoveKind.BUILD,
     MoveKind.AUGMENT,
     MoveKind.INCREASE,
+    MoveKind.TWO_CARD,
 )
 BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
 PLUCK, PASS = MoveKind.PLUCK, MoveKind.PASS
@@ -338,7 +339,9 @@ class State:
     # -- queries ---------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        """Whether the hand is finished."""
+        """Whether the hand is finished (Callabra: also once a capture cleared the table)."""
+        if self.sweep_order and self.rules.two_card_capture:
+            return True
         return not any(self.hands) and self.phase != "after"
 
     @property
@@ -401,6 +404,8 @@ class State:
             return out
         if self.rules.multi_valued:
             return self._pseudo_multi()
+        if self.rules.two_card_capture:
+            return self._pseudo_callabra()
         sweep_cards, sweep_only = _sweep_cards(self.rules)
         prey = self._sweep_takes()
         for p in bits(self.hands[self.to_move]):
@@ -438,6 +443,52 @@ class State:
                 for s in subsets(same):
                     if natural or not s:
                         yield Move(p, AUGMENT, s | b.cards, rank)
+    def _pseudo_callabra(self) -> list[Move]:
+        """Callabra (RULES.md §3.14, AMB-36): every card trails; a card takes one loose card
+        of its value; two hand cards take one loose card of their total. No building, no
+        sums of table cards."""
+        value = self.rules.card_value
+        hand = list(bits(self.hands[self.to_move]))
+        table = list(bits(self.loose))
+        out: list[Move] = []
+        for i, p in enumerate(hand):
+            out.append(Move(p, TRAIL))
+            out.extend(Move(p, CAPTURE, 1 << t) for t in table if value(t) == value(p))
+            for q in hand[i + 1 :]:
+                total = value(p) + value(q)
+                out.extend(
+                    Move(p, TWO_CARD, 1 << q | 1 << t, total) for t in table if value(t) == total
+                )
+        return sorted(out)
+
+    def _callabra_reason(self, m: Move) -> str:
+        """Why a move is not a Callabra play here."""
+        value = self.rules.card_value
+        code = card_code(m.card)
+        if m.kind in BUILD_KINDS:
+            return "there is no building in callabra: trail, match one table card or play two cards"
+        if m.kind == CAPTURE:
+            if m.takes.bit_count() != 1:
+                return (
+                    f"a capture in callabra takes exactly one table card, not {m.takes.bit_count()}"
+                )
+            t = m.takes.bit_length() - 1
+            return (
+                f"the {code} ({value(m.card)}) cannot take the {card_code(t)} ({value(t)}): "
+                "a card takes only a table card of the same value"
+            )
+        if m.kind == TWO_CARD:
+            second, t = m.second_card, m.table_card
+            if not self.hands[self.to_move] >> second & 1:
+                return f"{card_code(second)} is not in the hand of seat {self.to_move}"
+            if not self.loose >> t & 1:
+                return f"{card_code(t)} is not on the table"
+            total = value(m.card) + value(second)
+            return (
+                f"{code} and {card_code(second)} add up to {total}, not the {card_code(t)}'s "
+                f"{value(t)}"
+            )
+        return f"{m} is not a callabra move"
 
     def _frozen_build_reason(self, m: Move) -> str | None:
         """Why build move ``m`` is illegal if it changes the value of a multiple build."""
@@ -845,6 +896,8 @@ class State:
 
     def _structural_reason(self, m: Move) -> str:
         if self.is_over:
+            if self.rules.two_card_capture and self.sweep_order:
+                return "the table was cleared: the game is over"
             return "the hand is over"
         if not m.plays_card:
             return self._pluck_reason(m)
@@ -853,6 +906,12 @@ class State:
         code = card_code(m.card)
         if not self.hands[self.to_move] >> m.card & 1:
             return f"{code} is not in the hand of seat {self.to_move}"
+        if m.kind == TWO_CARD and not self.rules.two_card_capture:
+            return f"two-card captures are a callabra move, not one of {self.rules.system}"
+        if self.rules.two_card_capture:
+            if m.kind != TWO_CARD and m.takes & ~self.table_mask:
+                return f"{card_code(next(bits(m.takes & ~self.table_mask)))} is not on the table"
+            return self._callabra_reason(m)
         missing = m.takes & ~self.table_mask
         if missing:
             return f"{card_code(next(bits(missing)))} is not on the table"
@@ -979,16 +1038,21 @@ class State:
             return
         bit = 1 << m.card
         self.hands[seat] &= ~bit
+        if m.kind == TWO_CARD:
+            # Callabra: the second hand card goes with the first; the pile as for a capture
+            self.hands[seat] &= ~m.takes
         if m.kind == TRAIL:
             self.loose |= bit
-        elif m.kind == CAPTURE:
+        elif m.kind in (CAPTURE, TWO_CARD):
             self.loose &= ~m.takes
             self.builds = [b for b in self.builds if not b.cards & m.takes]
             self.piles[team].extend(bits(m.takes))
             self.piles[team].append(m.card)
             self.last_capturer = seat
             last_card = not any(self.hands) and not self.stock
-            if r.sweeps and not self.table_mask and (r.last_card_sweep or not last_card):
+            # (Callabra logs the clear that ends the game, which scores no sweep points)
+            logs = r.sweeps or r.two_card_capture
+            if logs and not self.table_mask and (r.last_card_sweep or not last_card):
                 self.sweep_order.append(team)
         elif m.kind == BUILD:
             self.loose &= ~m.takes
@@ -1038,12 +1102,13 @@ class State:
     def _advance(self) -> None:
         r = self.rules
         if any(self.hands):
-            self.to_move = next_seat(r, self.to_move)
+            self.to_move = self._holder(next_seat(r, self.to_move))
             return
-        if self.stock:
+        if self.stock and not (r.two_card_capture and self.sweep_order):
+            # (Callabra: after the clear that ends the game, nothing more is dealt)
             self._deal_round()
             self.plucked = 0                # once per player per deal
-            self.to_move = first_player(r, self.dealer)
+            self.to_move = self._holder(first_player(r, self.dealer))
             return
         leftovers = list(bits(self.table_mask))
         if leftovers:
@@ -1055,12 +1120,25 @@ class State:
         self.builds = []
         self.to_move = next_seat(r, self.to_move)
 
+    def _holder(self, seat: int) -> int:
+        """``seat``, or the next seat in play order holding cards (a short last deal in
+        rotation, deal_rest=rotation, leaves some hands empty before the others)."""
+        while not self.hands[seat]:
+            seat = next_seat(self.rules, seat)
+        return seat
+
     def _deal_round(self) -> None:
         """A later deal: batches of two (the last batch one card when the deal gives an odd
         number, as five-player Cassino's 2-2-1), every seat from the dealer's left, the
         dealer last; never table cards."""
         r = self.rules
         size = r.deal_size(len(self.stock))
+        if r.deal_rest == "rotation" and len(self.stock) < r.players * size:
+            # Callabra (RULES.md §3.14): one card at a time from the dealer's left
+            for i, c in enumerate(self.stock):
+                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            self.stock = []
+            return
         pos = 0
         for start in range(0, size, 2):
             batch = min(2, size - start)

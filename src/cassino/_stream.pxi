@@ -707,13 +707,16 @@ cdef class MoveStream:
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
-                    or self._core.p.pluck or self._core.p.face_builds):
+                    or self._core.p.pluck or self._core.p.face_builds
+                    or self._core.p.callabra):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
-                if sweep_applies(&self._core):
-                    buf.limit = <size_t>-1   # (the cursors have no capture-all card: list)
+                if sweep_applies(&self._core) or self._core.p.callabra:
+                    # (the cursors have no capture-all card and no two-card capture: list;
+                    # a Callabra position has few moves)
+                    buf.limit = <size_t>-1
                 elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
                     # (positions with a multi-valued card in play, and those of opt_pluck
                     # and opt_face_cards_all_four, are listed, not streamed)

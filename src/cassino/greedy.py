@@ -37,6 +37,8 @@ BUILD_DISCOUNT = 0.7
 """Share of a build's cards counted now for the owner, who means to take it next turn."""
 RISK_WEIGHT = 1.0
 """Weight of the expected value the next opponent can capture from the table left."""
+CLEAR_WIN = 1000.0
+"""Callabra: a capture that clears the table wins the game at once."""
 
 _BIG = parse_card("10D")
 _LITTLE = parse_card("2S")
@@ -135,6 +137,12 @@ class GreedyPlayer:
         captured = False
         if move.kind == MoveKind.TRAIL:
             loose |= bit
+        elif move.kind == MoveKind.TWO_CARD:
+            # Callabra: the second hand card and the table card are taken with the card
+            loose &= ~move.takes
+            gain = _weight(move.takes | bit)
+            captured = True
+            bit |= move.takes & view.hand.mask
         elif move.kind == MoveKind.CAPTURE:
             loose &= ~move.takes
             builds = [b for b in builds if not b.cards & move.takes]
@@ -162,6 +170,8 @@ class GreedyPlayer:
         hand_ends = not hand_left and others_empty and view.stock_size == 0
         if captured and r.sweeps and not table and (r.last_card_sweep or not hand_ends):
             gain += r.sweep_points
+        if captured and r.two_card_capture and not table:
+            return gain + CLEAR_WIN   # Callabra: clearing the table wins the game
         if hand_ends:
             # the hand ends: the leftovers go to the last capturer
             last = seat if captured else view.last_capturer

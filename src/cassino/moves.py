@@ -15,6 +15,7 @@ augment    ``6C+4D,5S,5H=10``          as build; the takes include an existing b
 increase   ``2S+3C,4H=9``              as build; the takes include a simple build of 7
 pluck      ``^7H``                     move the loose 7H to one's pile (opt_pluck)
 pass       ``pass``                    end the turn without the pluck it allows
+two_card   ``5H&6SxJC``                Callabra: play 5H and 6S together, take JC (11)
 =========  ==========================  ===========================================
 
 Augment and increase are written like a build: the takes name every table card that ends up
@@ -25,6 +26,17 @@ into the pile at a value other than its first value is written with that value a
 ``AH:14+AS,KS=14`` (the ace of hearts counts 14, the ace of spades 1): ``Move.fixed`` holds
 these ``(card, value)`` pairs, and the value stays fixed while the pile is on the table.
 Captures never write values: the cards taken identify the move.
+
+A Callabra two-card capture (kind ``TWO_CARD``, 7) plays two hand cards whose values add up
+to one table card's value. ``card`` is the lower of the two hand cards, ``takes`` holds the
+other hand card and the table card, and ``value`` is the table card's value (their sum), which
+tells the table card (the take whose rank is ``value``) from the hand card (a lower rank).
+The notation writes the two hand cards joined by ``&`` in id order, then ``x`` and the table
+card: ``5H&6SxJC``; the hand cards may be given in either order.
+
+>>> m = Move.parse("6s&5hxjc")
+>>> m.kind, str(m), m.value
+(<MoveKind.TWO_CARD: 7>, '5H&6SxJC', 11)
 
 >>> m = Move.parse("9Dx9C,5S,4H")
 >>> m.kind, str(m)
@@ -57,6 +69,7 @@ class MoveKind(enum.IntEnum):
     INCREASE = 4
     PLUCK = 5
     PASS = 6
+    TWO_CARD = 7   # Callabra: two hand cards adding up to one table card (RULES.md §3.14)
 
     @property
     def label(self) -> str:
@@ -109,6 +122,8 @@ class Move:
                 )
         if self.fixed:
             _check_fixed(self)
+        if self.kind == MoveKind.TWO_CARD:
+            _check_two_card(self)
 
     @classmethod
     def trail(cls, card: int) -> Move:
@@ -119,6 +134,18 @@ class Move:
     def capture(cls, card: int, takes: int) -> Move:
         """Play ``card`` and capture the cards of mask ``takes``."""
         return cls(card, MoveKind.CAPTURE, takes, 0)
+
+    @property
+    def table_card(self) -> int:
+        """A two-card capture's table card: the take whose rank is the move's value."""
+        if self.kind != MoveKind.TWO_CARD:
+            raise NotationError(f"{self} is not a two-card capture")
+        return next(c for c in CardSet(self.takes) if _first_value(c) == self.value)
+
+    @property
+    def second_card(self) -> int:
+        """A two-card capture's second (higher) hand card."""
+        return (self.takes & ~(1 << self.table_card)).bit_length() - 1
 
     @property
     def taken(self) -> CardSet:
@@ -152,6 +179,8 @@ class Move:
             return code
         if self.kind == MoveKind.CAPTURE:
             return f"{code}x{takes}"
+        if self.kind == MoveKind.TWO_CARD:
+            return f"{code}&{card_code(self.second_card)}x{card_code(self.table_card)}"
         if self.fixed:
             vals = dict(self.fixed)
             code = _with_value(self.card, vals)
@@ -178,6 +207,8 @@ class Move:
         try:
             if s.startswith("^"):
                 return cls.pluck(parse_card(s[1:]))
+            if "&" in s:
+                return _parse_two_card(s, text)
             if "X" in s:
                 head, _, rest = s.partition("X")
                 takes = _parse_takes(rest, text)
@@ -217,6 +248,36 @@ def _check_no_card(m: Move) -> None:
         return
     if not _int_in(m.takes, _ALL_CARDS) or m.takes.bit_count() != 1:
         raise NotationError(f"a pluck takes exactly one card, not {m.takes!r}")
+def _parse_two_card(s: str, text: str) -> Move:
+    """``5H&6SxJC``: two hand cards and the one table card their values add up to."""
+    head, x, table = s.partition("X")
+    if not x or not table or "," in table or "&" in table:
+        raise NotationError(
+            f"two-card capture {text!r} must name one table card after x, as in 5H&6SxJC"
+        )
+    first, _, second = head.partition("&")
+    if not first or not second or "&" in second:
+        raise NotationError(f"two-card capture {text!r} must name two hand cards, as in 5H&6S")
+    a, b = sorted((parse_card(first), parse_card(second)))
+    t = parse_card(table)
+    if a == b or t in (a, b):
+        raise NotationError(f"two-card capture {text!r} names a card twice")
+    return Move(a, MoveKind.TWO_CARD, 1 << b | 1 << t, _first_value(t))
+
+
+def _check_two_card(m: Move) -> None:
+    """A two-card capture takes the second hand card and one table card of rank ``value``,
+    above the rank of both hand cards (whose values, at least 1 each, add up to it)."""
+    takes = [c for c in CardSet(m.takes)]
+    ranks = [_first_value(c) for c in takes]
+    if len(takes) != 2 or m.card in takes or ranks.count(m.value) != 1:
+        raise NotationError(
+            "a two-card capture takes the second hand card and the one table card whose "
+            f"rank is its value, not {CardSet(m.takes)} with value {m.value}"
+        )
+    second = takes[1 - ranks.index(m.value)]
+    if second < m.card:
+        raise NotationError("a two-card capture's card is the lower of the two hand cards")
 
 
 def _int_in(x: object, top: int) -> bool:

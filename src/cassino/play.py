@@ -172,6 +172,17 @@ class _Session:
             out = Text.assemble("capture ", what, " with ", self.card(m.card))
             if m.takes == view.table.mask:
                 out.append(" (sweep)" if self.rules.sweeps else " (clears the table)")
+            if m.takes == view.table.mask and self.rules.two_card_capture:
+                out.append(" and wins")
+            return out
+        if m.kind == MoveKind.TWO_CARD:
+            # Callabra: two hand cards adding up to one table card
+            out = Text.assemble(
+                "capture ", self.card(m.table_card), " with ", self.card(m.card), " and ",
+                self.card(m.second_card), f" ({m.value})",
+            )
+            if view.table.mask == 1 << m.table_card:
+                out.append(" (clears the table and wins)")
             return out
         # multi-valued cards placed at their other value (Royal ace 14, Buckeye 10D 11)
         values = Text(", ").join(Text.assemble(self.card(c), f" as {v}") for c, v in m.fixed)
@@ -207,7 +218,8 @@ class _Session:
             style="dim",
         )
         scores = " · ".join(f"{self.team_name(t)} {s}" for t, s in enumerate(v.scores))
-        c.print(Text.assemble(("Scores  ", "bold"), scores, f"  (target {r.target})"))
+        goal = "" if r.game_end == "one_hand" else f"  (target {r.target})"
+        c.print(Text.assemble(("Scores  ", "bold"), scores, goal))
         items = [self.cards(v.loose.mask)] if v.loose else []
         table = Text(" ").join([*items, *(self.build(b) for b in v.builds)])
         c.print(
@@ -276,7 +288,10 @@ class _Session:
         for t in teams:
             grid.add_column(self.team_name(t), justify="right")
         for cat in used_categories(self.rules):
-            grid.add_row(_CATEGORY_NAMES[cat], *(str(hs.categories(t)[cat]) for t in teams))
+            name = _CATEGORY_NAMES[cat]
+            if cat == "sweeps" and self.rules.two_card_capture:
+                name = "cleared the table"   # Callabra: the clearing capture wins
+            grid.add_row(name, *(str(hs.categories(t)[cat]) for t in teams))
         cards = [str(len(p)) for p in pos.piles]
         spades = [str(sum(1 for x in p if card_suit(x) == 0)) for p in pos.piles]
         grid.add_row("(cards taken)", *cards, style="dim")
@@ -369,6 +384,8 @@ class _Session:
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         if g.log[-2].get("type") == "sudden_death":
             self.console.print(Text("Sudden death: the target is reached in the middle of the hand."))
+        if self.rules.two_card_capture and g.state.to_position().sweep_order:
+            self.console.print(Text("The table is cleared: the game ends."))
         if g.winner is None:
             names = " and ".join(self.team_name(t) for t in g.winners)
             self.console.print(Text(f"A shared win: {names}, {scores}.", style="bold green"))

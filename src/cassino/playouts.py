@@ -245,9 +245,9 @@ def greedy_index(moves: Sequence[Move], table: int, sweep_bonus: int, rng: Rng) 
             g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)
         elif m.kind == MoveKind.TRAIL:
             g = -GREEDY_WEIGHTS[m.card]
-        elif m.kind == MoveKind.CAPTURE:
+        elif m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD):
             g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)
-            if sweep_bonus and m.takes == table:
+            if sweep_bonus and m.takes & table == table:
                 g += 10 * sweep_bonus
         else:
             g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1) // 2
@@ -282,7 +282,8 @@ def _fill_reference(
                 if not legal:  # pragma: no cover - a hand always has a move
                     raise MoveLimitError("no legal move")
                 if codes[seat] == POLICY_CODES["greedy"]:
-                    bonus = r.sweep_points if r.sweeps else 0
+                    # (Callabra: clearing the table wins, worth 100 points to the policy)
+                    bonus = r.sweep_points if r.sweeps else 100 if r.two_card_capture else 0
                     i = greedy_index(legal, state.table_mask, bonus, rng)
                 else:
                     i = rng.below(len(legal))

@@ -277,7 +277,10 @@ class Position:
 
     @property
     def is_over(self) -> bool:
-        """Whether the hand is finished (no cards in hands or stock, and no pluck pending)."""
+        """Whether the hand is finished (no cards in hands or stock and no pluck pending; in
+        Callabra also once a capture has cleared the table, which the sweep log records)."""
+        if self.rules.two_card_capture and self.sweep_order:
+            return True
         return not any(self.hands) and not self.stock and self.phase != "after"
 
     # -- validation ----------------------------------------------------------------------
@@ -357,7 +360,10 @@ class Position:
                 f"the position records {len(self.sweep_order)} sweeps, but only "
                 f"{max(played, 0)} cards have been played in this hand"
             )
-        if r.last_size == r.hand_size and len(self.stock) % per_deal and not r.draw_refill:
+        if (
+            r.last_size == r.hand_size and len(self.stock) % per_deal and not r.draw_refill
+            and r.deal_rest == "exact"
+        ):
             raise PositionError(
                 f"the stock holds {len(self.stock)} cards, not a multiple of one deal ({per_deal})"
             )
@@ -366,11 +372,15 @@ class Position:
                 f"the stock holds {len(self.stock)} cards, which no point of the deals of "
                 f"{r.system} ({n * r.hand_size} cards a deal, {n * r.last_size} on the last) leaves"
             )
+        if r.two_card_capture and len(self.sweep_order) > 1:
+            raise PositionError("callabra ends when a capture clears the table: one clear at most")
+        if r.two_card_capture and self.sweep_order and self.table_mask:
+            raise PositionError("the sweep log records a clear, but cards are on the table")
         self._validate_pluck()
         if self.phase == "after":
             pass  # the player who has just played may pluck, even with an empty hand
         elif not any(self.hands):
-            if self.stock:
+            if self.stock and not (r.two_card_capture and self.sweep_order):
                 raise PositionError("every hand is empty but the stock is not: deal the next round first")
             if self.table_mask:
                 raise PositionError("the hand is over but cards are still on the table")

@@ -57,9 +57,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
     "aces_mode": ("each", "all_four_only"),
-    "game_end": ("target", "each_deals_twice"),
+    "game_end": ("target", "each_deals_twice", "one_hand"),
     "final_tie": ("more_hands", "shared"),
-    "card_values": ("standard", "royal"),
+    "card_values": ("standard", "royal", "ranked"),
+    "deal_rest": ("exact", "rotation"),
     "big_ten": ("none", "any", "hand_only"),
 }
 
@@ -94,6 +95,7 @@ _DECK_MASKS = {
 }
 _DECK49_SYSTEMS = ("cassino_five_player",)
 _DECK40_SYSTEMS = ("cassino_diamond",)
+_CALLABRA = "callabra"
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -105,6 +107,11 @@ _FIXED: dict[str, dict[str, Any]] = {
     "cassino_portuguese": {"sweeps": True},
     "cassino_diamond": {"teams": "individual", "deck": "short40"},
     "cassino_trailing_royals": {"face_cards_all_four": True},
+    _CALLABRA: {
+        "teams": "individual", "card_values": "ranked", "match_mode": "value",
+        "build_kinds": "none", "sweeps": False, "game_end": "one_hand",
+        "deal_order": "hands_then_table", "draw_refill": False,
+    },
 }
 _FIXED_WHY = {
     ("cassino_partnership", "teams"): ": two partnerships of two, partners sitting opposite",
@@ -121,6 +128,13 @@ _FIXED_WHY = {
     ("cassino_diamond", "deck"): ": the 40 cards without J, Q and K",
     ("cassino_trailing_royals", "face_cards_all_four"): ": face cards take any number of "
     "their rank and are built naturally (RULES.md §3.11)",
+    (_CALLABRA, "teams"): ": each plays for himself",
+    (_CALLABRA, "card_values"): ": every card has its rank as value, J 11, Q 12, K 13 (RULES.md §3.14)",
+    (_CALLABRA, "match_mode"): ": a card takes a table card of the same value",
+    (_CALLABRA, "build_kinds"): ": there is no building in Callabra",
+    (_CALLABRA, "sweeps"): ": a capture that clears the table wins the game; sweeps score nothing",
+    (_CALLABRA, "game_end"): ": a game of Callabra is one hand",
+    (_CALLABRA, "deal_order"): ": 3 cards each, then the table cards",
 }
 # California Cassino is played by 2, 3, 4 or 6 (RULES.md §3.7): 48 cards do not deal in
 # fours to five.
@@ -209,6 +223,10 @@ class Rules:
     cards_tie_spades: bool = False
     game_end: str = "target"
     final_tie: str = "more_hands"
+    # a stock too small for a full deal (Callabra, RULES.md §3.14): exact = impossible (the
+    # deck must deal out in whole rounds); rotation = dealt one card at a time in rotation
+    # from the dealer's left, as evenly as possible
+    deal_rest: str = "exact"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -319,6 +337,13 @@ class Rules:
             )
         if not 1 <= self.hand_size <= 26 or not 0 <= self.table_cards <= 12:
             raise RulesError("hand_size must be 1-26 and table_cards 0-12")
+        if self.system == _CALLABRA:
+            self._check_callabra()
+            return
+        if self.deal_rest != "exact":
+            raise RulesError("deal_rest=rotation (a short last deal in rotation) is the Callabra deal")
+        if self.card_values == "ranked":
+            raise RulesError("card_values=ranked (J 11, Q 12, K 13, one value each) is the Callabra valuation")
         if self.last_hand_size and not 1 <= self.last_hand_size <= 26:
             raise RulesError(
                 f"last_hand_size must be 0 (as hand_size) or 1-26, not {self.last_hand_size}"
@@ -346,6 +371,49 @@ class Rules:
                 f"{rounds}, not {self.table_cards}"
             )
 
+    def _check_callabra(self) -> None:
+        """The deal of Callabra (RULES.md §3.14): hand_size each and table_cards face up on
+        the first deal; later deals of hand_size each from the stock; a stock too small for
+        that is dealt one card at a time in rotation (deal_rest=rotation)."""
+        if self.table_cards < 1:
+            raise RulesError(
+                "callabra needs at least one table card: the game ends when the table is cleared"
+            )
+        first = self.players * self.hand_size + self.table_cards
+        if first > self.deck_size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} and {self.table_cards} table cards need "
+                f"{first} cards, more than the {self.deck_size} of the deck"
+            )
+        if self.last_hand_size:
+            raise RulesError("callabra deals its last stock cards in rotation: last_hand_size must be 0")
+        unused = {
+            "count_out": self.count_out, "all_eleven": self.all_eleven != "none",
+            "initial_pairs": self.initial_pairs, "jacks_take_all": self.jacks_take_all,
+            "capture_extent": self.capture_extent != "free",
+            "most_cards_points": self.most_cards_points != 1, "card_points": self.card_points,
+            "picture_points": self.picture_points != 0, "pluck": self.pluck,
+            "sudden_death": self.sudden_death != "none",
+        }
+        for name, changed in unused.items():
+            if changed:
+                raise RulesError(
+                    f"option {name} does not apply to callabra: the player who clears the "
+                    "table, else the one with most cards, wins (1 point)"
+                )
+        rest = self.deck_size - first
+        if rest % (self.players * self.hand_size) and self.deal_rest != "rotation":
+            raise RulesError(
+                f"{rest} stock cards cannot be dealt in rounds of {self.hand_size} to "
+                f"{self.players} players: deal_rest=rotation deals the rest in rotation"
+            )
+
+    @property
+    def two_card_capture(self) -> bool:
+        """Whether two hand cards may take a table card of their total (Callabra, §3.14);
+        the capture that clears the table then ends the game (AMB-36)."""
+        return self.system == _CALLABRA
+
     def _check_scoring_options(self) -> None:
         """The scoring and game-end options of RULES.md §3.6, §3.7, §3.12, §3.13, §3.37."""
         if self.system == "cassino_california" and self.players not in _CALIFORNIA_PLAYERS:
@@ -372,8 +440,10 @@ class Rules:
             raise RulesError("cassino_spade scores spade points: spade_points must be inclusive or additive")
         if self.game_end == "each_deals_twice" and self.system != "cassino_california":
             raise RulesError("game_end=each_deals_twice is the California Cassino ending")
-        if self.final_tie != "more_hands" and self.game_end != "each_deals_twice":
-            raise RulesError("final_tie applies only to game_end=each_deals_twice")
+        if self.game_end == "one_hand" and self.system != _CALLABRA:
+            raise RulesError("game_end=one_hand is the Callabra ending")
+        if self.final_tie != "more_hands" and self.game_end == "target":
+            raise RulesError("final_tie applies only to game_end=each_deals_twice or one_hand")
         if self.all_eleven != "none" and not self.eleven_points:
             raise RulesError(
                 f"all_eleven (opt_all_eleven) is for systems of 11 points a hand, not {self.system} "
@@ -439,6 +509,10 @@ class Rules:
         """Number of deals in one hand (cassino_draw: one, refilled by draws)."""
         if self.draw_refill:
             return 1
+        if self.deal_rest == "rotation":
+            rest = self.deck_size - self.table_cards - self.players * self.hand_size
+            per_deal = self.players * self.hand_size
+            return 1 + (rest + per_deal - 1) // per_deal
         rest = self.deck_size - self.table_cards - self.players * self.last_size
         return 1 + rest // (self.players * self.hand_size)
 
@@ -452,6 +526,9 @@ class Rules:
             return 1
         if not stock:
             return self.deals_per_hand
+        if self.deal_rest == "rotation":
+            per_deal = self.players * self.hand_size
+            return self.deals_per_hand - (stock + per_deal - 1) // per_deal
         later = 1 + (stock - self.players * self.last_size) // (self.players * self.hand_size)
         return self.deals_per_hand - later
 
@@ -460,6 +537,9 @@ class Rules:
         any number, the stock shrinks by one a turn)."""
         if not stock or self.draw_refill:
             return True
+        if self.deal_rest == "rotation":
+            first = self.deck_size - self.table_cards - self.players * self.hand_size
+            return stock <= first and (first - stock) % (self.players * self.hand_size) == 0
         rest = stock - self.players * self.last_size
         per_deal = self.players * self.hand_size
         return rest >= 0 and rest % per_deal == 0
@@ -473,13 +553,13 @@ class Rules:
         """The first (primary) value of ``card``: A 1, 2-10 pip; J, Q, K 11-13 with
         card_values=royal, else 0 (no value: they match by rank only)."""
         rank = card // 4 + 1
-        return rank if rank <= 10 or self.card_values == "royal" else 0
+        return rank if rank <= 10 or self.card_values != "standard" else 0
 
     def second_value(self, card: int, *, on_table: bool = False) -> int:
         """The other value a multi-valued card may take, 0 if none: the Royal ace 14, the
         Buckeye 10D 11 (with big_ten=hand_only, only when played from hand)."""
         if self.card_values != "royal":
-            return 0
+            return 0   # (ranked: one value a card)
         if card < 4:
             return 14
         if card == 38 and (self.big_ten == "any" or (self.big_ten == "hand_only" and not on_table)):
@@ -693,7 +773,21 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "seven_diamonds_points": 1,
             },
         ),
-        _info("callabra", "Callabra", "2+", "3.14", "Two hand cards summing to a table card (underspecified)."),
+        SystemInfo(
+            "callabra", "Callabra", "2-8",
+            "3 cards each, 5 on the table; J 11, Q 12, K 13; take a table card of the same "
+            "value, or of the total of two hand cards; clearing the table wins, else most "
+            "cards (underspecified).",
+            True, "3.14",
+            {
+                "player_range": (2, 8), "hand_size": 3, "table_cards": 5,
+                "deal_order": "hands_then_table", "deal_rest": "rotation",
+                "card_values": "ranked", "match_mode": "value", "face_capture": "any",
+                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+                "game_end": "one_hand", "final_tie": "shared", "most_cards_points": 1,
+                "card_points": False,
+            },
+        ),
         SystemInfo(
             "tablanette", "Tablanette", "2 or 4",
             "Six cards each, no building; a Jack takes the whole table; most cards 3 and 1 "

@@ -132,6 +132,8 @@ def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequen
     diamonds), 7D (Diamond), pictures (Tablanette), spade points (Spade), the all-eleven bonus, then the sweeps in
     the order they were made. With ``sudden_death`` the categories scored when the cards
     were captured come first (the sweeps, or the point cards), as they were added then."""
+    if rules.two_card_capture:
+        return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
     base: list[tuple[str, int, int]] = []
     counts = [len(p) for p in piles]
@@ -175,9 +177,27 @@ def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequen
     return HandScore(rules.num_teams, tuple(events))
 
 
+def _callabra_score(
+    rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]
+) -> HandScore:
+    """Callabra (RULES.md §3.14, AMB-36) scores who won: the player whose capture cleared the
+    table (the one entry of the sweep log) takes 1 point as ``sweeps``; otherwise every
+    player with the most cards (leftovers included) takes 1 point as ``cards``, so a tie is
+    shared (``final_tie=shared``) or played again (``more_hands``)."""
+    if sweep_order:
+        return HandScore(rules.num_teams, (("sweeps", sweep_order[0], 1),))
+    counts = [len(p) for p in piles]
+    best = max(counts)
+    return HandScore(
+        rules.num_teams, tuple(("cards", t, 1) for t, c in enumerate(counts) if c == best)
+    )
+
+
 def used_categories(rules: Rules) -> tuple[str, ...]:
     """The categories a system scores, in tally order (without sudden death): the eight
     standard ones, then 7D, spade points, the all-eleven bonus and sweeps when they apply."""
+    if rules.two_card_capture:
+        return ("cards", "sweeps")
     out = ["cards"] if rules.most_cards_points else []
     if rules.card_points:
         out += CATEGORIES[1:8]
@@ -226,8 +246,13 @@ def final_winners(rules: Rules, scores: Sequence[int], hands_played: int) -> tup
     """The winners of a game that ends after a number of hands (``game_end=each_deals_twice``,
     RULES.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
     highest score; a tie plays more hands (``final_tie=more_hands``) or is a shared win
-    (``final_tie=shared``)."""
-    if rules.game_end != "each_deals_twice" or hands_played < 2 * rules.players:
+    (``final_tie=shared``). ``game_end=one_hand`` (Callabra, AMB-36): the same after every
+    hand, once a team has a point."""
+    if rules.game_end == "one_hand":
+        # Callabra: the hand's winner, or the players tied for most cards
+        if not hands_played or max(scores) == 0:
+            return ()
+    elif rules.game_end != "each_deals_twice" or hands_played < 2 * rules.players:
         return ()
     best = max(scores)
     leaders = tuple(t for t, s in enumerate(scores) if s == best)

@@ -333,13 +333,18 @@ class SimulationResult:
 # -- playing -------------------------------------------------------------------------------
 def check_conservation(pos: Any, index: int = 0) -> None:
     """Raise :class:`SimulationError` unless a finished hand's piles and discard hold every
-    card of the system's deck exactly once (52 cards, 49 for five players)."""
+    card of the system's deck exactly once (52 cards, 49 for five players). A Callabra hand
+    ended by clearing the table leaves the unplayed cards in the hands and the stock."""
     r = pos.rules
     cards = [c for pile in pos.piles for c in pile] + list(pos.discard)
+    cleared = r.two_card_capture and bool(pos.sweep_order)
+    if cleared:
+        cards += [c for h in pos.hands for c in range(52) if h >> c & 1] + list(pos.stock)
     mask = 0
     for c in cards:
         mask |= 1 << c
-    if len(cards) != r.deck_size or mask != r.deck_mask or any(pos.hands) or pos.table_mask:
+    held = any(pos.hands) and not cleared
+    if len(cards) != r.deck_size or mask != r.deck_mask or held or pos.table_mask:
         raise SimulationError(
             f"game {index}: card conservation broken at the end of a hand: "
             f"{len(cards)} cards in piles and discard, {r.deck_size} in the deck"

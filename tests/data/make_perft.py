@@ -24,7 +24,8 @@ OUT = Path(__file__).with_name("perft.txt")
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
-# five-of-spades, initial-pairs and face-cards-all-four options, and Tablanette, computed by the pure-Python reference
+# five-of-spades, initial-pairs and face-cards-all-four options, Tablanette and Callabra,
+# computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -274,6 +275,22 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      pos(["QD QC 5S JH", "JD 2C 3C QH"], ["QS JS JC 4D", b("KS|KC", 13, 0)],
          options={"face_cards_all_four": True, "sweeps": True, "capture_extent": "maximal"},
          stock="2H 3H 4H 6S 6C 7S 8S 9D"), (1, 2, 3, 4)),
+    # §3.14 Callabra: matches by value (J 11, Q 12, K 13), two-card captures, the clear ends it
+    ("callabra: opening deal, seed 40", new_hand("callabra", seed=40).to_position(), (1, 2, 3, 4, 5, 6)),
+    ("callabra: two-card captures and clears inside perft (a jack and a 7 left on the table)",
+     pos(["5H 6S 2C", "4D 3C KH"], ["JC 7D"], system="callabra", stock="2S 3S 4S 5S 6D"),
+     (1, 2, 3, 4, 5, 6)),
+    ("callabra: the short last deal in rotation inside perft (5 stock cards, 3 and 2)",
+     pos(["4H", ""], ["JC 7D 9H"], system="callabra", stock="2S 3S 4S 5S 6S", last_capturer=1),
+     (1, 2, 3, 4, 5, 6)),
+    ("callabra, three players, leader right of the dealer: a seat left empty by the short deal",
+     pos(["", "", "KD"], ["JC 7D 3H 2H"], system="callabra", dealer=0, to_move=2, stock="2S 3S",
+         options={"first_player": "right_of_dealer"}), (1, 2, 3, 4)),
+    ("callabra: a clear with the deal's last card ends the game before the next deal",
+     pos(["5H", "8C"], ["5C 8D"], system="callabra", stock="2S 3S 4S 5S 6D", to_move=1,
+         last_capturer=1), (1, 2, 3, 4, 5)),
+    ("callabra, four players: random play, seed 41 after 13 plies",
+     played(41, 13, 15, "callabra", players=4), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
