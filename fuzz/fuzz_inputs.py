@@ -68,7 +68,7 @@ MAX_LOOSE_FOR_MOVES = 12
 MAX_PUSHES = 8
 
 # Fixed positions for fuzzed moves: a fresh deal, positions with builds, three players,
-# Callabra with two-card captures.
+# Callabra with two-card captures, a pluck to choose, a natural build of kings.
 FIXED_TEXTS = [
     "cassino_standard 0 1 AS,3D,5C,9H/10S,QH,QC,KD 2H,8D,10H,JD -/- 4C,9S,3C,10C,3H,2S,7C,"
     "2C,JC,7H,6D,7D,5H,4H,AH,3S,AC,4D,8C,AD,KC,QD,8S,QS,2D,JH,6S,5D,7S,5S,9D,4S,6C,JS,9C,KH,"
@@ -79,6 +79,14 @@ FIXED_TEXTS = [
     "callabra 1 0 2C,5H,6S/4D,9C,KH 3H,5C,7D,JC AS,AD,2H,3D,4H,5D,6C,7H,8S,8D,9S,9D,10H,10C,"
     "JH,QS,QD,KS,KC/AH,AC,2D,3C,4C,6H,7S,7C,8H,8C,9H,10S,10D,JS,JD,QH,QC,KD 2S,3S,4S,5S,6D 1 - "
     "0,0",
+    # opt_pluck: the 3S just trailed, a pluck or a pass to choose
+    "cassino_pluck 0 1 5S,5C,6D,JH/2D,9D,KS 3S,4C,5D,8D,KD -/- 4H,AD,QS,JS,JD,10H,JC,2C,7D,6C,"
+    "3H,9C,8H,AH,7C,7H,4S,3D,AC,10D,7S,KH,QD,8C,KC,9S,9H,10S,10C,2S,5H,2H,4D,QC,3C,6H,8S,QH,AS,"
+    "6S - - 0,0 pluck:-:after:3S",
+    # opt_face_cards_all_four: a natural build of kings, queens in hand and loose
+    "cassino_trailing_royals 1 0 5S,QD,QC,KH/2C,3C,QH,KD 4D,5D,JS,QS,(KS|KC=13@1) AS,AD,2S,3S,"
+    "4S,5H,6H,7H,7C,8D,9S,9C,10H,10C,JD/AH,AC,2D,3D,4C,5C,6D,7D,8H,8C,9H,10S,10D,JH,JC 2H,3H,4H,"
+    "6S,6C,7S,8S,9D - - 0,0",
 ]
 
 
@@ -199,7 +207,9 @@ def target_move_object(payload: bytes) -> None:
         return
     p = FIXED[payload[0] % len(FIXED)]
     card = payload[1] % 64  # 52..63 are not cards
-    kind = payload[2] % 8  # 5 and 6 are not kinds (reserved), 7 is TWO_CARD
+    kind = payload[2] % 8  # 5 pluck and 6 pass (no card played), 7 is TWO_CARD
+    if kind in (5, 6) and payload[1] & 0x80:
+        card = 255  # NO_CARD, as a pluck or a pass must have (other cards: NotationError)
     takes = int.from_bytes(payload[3:11], "little") & ((1 << 56) - 1)
     flags = payload[11] if len(payload) > 11 else 0
     if flags & 1:  # mostly cards of the table, as real moves take

@@ -230,3 +230,12 @@ def test_playouts_agree_with_the_reference_and_build_faces():
         assert core.to_position() == ref.to_position()
         faces += sum(1 for m in core.history if m.kind != MoveKind.CAPTURE and m.value > 10)
     assert faces > 0
+
+
+def test_moves_command_reports_face_builds_as_multiple(tmp_path):
+    f = tmp_path / "pos.json"
+    f.write_text(tr(["QD QC 5S", "KH 2C 3C"], "QS QH JS").to_json())
+    r = CliRunner().invoke(cli, ["moves", str(f)])
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.output.splitlines() if '"move": "QD+QS=12"' in x]
+    assert '"kind": "build"' in line and '"value": 12' in line and '"multiple": true' in line
