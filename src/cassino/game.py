@@ -172,10 +172,11 @@ class Game:
         game._hands_played = game._hand = hand
         game.dealer = position.dealer
         game._state = _state_class().from_position(position)
-        if max(game.scores) >= game.rules.target and game.rules.sudden_death != "none":
+        if max(game.scores) >= game.rules.target and game._instant:
             raise IllegalMoveError(
-                "with sudden_death the points already scored in this hand reach the target: "
-                "the game ended before this position"
+                f"with {'michigan' if game.rules.michigan else 'sudden_death'} the points "
+                "already scored in this hand reach the target: the game ended before this "
+                "position"
             )
         game.log.append({"type": "position", "hand": hand, "position": position.to_dict()})
         return game
@@ -188,12 +189,13 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        """Game scores per team (a copy). With ``sudden_death``, during a hand, they include
-        the points already scored in it (:func:`~cassino.scoring.immediate_points`)."""
-        if self.rules.sudden_death == "none" or self.is_over or self._state.is_over:
+        """Game scores per team (a copy). With ``sudden_death`` or ``michigan``, during a
+        hand, they include the points already scored in it
+        (:func:`~cassino.scoring.immediate_points`: Michigan sweeps and defaults)."""
+        if not self._instant or self.is_over or self._state.is_over:
             return list(self._scores)
         pos = self._state.to_position()
-        now = immediate_points(self.rules, pos.piles, pos.sweep_order)
+        now = immediate_points(self.rules, pos.piles, pos.sweep_order, pos.defaults)
         return [s + p for s, p in zip(self._scores, now, strict=True)]
 
     @property
@@ -245,7 +247,7 @@ class Game:
         self.log.append({"type": "move", "seat": seat, "move": str(m)})
         if self._state.is_over:
             self._finish_hand()
-        elif self.rules.sudden_death != "none":
+        elif self._instant:
             self._sudden_death_check()
         return m
 
@@ -420,10 +422,16 @@ class Game:
         step = 1 if self.rules.direction == "cw" else -1
         self._deal((self.dealer + step) % n)
 
+    @property
+    def _instant(self) -> bool:
+        """Whether points are scored during a hand (sudden_death, michigan)."""
+        return self.rules.sudden_death != "none" or self.rules.michigan
+
     def _sudden_death_check(self) -> None:
-        """``sudden_death``: the points scored by the move just played may reach the target,
-        which ends the game at once, mid-hand (RULES.md §3.37, AMB-18). Only the mover's
-        team gained points, so at most one team reaches the target."""
+        """``sudden_death`` or ``michigan``: the points scored by the move just played may
+        reach the target, which ends the game at once, mid-hand (RULES.md §3.37, AMB-18,
+        AMB-19). Only the mover's team gained points (a Michigan default only loses them),
+        so at most one team reaches the target."""
         live = self.scores
         reached = [t for t, s in enumerate(live) if s >= self._target]
         if not reached:

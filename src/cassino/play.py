@@ -66,6 +66,7 @@ _CATEGORY_NAMES = {
     "spade_points": "spade points",
     "seven_diamonds": "seven of diamonds 7♦",
     "all_eleven": "all eleven bonus",
+    "defaults": "defaults (-2 each)",
 }
 
 
@@ -152,7 +153,13 @@ class _Session:
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
 
     def describe(self, m: Move, view: View) -> Text:
-        """What a move does, in words."""
+        """What a move does, in words (``m`` a move of the player to act now)."""
+        out = self._describe(m, view)
+        if self.rules.michigan and self.game.state.is_default(m):
+            out.append(" (Michigan default: -2 now)", style="red")
+        return out
+
+    def _describe(self, m: Move, view: View) -> Text:
         taken_builds = [b for b in view.builds if b.cards & m.takes]
         loose = m.takes & view.loose.mask
         parts: list[Text] = []
@@ -362,7 +369,8 @@ class _Session:
         assert g.is_over
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         if g.log[-2].get("type") == "sudden_death":
-            self.console.print(Text("Sudden death: the target is reached in the middle of the hand."))
+            what = "Michigan" if self.rules.michigan else "Sudden death"
+            self.console.print(Text(f"{what}: the target is reached in the middle of the hand."))
         if g.winner is None:
             names = " and ".join(self.team_name(t) for t in g.winners)
             self.console.print(Text(f"A shared win: {names}, {scores}.", style="bold green"))
