@@ -170,7 +170,7 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
         ({"pluck": True}, r"option pluck \(opt_pluck\) is not implemented yet"),
-        ({"michigan": True}, r"option michigan \(opt_michigan\) is not implemented yet"),
+        ({"face_cards_all_four": True}, r"option face_cards_all_four \(opt_face_cards_all_four\) is not implemented yet"),
     ],
 )
 def test_planned_values_say_not_implemented(options, pattern):
