@@ -23,8 +23,8 @@ OUT = Path(__file__).with_name("perft.txt")
 
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
-# Royal, Buckeye, Portuguese and Diamond Cassino, the five-of-spades and initial-pairs
-# options, and Tablanette, computed by the pure-Python reference
+# Royal, Buckeye, Portuguese and Diamond Cassino, the five-of-spades, initial-pairs and
+# Michigan options, and Tablanette, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -50,6 +50,7 @@ def pos(
     stock: str = "",
     last_capturer: int | None = None,
     sweeps: list[int] | None = None,
+    defaults: list[int] | None = None,
 ) -> Position:
     """A position naming only the cards that matter; the rest are split between the piles."""
     hand_codes = [_codes(h) for h in hands]
@@ -79,6 +80,7 @@ def pos(
             "last_capturer": last_capturer,
             "sweeps": [order.count(t) for t in range(n)],
             "sweep_order": order,
+            "defaults": defaults or [],
         }
     )
 
@@ -249,6 +251,20 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("buckeye with big_ten=hand_only: the same position (the loose 10D counts 10 only)",
      pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
          system="cassino_buckeye", options={"big_ten": "hand_only"}), (1, 2, 3)),
+    # §3.37 opt_michigan (AMB-19): the obligation's defaults are legal (and fined)
+    ("michigan, obligation v1: the owner of the 9 may trail (a default)",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan": True}), (1, 2, 3, 4)),
+    ("michigan, obligation v2: the owner of the 9 may leave it alone (a default)",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan": True, "obligation": "v2"}), (1, 2, 3, 4)),
+    ("michigan rounds to 5, obligation v3: seat 0 has two defaults, a third ends the hand "
+     "inside perft",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan_rounds_to_5": True, "obligation": "v3"}, defaults=[2, 0],
+         stock="2C 4H 5C 6C 7C 7S 8S 10C", last_capturer=1), (1, 2, 3, 4)),
+    ("michigan rounds to 5: random play, seed 41 after 12 plies",
+     played(41, 12, 15, michigan_rounds_to_5=True, obligation="v2"), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
