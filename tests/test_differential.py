@@ -650,3 +650,21 @@ def test_michigan_positions_match(system, base):
             assert cs.to_position() == pos
             compared += 1
     assert compared >= 30 and defaults >= 10
+
+
+@pytest.mark.parametrize("obligation", ["v1", "v2", "v3"])
+def test_michigan_hard_table_counts_streams_and_perfts_alike(obligation):
+    """A hard table with an own build under Michigan: the counter, the stream cursor and
+    the listing all drop the obligation filter (the defaults are legal)."""
+    p = make_position(
+        ["5S 9S 10S 7C", "KD KH"],
+        ["AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 4S", {"groups": [["4C", "3C"]], "value": 7, "owners": [0]}],
+        options={"michigan": True, "obligation": obligation},
+    )
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.count_moves() == cs._count_by_multisets() == len(ref_moves)
+    assert list(cs.legal_moves()) == ref_moves == list(cs.iter_moves(7))
+    assert list(core.MoveStream(cs, 100, 0)) == ref_moves
+    assert any(rs.is_default(m) for m in ref_moves)
+    assert cs.perft(1) == len(ref_moves)
