@@ -330,3 +330,32 @@ def test_cli_piped_play_shows_defaults():
     )
     assert proc.returncode == 0, proc.stderr
     assert "(target 5)" in proc.stdout and "the game" in proc.stdout.splitlines()[-1]
+
+
+def test_count_out_counts_the_fines_as_clinched():
+    from cassino.game import clinched_points
+
+    opts = {"michigan": True, "count_out": True}
+    pos = with_defaults([2, 0], ["5H 8C", "9D 10S"], ["2C", build("3S+5D", 8, 0)], options=opts,
+                        stock=STOCK, piles=["10D AS", ""], sweep_order=[0], rest_to=1)
+    # 10D 2, AS 1, one sweep 2, two defaults -4
+    assert clinched_points(pos.rules, pos, 0) == 1
+    g = Game.from_position(pos)
+    assert g.scores == [-2, 0]
+
+
+@pytest.mark.parametrize(
+    ("system", "options"),
+    [("cassino_draw", {}), ("cassino_five_player", {"obligation": "v2"}),
+     ("cassino_three_four", {"players": 4, "michigan_rounds_to_5": True}),
+     ("cassino_standard", {"end_check": "compare_totals", "target": 11})],
+)
+def test_michigan_combines_with_the_standard_family(system, options):
+    r = rules(system, michigan=True, **options)
+    for seed in range(3):
+        g = Game(r, seed=seed)
+        rng = Rng(seed)
+        while not g.is_over and g.hands_played < 3:
+            moves = g.legal_moves()
+            g.push(moves[rng.below(len(moves))])
+        assert Game.replay(g.log).scores == g.scores

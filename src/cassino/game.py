@@ -25,7 +25,7 @@ from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
 from .rules import Rules, rules
-from .scoring import HandScore, final_winners, immediate_points, tally_winner
+from .scoring import DEFAULT_PENALTY, HandScore, final_winners, immediate_points, tally_winner
 
 __all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
 
@@ -60,7 +60,8 @@ def clinched_points(r: Rules, position: Position, team: int) -> int:
     """Points ``team`` has surely won so far in the hand of ``position`` (AMB-16).
 
     Big cassino 2, little cassino 1, each ace 1, sweeps (with ``sweeps``), most cards 3
-    once the team holds 27 cards, most spades 1 once it holds 7 spades.
+    once the team holds 27 cards, most spades 1 once it holds 7 spades; with ``michigan``,
+    less 2 per default of the team (a fine is as sure as a sweep).
     """
     pile = position.piles[team]
     mask = 0
@@ -70,6 +71,8 @@ def clinched_points(r: Rules, position: Position, team: int) -> int:
     pts += (mask & ACES).bit_count()
     if r.sweeps:
         pts += r.sweep_points * position.sweeps[team]
+    if position.defaults:
+        pts -= DEFAULT_PENALTY * position.defaults[team]
     if len(pile) >= 27:
         pts += 3
     if (mask & SPADES).bit_count() >= 7:
