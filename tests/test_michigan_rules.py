@@ -330,6 +330,7 @@ def test_cli_piped_play_shows_defaults():
     )
     assert proc.returncode == 0, proc.stderr
     assert "(target 5)" in proc.stdout and "the game" in proc.stdout.splitlines()[-1]
+    assert "defaults 0/0" in proc.stdout and "defaults (-2 each)" in proc.stdout
 
 
 def test_count_out_counts_the_fines_as_clinched():

@@ -226,6 +226,9 @@ class _Session:
             )
         if r.sweeps:
             counts.append("sweeps " + "/".join(str(x) for x in v.sweeps))
+        if r.michigan:
+            fines = self.game.state.to_position().defaults or (0,) * r.num_teams
+            counts.append("defaults " + "/".join(str(x) for x in fines))
         if v.last_capturer is not None:
             counts.append(f"last capture: {self.who(v.last_capturer)}")
         c.print(Text.assemble(("Counts  ", "bold"), " · ".join(counts)))
