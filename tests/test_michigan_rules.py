@@ -331,6 +331,7 @@ def test_cli_piped_play_shows_defaults():
     assert proc.returncode == 0, proc.stderr
     assert "(target 5)" in proc.stdout and "the game" in proc.stdout.splitlines()[-1]
     assert "defaults 0/0" in proc.stdout and "defaults (-2 each)" in proc.stdout
+    assert "(Michigan default: -2 now)" in proc.stdout  # a default is marked in the move list
 
 
 def test_count_out_counts_the_fines_as_clinched():
