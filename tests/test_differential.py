@@ -726,3 +726,79 @@ def test_callabra_explain_agrees_on_illegal_two_card_moves():
     for text in ("5H&6Sx8S", "5H&6SxJC", "AD&2Cx3H", "AD&6Sx7D", "AD&5Hx7D", "5H&9Cx8S", "ADx3H"):
         m = cassino.Move.parse(text)
         assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
+
+
+# RULES.md §3.37 opt_michigan (AMB-19): defaults legal and fined, sweeps 2 at once, rounds
+# to 5 ending the hand at the third instant score against a team
+MICHIGAN_SYSTEMS = [
+    ("cassino_standard", {"michigan": True}),
+    ("cassino_standard", {"michigan": True, "obligation": "v2"}),
+    ("cassino_standard", {"michigan_rounds_to_5": True, "obligation": "v3"}),
+    ("cassino_partnership", {"michigan_rounds_to_5": True, "obligation": "v2"}),
+    ("cassino_three_four", {"players": 3, "michigan": True, "obligation": "v3"}),
+    ("cassino_royal", {"michigan_rounds_to_5": True}),
+]
+MICHIGAN_IDS = ["v1", "v2", "v3-rounds5", "partnership-v2-rounds5", "three-v3", "royal-rounds5"]
+
+
+@pytest.mark.parametrize(("system", "base"), MICHIGAN_SYSTEMS, ids=MICHIGAN_IDS)
+@settings(max_examples=4)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_michigan(system, base, seed, choice):
+    r = rules(system, **base)
+    lockstep(r, seed, choice, perft_every=11)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+    cs, rs = CoreState.deal(r, 0, seed), RefState.deal(r, 0, seed)
+    assert cs.playout(choice) == rs.playout(choice)
+    assert cs.to_position() == rs.to_position()
+
+
+@pytest.mark.parametrize(("system", "base"), MICHIGAN_SYSTEMS[:4], ids=MICHIGAN_IDS[:4])
+def test_michigan_positions_match(system, base):
+    """Random mid-hand Michigan positions (reached by random play, defaults and sweeps
+    recorded), reloaded from JSON: the same moves, defaults, perft and pop in both."""
+    r = rules(system, **base)
+    rng = Rng(19)
+    compared = defaults = 0
+    for _ in range(12):
+        rs = RefState.deal(r, rng.below(r.players), rng.next_u64() >> 1)
+        while not rs.is_over:
+            moves = rs.legal_moves()
+            rs.push(moves[rng.below(len(moves))])
+            if rng.below(4) or rs.is_over:
+                continue
+            pos = Position.from_json(rs.to_json())
+            cs, ref = CoreState.from_position(pos), RefState.from_position(pos)
+            assert cs.to_position() == ref.to_position() == pos
+            rm = assert_same_moves(cs, ref)
+            assert [cs.is_default(m) for m in rm] == [ref.is_default(m) for m in rm]
+            defaults += sum(ref.is_default(m) for m in rm)
+            assert cs.perft(2) == ref.perft(2)
+            for m in rm[:6]:
+                cs.push(m)
+                ref.push(m)
+                assert cs.to_position() == ref.to_position()
+                assert cs.hand_score() == ref.hand_score()
+                cs.pop()
+                ref.pop()
+            assert cs.to_position() == pos
+            compared += 1
+    assert compared >= 30 and defaults >= 10
+
+
+@pytest.mark.parametrize("obligation", ["v1", "v2", "v3"])
+def test_michigan_hard_table_counts_streams_and_perfts_alike(obligation):
+    """A hard table with an own build under Michigan: the counter, the stream cursor and
+    the listing all drop the obligation filter (the defaults are legal)."""
+    p = make_position(
+        ["5S 9S 10S 7C", "KD KH"],
+        ["AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 4S", {"groups": [["4C", "3C"]], "value": 7, "owners": [0]}],
+        options={"michigan": True, "obligation": obligation},
+    )
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.count_moves() == cs._count_by_multisets() == len(ref_moves)
+    assert list(cs.legal_moves()) == ref_moves == list(cs.iter_moves(7))
+    assert list(core.MoveStream(cs, 100, 0)) == ref_moves
+    assert any(rs.is_default(m) for m in ref_moves)
+    assert cs.perft(1) == len(ref_moves)

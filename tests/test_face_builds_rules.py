@@ -239,3 +239,12 @@ def test_moves_command_reports_face_builds_as_multiple(tmp_path):
     assert r.exit_code == 0, r.output
     (line,) = [x for x in r.output.splitlines() if '"move": "QD+QS=12"' in x]
     assert '"kind": "build"' in line and '"value": 12' in line and '"multiple": true' in line
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+def test_numbers_never_join_a_face_build(impl):
+    # 5 + 7 = 12, and a queen is held: still no augment of the build of queens by numbers
+    s = impl.from_position(tr(["5S QH 2H", "KH 2C 3C"], ["7D JS", build("QS|QC", 12, 1)]))
+    assert not any(m.takes & mask("QS QC") for m in s.legal_moves() if m.card == parse_card("5S"))
+    assert "builds go up to 10" in s.explain(Move.parse("5S+7D,QS,QC=12"))
+    assert s.count_moves() == len(s.legal_moves())

@@ -37,6 +37,8 @@ def reference_run(r: cassino.Rules, n: int, seed: int, codes: list[int]) -> list
 CASES = [
     ("cassino_standard", {}, ("random", "random")),
     ("cassino_standard", {}, ("greedy", "random")),
+    ("cassino_standard", {"michigan": True}, ("greedy", "random")),
+    ("cassino_standard", {"michigan_rounds_to_5": True, "obligation": "v2"}, ("random", "greedy")),
     ("cassino_standard", {"sweeps": True}, ("greedy", "greedy")),
     ("cassino_standard", {"obligation": "v2", "capture_extent": "maximal"}, ("random", "greedy")),
     ("cassino_standard", {"natural_build_combination": False, "face_capture": "any"}, ("random", "random")),

@@ -298,8 +298,8 @@ def rich_text(rich):
 @pytest.mark.parametrize(
     ("edit", "pattern"),
     [
-        (lambda t: " ".join(t.split()[:5]), r"needs 10 or 11 fields, not 5"),
-        (lambda t: t + " - extra", r"needs 10 or 11 fields, not 12"),
+        (lambda t: " ".join(t.split()[:5]), r"needs 10 to 12 fields, not 5"),
+        (lambda t: t + " - 0,1 extra", r"needs 10 to 12 fields, not 13"),
         (lambda t: t.replace("9S", "9X"), r"unknown card code '9X'"),
         (lambda t: t.replace("=9@0.1)", "=8@0.1)"), r"group 4S\+5H totals 9, not the build value 8"),
         (lambda t: t.replace("=9@0.1)", "=9@0.1"), r"bad build"),

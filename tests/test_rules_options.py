@@ -169,7 +169,6 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
         ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
-        ({"michigan": True}, r"option michigan \(opt_michigan\) is not implemented yet"),
     ],
 )
 def test_planned_values_say_not_implemented(options, pattern):

@@ -34,7 +34,7 @@ from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Positi
 from cassino.cards import ALL_CARDS, SPADES, CardSet
 from cassino.moves import same_notation
 from cassino.position import card_value, card_values
-from cassino.scoring import all_eleven_team, immediate_points, score_hand
+from cassino.scoring import all_eleven_team, immediate_points, instant_against, score_hand
 from conftest import RELIABILITY_COUNTS, option_sets
 
 LONG = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "long"
@@ -113,6 +113,8 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     if r.sweeps:
         for t in p.sweep_order:
             pts[t] += r.sweep_points
+    for t, n in enumerate(p.defaults):  # opt_michigan: -2 a default
+        pts[t] -= 2 * n
     return pts
 
 
@@ -146,7 +148,12 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # Callabra two-card capture two; a pluck or a pass none)
     in_hands = sum(h.bit_count() for h in p.hands)
     played = sum(1 for m in s.history if m.plays_card) + sum(m.kind == MoveKind.TWO_CARD for m in s.history)
-    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - played
+    # (michigan_rounds_to_5: a hand ended early set the cards in hand and the stock aside)
+    early = r.michigan_rounds_to_5 and max(instant_against(r, p.sweep_order, p.defaults)) >= 3
+    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - played or (early and s.is_over)
+    if not r.michigan:
+        assert p.defaults == ()
+    assert sum(p.defaults) <= s.ply + sum(start.defaults)
     assert s.ply == len(s.history)
     cleared = r.two_card_capture and bool(p.sweep_order)   # Callabra: the clear ends it
     after = p.phase == "after"  # (opt_pluck: the player who has just played may pluck)
@@ -166,7 +173,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles) or r.pluck
     else:
         assert p.piles[r.team_of(p.last_capturer)]
-    assert not p.discard or (s.is_over and p.last_capturer is None)
+    assert not p.discard or (s.is_over and (p.last_capturer is None or early))
+    assert early <= s.is_over
     if not r.sweeps:
         assert p.sweep_order == () or cleared
     # builds
@@ -188,7 +196,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert b.multiple == (len(groups) > 1)
     # scores
     hs = s.hand_score()
-    assert hs == score_hand(r, p.piles, p.sweep_order)
+    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults)
     assert hs.totals() == pile_points(r, p)
     # serial forms round-trip
     assert Position.from_json(s.to_json()) == p
@@ -296,6 +304,7 @@ class StateMachine(RuleBasedStateMachine):
         s = self.state
         before = s.to_position()
         self.path.append((before, s.to_json()))
+        fined = s.rules.michigan and s.is_default(m)
         assert s.push(m) == m
         _count("state machine: moves pushed")
         after = s.to_position()
@@ -308,6 +317,11 @@ class StateMachine(RuleBasedStateMachine):
             added = after.piles[team][len(before.piles[team]) :]
             assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
             assert after.last_capturer == before.to_move
+        # opt_michigan: the mover's team is fined for a default, nobody else ever
+        team = s.rules.team_of(before.to_move)
+        old = list(before.defaults) or [0] * s.rules.num_teams
+        new = list(after.defaults) or [0] * s.rules.num_teams
+        assert new == [d + (fined and t == team) for t, d in enumerate(old)]
         if s.is_over:
             _count("state machine: hands finished")
 
@@ -677,6 +691,26 @@ def _callabra_machine(n: int) -> type[CallabraMachine]:
 CALLABRA_MACHINES = [CallabraMachine, *(_callabra_machine(n) for n in range(3, 9))]
 
 
+# RULES.md §3.37 opt_michigan (AMB-19): obligation defaults legal and fined, sweeps 2 at
+# once; rounds to 5 ends a hand at the third instant score against a team
+class MichiganMachine(StateMachine):
+    system = "cassino_standard"
+    options = {"michigan": True}  # noqa: RUF012
+    examples = 10
+
+
+class MichiganRoundsV2Machine(StateMachine):
+    system = "cassino_standard"
+    options = {"michigan_rounds_to_5": True, "obligation": "v2"}  # noqa: RUF012
+    examples = 10
+
+
+class MichiganPartnershipV3Machine(StateMachine):
+    system = "cassino_partnership"
+    options = {"michigan_rounds_to_5": True, "obligation": "v3"}  # noqa: RUF012
+    examples = 6
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -712,6 +746,9 @@ STATE_MACHINES = [
     DiamondThreeMachine,
     DiamondFourMachine,
     RandomOptionsMachine,
+    MichiganMachine,
+    MichiganRoundsV2Machine,
+    MichiganPartnershipV3Machine,
     RoyalMachine,
     RoyalThreePlayerMachine,
     RoyalFourPlayerMachine,
@@ -782,6 +819,8 @@ GAME_SETUPS = [
     ("cassino_standard", {"sudden_death": "point_cards_instant", "target": 11}),
     ("callabra", {}),
     ("callabra", {"players": 3, "final_tie": "more_hands"}),
+    ("cassino_standard", {"michigan": True, "obligation": "v2", "target": 11}),
+    ("cassino_standard", {"michigan_rounds_to_5": True}),
 ]
 
 
@@ -793,10 +832,10 @@ def check_game(g: Game) -> None:
             totals[t] += pts
     base = list(totals)
     mid_hand = g.is_over and g.log[-2]["type"] == "sudden_death"
-    if g.rules.sudden_death != "none" and not g.state.is_over:
+    if (g.rules.sudden_death != "none" or g.rules.michigan) and not g.state.is_over:
         # the points scored so far in the hand in play (or when the game ended in it)
         p = g.state.to_position()
-        now = immediate_points(g.rules, p.piles, p.sweep_order)
+        now = immediate_points(g.rules, p.piles, p.sweep_order, p.defaults)
         totals = [a + b for a, b in zip(totals, now, strict=True)]
         assert mid_hand or not g.is_over
     assert g.scores == totals

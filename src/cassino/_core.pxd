@@ -57,6 +57,7 @@ cdef struct Hot:
     uint8_t plucked          # opt_pluck: seats that have plucked in this deal
     uint8_t phase            # PH_START, PH_PLUCKED or PH_AFTER
     uint8_t trailed1         # in PH_AFTER: the card trailed this turn + 1 (0: none)
+    uint8_t ndefaults[MAX_SEATS]   # opt_michigan: defaults on the build duty per team
 
 cdef struct Params:
     int players
@@ -73,7 +74,10 @@ cdef struct Params:
     int max_sum_groups
     int maximal
     int build_max
-    int obligation           # 0 none, 1 v1, 2 v2, 3 v3
+    int obligation           # 0 none, 1 v1, 2 v2, 3 v3 (0 with michigan: defaults legal)
+    int duty                 # the obligation module whose defaults michigan fines
+    int michigan             # opt_michigan: defaults -2, sweeps 2 at once
+    int rounds_to_5          # michigan_rounds_to_5: 3 instant scores against a team end the hand
     int holding_invariant
     int own_increase         # 0 allowed, 1 keep_old, 2 forbidden
     int natural

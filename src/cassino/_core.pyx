@@ -494,6 +494,8 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
         w = c.h.builds[i].value
         if vp > w or not is_legal(c, K_AUGMENT, p, c.h.builds[i].cards, w, held):
             continue
+        if c.p.face_builds and (c.h.builds[i].cards & FACE_MASK):
+            continue     # a natural face build takes face cards of its rank only
         cand = L.le64[w]
         sub = 0
         while True:
@@ -2073,8 +2075,8 @@ cdef uint64_t count_card(Core* c, int p, mask_t hand) noexcept nogil:
     # augments
     for i in range(c.h.nbuilds):
         w = c.h.builds[i].value
-        if vp > w:
-            continue
+        if vp > w or (c.p.face_builds and (c.h.builds[i].cards & FACE_MASK)):
+            continue     # (a natural face build takes face cards of its rank only)
         if not is_legal(c, K_AUGMENT, p, c.h.builds[i].cards, w, held):
             continue
         ms_setup(&x, c, M_AUGMENT, vp, w, w)
@@ -2338,6 +2340,57 @@ cdef void remove_build(Core* c, int i) noexcept nogil:
     if i != c.h.nbuilds:
         c.h.builds[i] = c.h.builds[c.h.nbuilds]
 
+cdef bint is_default(Core* c, int kind, mask_t takes) noexcept nogil:
+    """Whether the player to act defaults on the duty of the obligation module (c.p.duty)
+    by playing a move of ``kind`` taking ``takes``: as _reference.duty_reason."""
+    cdef int me = 1 << c.h.to_move
+    cdef int i
+    cdef bint own_any = False, takes_own = False
+    if not c.p.duty:
+        return False
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].owners & me:
+            own_any = True
+            if c.h.builds[i].cards & takes:
+                takes_own = True
+    if not own_any:
+        return False
+    if kind == K_TRAIL and (c.p.duty == 1 or c.p.duty == 3):
+        return True
+    if c.p.duty == 2:
+        return not ((kind == K_CAPTURE or kind == K_AUGMENT or kind == K_INCREASE) and takes_own)
+    return c.p.duty == 3 and (kind == K_CAPTURE or kind == K_AUGMENT) and not takes_own
+
+cdef int max_against(Core* c) noexcept nogil:
+    """michigan: the most instant scores against one team (its own defaults and the
+    other teams' sweeps), as cassino.scoring.instant_against."""
+    cdef int t, i, n, best = 0
+    for t in range(c.p.nteams):
+        n = c.h.ndefaults[t]
+        for i in range(c.h.nsweeps):
+            if c.sweep_order[i] != t:
+                n += 1
+        if n > best:
+            best = n
+    return best
+
+cdef void end_early(Core* c) noexcept nogil:
+    """michigan_rounds_to_5: the hand ends now; the cards in hand (seat by seat, ascending)
+    and the stock are set aside, as _reference.State._end_early."""
+    cdef int s
+    cdef mask_t h
+    for s in range(c.p.players):
+        h = c.h.hands[s]
+        while h:
+            c.discard[c.h.ndiscard] = <uint8_t>cas_ctz(h)
+            c.h.ndiscard += 1
+            h &= h - 1
+        c.h.hands[s] = 0
+    while c.h.stock_pos < c.stock_len:
+        c.discard[c.h.ndiscard] = c.stock[c.h.stock_pos]
+        c.h.ndiscard += 1
+        c.h.stock_pos += 1
+
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int seat = c.h.to_move
     cdef int team = c.p.team_of[seat]
@@ -2348,6 +2401,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     if m.kind == K_PLUCK or m.kind == K_PASS:
         apply_pluck(c, m, seat, team)
         return
+    if c.p.michigan and is_default(c, m.kind, m.takes) and c.h.ndefaults[team] < 255:
+        c.h.ndefaults[team] += 1
     c.h.hands[seat] &= ~bit
     if m.kind == K_TWO_CARD:
         c.h.hands[seat] &= ~m.takes      # Callabra: the second hand card goes too
@@ -2408,7 +2463,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         # cassino_draw: the top stock card, after the play (holding checked before it)
         c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
         c.h.stock_pos += 1
-    if c.p.pluck and c.h.phase == PH_START:
+    if c.p.rounds_to_5 and max_against(c) >= 3:
+        end_early(c)
+    elif c.p.pluck and c.h.phase == PH_START:
         # opt_pluck: a player who has not plucked in this deal may pluck after his play
         c.h.phase = PH_AFTER
         c.h.trailed1 = <uint8_t>(m.card + 1) if m.kind == K_TRAIL else 0
@@ -2497,12 +2554,16 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 13               # cassino.scoring.CATEGORIES
+    NCATS = 14               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
     CAT_SEVEN_DIAMONDS = 11
     CAT_ALL_ELEVEN = 12
+    CAT_DEFAULTS = 13
+
+cdef enum:
+    DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
 
 cdef int unique_best(int* counts, int n) noexcept nogil:
     """The index of the unique largest count, or -1 on a tie."""
@@ -2604,6 +2665,9 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     if c.p.sweeps:
         for i in range(c.h.nsweeps):
             pts[c.sweep_order[i] * NCATS + CAT_SWEEPS] += <int16_t>c.p.sweep_points
+    if c.p.michigan:
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_DEFAULTS] = <int16_t>(-DEFAULT_PENALTY_C * c.h.ndefaults[t])
 
 cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
     """Points per team, the sum of score_cats."""
@@ -2654,7 +2718,10 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.max_sum_groups = 1 if rules.sum_groups == "single" else BIG_SUMS
     p.maximal = 1 if rules.capture_extent == "maximal" else 0
     p.build_max = rules.build_max_value
-    p.obligation = {"none": 0, "v1": 1, "v2": 2, "v3": 3}[rules.obligation]
+    p.duty = {"none": 0, "v1": 1, "v2": 2, "v3": 3}[rules.obligation]
+    p.michigan = 1 if rules.michigan else 0
+    p.rounds_to_5 = 1 if rules.michigan_rounds_to_5 else 0
+    p.obligation = 0 if rules.michigan else p.duty
     p.holding_invariant = 1 if rules.holding_invariant else 0
     p.own_increase = {"allowed": 0, "keep_old": 1, "forbidden": 2}[rules.own_increase]
     p.natural = 1 if rules.natural_build_combination else 0
@@ -2804,6 +2871,10 @@ cdef class State:
         c.h.plucked = pos.plucked
         c.h.phase = {"start": PH_START, "plucked": PH_PLUCKED, "after": PH_AFTER}[pos.phase]
         c.h.trailed1 = 0 if pos.trailed is None else pos.trailed + 1
+        for t, n in enumerate(pos.defaults):
+            if n > 255:
+                raise ValueError("too many defaults")
+            c.h.ndefaults[t] = n
         self._scores = tuple(pos.scores)
         self._depth = 0
         self._version += 1
@@ -2903,7 +2974,13 @@ cdef class State:
             plucked=c.h.plucked,
             phase=("start", "plucked", "after")[c.h.phase],
             trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
+            defaults=self._defaults(),
         )
+
+    cdef tuple _defaults(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.ndefaults[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
 
     def to_json(self, indent=None) -> str:
         """Position JSON of the current position."""
@@ -3003,7 +3080,14 @@ cdef class State:
     def hand_score(self):
         """Scoring of the captured piles and sweeps so far."""
         pos = self.to_position()
-        return score_hand(self._rules, pos.piles, pos.sweep_order)
+        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults)
+
+    def is_default(self, move) -> bool:
+        """Whether playing ``move`` now defaults on the build duty of the obligation module
+        (under michigan: legal, and fined 2 points when played; RULES.md §3.37, AMB-19)."""
+        if not isinstance(move, Move):
+            raise TypeError(f"is_default takes a Move, not {type(move).__name__}")
+        return bool(is_default(&self.c, int(move.kind), <mask_t>move.takes))
 
     # -- moves -----------------------------------------------------------------------------
     cdef int _generate(self, size_t limit) except -2:
@@ -3369,6 +3453,8 @@ cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
                     g += 10 * (c.p.sweep_points if c.p.sweeps else 100)
         else:
             g = mask_weight(m.takes | ((<mask_t>1) << m.card)) // 2
+        if c.p.michigan and is_default(c, m.kind, m.takes):
+            g -= 10 * DEFAULT_PENALTY_C          # opt_michigan: a default costs 2 at once
         if g > best:
             best = g
             nbest = 1

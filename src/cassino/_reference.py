@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._rng import Rng, shuffled_deck
@@ -17,9 +17,9 @@ from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionErr
 from .moves import Move, MoveKind, same_notation
 from .position import Build, Position, card_value, card_values, mask_sum
 from .rules import Rules
-from .scoring import HandScore, score_hand
+from .scoring import HandScore, instant_against, score_hand
 
-__all__ = ["State", "initial_deal", "random_hand", "system_deck"]
+__all__ = ["State", "duty_reason", "initial_deal", "random_hand", "system_deck"]
 
 TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE, TWO_CARD = (
     MoveKind.TRAIL,
@@ -234,6 +234,7 @@ class State:
         self.plucked: int = p.plucked
         self.phase: str = p.phase
         self.trailed: int | None = p.trailed
+        self.defaults: list[int] = list(p.defaults) or [0] * p.rules.num_teams
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -307,6 +308,7 @@ class State:
             plucked=self.plucked,
             phase=self.phase,
             trailed=self.trailed,
+            defaults=tuple(self.defaults) if any(self.defaults) else (),
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -375,7 +377,7 @@ class State:
 
     def hand_score(self) -> HandScore:
         """Scoring of the captured piles and sweeps so far."""
-        return score_hand(self.rules, self.piles, self.sweep_order)
+        return score_hand(self.rules, self.piles, self.sweep_order, self.defaults)
 
     # -- move generation -------------------------------------------------------------------
     def _pluckable(self) -> int:
@@ -565,8 +567,8 @@ class State:
         vp = card_value(p)
         for b in self.builds:
             w = b.value
-            if vp > w:
-                continue
+            if vp > w or (r.face_cards_all_four and b.is_face_build):
+                continue  # (a natural face build takes face cards of its rank only)
             cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
             for s in subsets(cand):
                 grp = s | 1 << p
@@ -737,7 +739,6 @@ class State:
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)
         held = self._held(after)
-        own = [b for b in self.builds if b.owners & me]
         target = self._target_build(m) if m.kind in (AUGMENT, INCREASE) else None
         # build moves: uniqueness, holding requirement, own-increase rules
         if m.kind in BUILD_KINDS:
@@ -756,24 +757,11 @@ class State:
                         f"increasing your own build of {target.value} needs {_a(target.value)} "
                         "kept in your hand (own_increase=keep_old)"
                     )
-        # obligation
-        if own and r.obligation != "none":
-            names = " and ".join(str(b.value) for b in own)
-            what = f"you own a build of {names}"
-            takes_own = any(b.cards & m.takes for b in own)
-            if r.obligation in ("v1", "v3") and m.kind == TRAIL:
-                return f"{what}, and obligation {r.obligation} forbids trailing"
-            if r.obligation == "v2" and not (
-                (m.kind in (CAPTURE, AUGMENT, INCREASE)) and takes_own
-            ):
-                return f"{what}, and obligation v2 requires you to capture it or add to it"
-            if r.obligation == "v3" and (
-                (m.kind == CAPTURE and not takes_own) or (m.kind == AUGMENT and not takes_own)
-            ):
-                return (
-                    f"{what}, and obligation v3 requires you to take it in, add to it, "
-                    "or build elsewhere"
-                )
+        # obligation (with michigan a default is legal and fined when played)
+        if not r.michigan:
+            duty = self._duty_reason(m)
+            if duty is not None:
+                return duty
         # holding invariant
         if r.holding_invariant:
             for b in self.builds:
@@ -787,6 +775,14 @@ class State:
                         "left in your hand to take it"
                     )
         return None
+
+    def _duty_reason(self, m: Move) -> str | None:
+        return duty_reason(self.rules.obligation, self.to_move, self.builds, m)
+
+    def is_default(self, move: Move) -> bool:
+        """Whether playing ``move`` now defaults on the build duty of the obligation module
+        (under michigan: legal, and fined 2 points when played; RULES.md §3.37, AMB-19)."""
+        return self._duty_reason(move) is not None
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
         legal, reasons = self._card_moves()
@@ -1025,6 +1021,7 @@ class State:
             self.plucked,
             self.phase,
             self.trailed,
+            list(self.defaults),
         )
 
     def _push_unchecked(self, m: Move) -> None:
@@ -1037,6 +1034,8 @@ class State:
             self._push_pluck(m, seat, team)
             return
         bit = 1 << m.card
+        if r.michigan and self._duty_reason(m) is not None:
+            self.defaults[team] += 1
         self.hands[seat] &= ~bit
         if m.kind == TWO_CARD:
             # Callabra: the second hand card goes with the first; the pile as for a capture
@@ -1076,7 +1075,9 @@ class State:
         if r.draw_refill and self.stock:
             # cassino_draw: the top stock card, after the play (holding checked before it)
             self.hands[seat] |= 1 << self.stock.pop(0)
-        if r.pluck and self.phase == "start":
+        if r.michigan_rounds_to_5 and max(instant_against(r, self.sweep_order, self.defaults)) >= 3:
+            self._end_early()
+        elif r.pluck and self.phase == "start":
             # opt_pluck: a player who has not plucked in this deal may pluck after his play
             self.phase = "after"
             self.trailed = m.card if m.kind == TRAIL else None
@@ -1098,6 +1099,16 @@ class State:
         self.phase = "start"
         self.trailed = None
         self._advance()
+
+    def _end_early(self) -> None:
+        """michigan_rounds_to_5 (AMB-19): a team has suffered three instant scores, so the
+        hand ends now. The cards still in hand (seat by seat, ascending) and the stock are
+        set aside unscored; the table then goes to the last capturer as at any hand end."""
+        for s, h in enumerate(self.hands):
+            self.discard.extend(bits(h))
+            self.hands[s] = 0
+        self.discard.extend(self.stock)
+        self.stock = []
 
     def _advance(self) -> None:
         r = self.rules
@@ -1166,6 +1177,7 @@ class State:
             self.plucked,
             self.phase,
             self.trailed,
+            self.defaults,
         ) = self._stack.pop()
         for p, n in zip(self.piles, pile_lens, strict=True):
             del p[n:]
@@ -1204,6 +1216,25 @@ class State:
 
 
 _MULTI = Rules(sum_groups="multi")
+
+
+def duty_reason(obligation: str, seat: int, builds: Iterable[Build], m: Move) -> str | None:
+    """Why obligation module ``obligation`` forbids ``seat`` to play ``m`` with ``builds``
+    on the table (under michigan: why ``m`` is a default, fined 2 points), or None. Only
+    the obligation: the holding requirement and the holding invariant are not duties."""
+    own = [b for b in builds if b.owners >> seat & 1]
+    if not own or obligation == "none":
+        return None
+    names = " and ".join(str(b.value) for b in own)
+    what = f"you own a build of {names}"
+    takes_own = any(b.cards & m.takes for b in own)
+    if obligation in ("v1", "v3") and m.kind == TRAIL:
+        return f"{what}, and obligation {obligation} forbids trailing"
+    if obligation == "v2" and not (m.kind in (CAPTURE, AUGMENT, INCREASE) and takes_own):
+        return f"{what}, and obligation v2 requires you to capture it or add to it"
+    if obligation == "v3" and m.kind in (CAPTURE, AUGMENT) and not takes_own:
+        return f"{what}, and obligation v3 requires you to take it in, add to it, or build elsewhere"
+    return None
 
 
 def _int_arg(x: object, name: str, lo: int, hi: int) -> int:

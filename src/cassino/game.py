@@ -25,7 +25,7 @@ from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
 from .rules import Rules, rules
-from .scoring import HandScore, final_winners, immediate_points, tally_winner
+from .scoring import DEFAULT_PENALTY, HandScore, final_winners, immediate_points, tally_winner
 
 __all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
 
@@ -60,7 +60,8 @@ def clinched_points(r: Rules, position: Position, team: int) -> int:
     """Points ``team`` has surely won so far in the hand of ``position`` (AMB-16).
 
     Big cassino 2, little cassino 1, each ace 1, sweeps (with ``sweeps``), most cards 3
-    once the team holds 27 cards, most spades 1 once it holds 7 spades.
+    once the team holds 27 cards, most spades 1 once it holds 7 spades; with ``michigan``,
+    less 2 per default of the team (a fine is as sure as a sweep).
     """
     pile = position.piles[team]
     mask = 0
@@ -70,6 +71,8 @@ def clinched_points(r: Rules, position: Position, team: int) -> int:
     pts += (mask & ACES).bit_count()
     if r.sweeps:
         pts += r.sweep_points * position.sweeps[team]
+    if position.defaults:
+        pts -= DEFAULT_PENALTY * position.defaults[team]
     if len(pile) >= 27:
         pts += 3
     if (mask & SPADES).bit_count() >= 7:
@@ -172,10 +175,11 @@ class Game:
         game._hands_played = game._hand = hand
         game.dealer = position.dealer
         game._state = _state_class().from_position(position)
-        if max(game.scores) >= game.rules.target and game.rules.sudden_death != "none":
+        if max(game.scores) >= game.rules.target and game._instant:
             raise IllegalMoveError(
-                "with sudden_death the points already scored in this hand reach the target: "
-                "the game ended before this position"
+                f"with {'michigan' if game.rules.michigan else 'sudden_death'} the points "
+                "already scored in this hand reach the target: the game ended before this "
+                "position"
             )
         game.log.append({"type": "position", "hand": hand, "position": position.to_dict()})
         return game
@@ -188,12 +192,13 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        """Game scores per team (a copy). With ``sudden_death``, during a hand, they include
-        the points already scored in it (:func:`~cassino.scoring.immediate_points`)."""
-        if self.rules.sudden_death == "none" or self.is_over or self._state.is_over:
+        """Game scores per team (a copy). With ``sudden_death`` or ``michigan``, during a
+        hand, they include the points already scored in it
+        (:func:`~cassino.scoring.immediate_points`: Michigan sweeps and defaults)."""
+        if not self._instant or self.is_over or self._state.is_over:
             return list(self._scores)
         pos = self._state.to_position()
-        now = immediate_points(self.rules, pos.piles, pos.sweep_order)
+        now = immediate_points(self.rules, pos.piles, pos.sweep_order, pos.defaults)
         return [s + p for s, p in zip(self._scores, now, strict=True)]
 
     @property
@@ -245,7 +250,7 @@ class Game:
         self.log.append({"type": "move", "seat": seat, "move": str(m)})
         if self._state.is_over:
             self._finish_hand()
-        elif self.rules.sudden_death != "none":
+        elif self._instant:
             self._sudden_death_check()
         return m
 
@@ -420,10 +425,16 @@ class Game:
         step = 1 if self.rules.direction == "cw" else -1
         self._deal((self.dealer + step) % n)
 
+    @property
+    def _instant(self) -> bool:
+        """Whether points are scored during a hand (sudden_death, michigan)."""
+        return self.rules.sudden_death != "none" or self.rules.michigan
+
     def _sudden_death_check(self) -> None:
-        """``sudden_death``: the points scored by the move just played may reach the target,
-        which ends the game at once, mid-hand (RULES.md §3.37, AMB-18). Only the mover's
-        team gained points, so at most one team reaches the target."""
+        """``sudden_death`` or ``michigan``: the points scored by the move just played may
+        reach the target, which ends the game at once, mid-hand (RULES.md §3.37, AMB-18,
+        AMB-19). Only the mover's team gained points (a Michigan default only loses them),
+        so at most one team reaches the target."""
         live = self.scores
         reached = [t for t, s in enumerate(live) if s >= self._target]
         if not reached:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
+from ._reference import duty_reason
 from ._rng import Rng
 from .cards import SPADES, card_rank, parse_card, rank_mask
 from .moves import Move, MoveKind
 from .players import PLAYERS, View
 from .position import Build
 from .rules import Rules
+from .scoring import DEFAULT_PENALTY
 
 __all__ = [
     "BUILD_DISCOUNT",
@@ -166,6 +168,8 @@ class GreedyPlayer:
         for b in builds:
             table |= b.cards
         hand_left = view.hand.mask & ~bit
+        if r.michigan and duty_reason(r.obligation, seat, view.builds, move) is not None:
+            gain -= DEFAULT_PENALTY  # opt_michigan: a default costs 2 points at once
         others_empty = all(n == 0 for s, n in enumerate(view.hand_sizes) if s != seat)
         hand_ends = not hand_left and others_empty and view.stock_size == 0
         if captured and r.sweeps and not table and (r.last_card_sweep or not hand_ends):

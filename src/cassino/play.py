@@ -66,6 +66,7 @@ _CATEGORY_NAMES = {
     "spade_points": "spade points",
     "seven_diamonds": "seven of diamonds 7♦",
     "all_eleven": "all eleven bonus",
+    "defaults": "defaults (-2 each)",
 }
 
 
@@ -154,7 +155,13 @@ class _Session:
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
 
     def describe(self, m: Move, view: View) -> Text:
-        """What a move does, in words."""
+        """What a move does, in words (``m`` a move of the player to act now)."""
+        out = self._describe(m, view)
+        if self.rules.michigan and self.game.state.is_default(m):
+            out.append(" (Michigan default: -2 now)", style="red")
+        return out
+
+    def _describe(self, m: Move, view: View) -> Text:
         taken_builds = [b for b in view.builds if b.cards & m.takes]
         loose = m.takes & view.loose.mask
         parts: list[Text] = []
@@ -237,6 +244,9 @@ class _Session:
             )
         if r.sweeps:
             counts.append("sweeps " + "/".join(str(x) for x in v.sweeps))
+        if r.michigan:
+            fines = self.game.state.to_position().defaults or (0,) * r.num_teams
+            counts.append("defaults " + "/".join(str(x) for x in fines))
         if v.last_capturer is not None:
             counts.append(f"last capture: {self.who(v.last_capturer)}")
         c.print(Text.assemble(("Counts  ", "bold"), " · ".join(counts)))
@@ -383,7 +393,8 @@ class _Session:
         assert g.is_over
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         if g.log[-2].get("type") == "sudden_death":
-            self.console.print(Text("Sudden death: the target is reached in the middle of the hand."))
+            what = "Michigan" if self.rules.michigan else "Sudden death"
+            self.console.print(Text(f"{what}: the target is reached in the middle of the hand."))
         if self.rules.two_card_capture and g.state.to_position().sweep_order:
             self.console.print(Text("The table is cleared: the game ends."))
         if g.winner is None:

@@ -9,7 +9,8 @@ Policies, one per seat:
 
 * ``"random"``: a uniformly random legal move (in the core, GIL released);
 * ``"greedy"``: the core greedy policy, which takes the most card weight now (see
-  :data:`GREEDY_WEIGHTS`), ties broken at random (in the core, GIL released);
+  :data:`GREEDY_WEIGHTS`; with ``michigan`` a default costs its 2 points), ties broken at
+  random (in the core, GIL released);
 * a callable ``policy(state) -> Move | str | int``, called with the :class:`cassino.State`
   of each decision (an ``int`` is an index into ``state.legal_moves()``), or a
   :class:`cassino.players.Player`. Hands with a Python policy run with the GIL held.
@@ -17,7 +18,7 @@ Policies, one per seat:
 >>> import cassino
 >>> run = cassino.playouts("cassino_standard", 4, seed=1)
 >>> run.points.shape, run.totals.shape, run.moves.shape
-((4, 2, 13), (4, 2), (4,))
+((4, 2, 14), (4, 2), (4,))
 >>> bool((run.totals.sum(axis=1) >= 8).all())      # 11 points a hand, minus ties
 True
 >>> list(run.totals[2]) == cassino.random_hand(run.rules, hand_seed(1, 2), 0)[0]
@@ -39,7 +40,7 @@ from ._rng import Rng, shuffled_deck
 from .errors import CassinoError, MoveLimitError
 from .moves import Move, MoveKind
 from .rules import Rules, rules
-from .scoring import CATEGORIES
+from .scoring import CATEGORIES, DEFAULT_PENALTY
 
 __all__ = ["GREEDY_WEIGHTS", "PlayoutError", "Playouts", "hand_seed", "playouts"]
 
@@ -232,8 +233,15 @@ def _filler() -> Callable[..., None]:
 
 
 # -- the reference -------------------------------------------------------------------------
-def greedy_index(moves: Sequence[Move], table: int, sweep_bonus: int, rng: Rng) -> int:
-    """The reference of the core greedy policy: index of the chosen move."""
+def greedy_index(
+    moves: Sequence[Move],
+    table: int,
+    sweep_bonus: int,
+    rng: Rng,
+    is_default: Callable[[Move], bool] | None = None,
+) -> int:
+    """The reference of the core greedy policy: index of the chosen move (``is_default``:
+    opt_michigan, whether a move is a default, which costs its 2 points)."""
     best = None
     nbest = 0
     pick = 0
@@ -251,6 +259,8 @@ def greedy_index(moves: Sequence[Move], table: int, sweep_bonus: int, rng: Rng) 
                 g += 10 * sweep_bonus
         else:
             g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1) // 2
+        if is_default is not None and is_default(m):
+            g -= 10 * DEFAULT_PENALTY
         if best is None or g > best:
             best, nbest, pick = g, 1, i
         elif g == best:
@@ -284,7 +294,8 @@ def _fill_reference(
                 if codes[seat] == POLICY_CODES["greedy"]:
                     # (Callabra: clearing the table wins, worth 100 points to the policy)
                     bonus = r.sweep_points if r.sweeps else 100 if r.two_card_capture else 0
-                    i = greedy_index(legal, state.table_mask, bonus, rng)
+                    fined = state.is_default if r.michigan else None
+                    i = greedy_index(legal, state.table_mask, bonus, rng, fined)
                 else:
                     i = rng.below(len(legal))
                 state._push_unchecked(legal[i])

@@ -16,6 +16,7 @@ from typing import Any
 from .cards import ALL_CARDS, CardSet, card_code, card_rank, parse_card, rank_mask
 from .errors import CassinoError, NotationError, PositionError
 from .rules import Rules, parse_option, rules
+from .scoring import instant_against
 
 __all__ = [
     "MAX_JSON_BYTES",
@@ -260,6 +261,9 @@ class Position:
     plucked: int = 0
     phase: str = "start"
     trailed: int | None = None
+    # opt_michigan: defaults on the build duty per team in this hand (-2 each); empty when
+    # there are none (the canonical form of all zeros)
+    defaults: tuple[int, ...] = field(default=())
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -306,6 +310,15 @@ class Position:
             raise PositionError(f"last_capturer must be null or a seat from 0 to {n - 1}, not {self.last_capturer}")
         if any(not 0 <= t < r.num_teams for t in self.sweep_order):
             raise PositionError("sweep_order names a team that does not exist")
+        if self.defaults:
+            if not r.michigan:
+                raise PositionError("defaults are the fines of opt_michigan: they need michigan=true")
+            if len(self.defaults) != r.num_teams or any(
+                not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in self.defaults
+            ):
+                raise PositionError(f"defaults must be {r.num_teams} non-negative counts, one per team")
+            if not any(self.defaults):
+                raise PositionError("defaults of all zeros must be left out")
         seen: dict[int, str] = {}
 
         in_play = r.deck_mask
@@ -360,6 +373,18 @@ class Position:
                 f"the position records {len(self.sweep_order)} sweeps, but only "
                 f"{max(played, 0)} cards have been played in this hand"
             )
+        if sum(self.defaults) > max(played, 0):
+            raise PositionError(
+                f"the position records {sum(self.defaults)} defaults, but only "
+                f"{max(played, 0)} cards have been played in this hand"
+            )
+        if r.michigan_rounds_to_5 and any(self.hands):
+            against = instant_against(r, self.sweep_order, self.defaults)
+            if max(against) >= 3:
+                raise PositionError(
+                    "michigan_rounds_to_5: a team has suffered three instant scores, so the "
+                    "hand is over, but cards are still in hand"
+                )
         if (
             r.last_size == r.hand_size and len(self.stock) % per_deal and not r.draw_refill
             and r.deal_rest == "exact"
@@ -456,7 +481,7 @@ class Position:
         known = {
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
-            "plucked", "phase", "trailed",
+            "plucked", "phase", "trailed", "defaults",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -514,6 +539,9 @@ class Position:
         else:
             order = tuple(t for t in range(nteams) for _ in range(sweeps[t]))
         scores = tuple(_ints(data.get("scores", [0] * nteams), "scores"))
+        defaults = tuple(_ints(data.get("defaults", []), "defaults"))
+        if not any(defaults):
+            defaults = ()
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
@@ -543,6 +571,7 @@ class Position:
             plucked=plucked,
             phase=phase,
             trailed=trailed,
+            defaults=defaults,
         )
         return pos.validate()
 
@@ -582,6 +611,8 @@ class Position:
             d["phase"] = self.phase
         if self.trailed is not None:
             d["trailed"] = card_code(self.trailed)
+        if self.defaults:
+            d["defaults"] = list(self.defaults)
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -620,8 +651,10 @@ class Position:
             "".join(str(t) for t in self.sweep_order) or "-",
             ",".join(str(s) for s in self.scores),
         ]
-        if self.discard:
+        if self.discard or self.defaults:
             fields.append(_codes_text([card_code(c) for c in self.discard]))
+        if self.defaults:
+            fields.append(",".join(str(d) for d in self.defaults))
         if self.plucked or self.phase != "start":
             seats = "".join(str(s) for s in range(self.rules.players) if self.plucked >> s & 1)
             extra = f"pluck:{seats or '-'}:{self.phase}"
@@ -639,10 +672,10 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
-        if len(parts) in (11, 12) and parts[-1].startswith("pluck:"):
+        if len(parts) in (11, 12, 13) and parts[-1].startswith("pluck:"):
             pluck = _pluck_field(parts.pop())
-        if len(parts) not in (10, 11):
-            raise NotationError(f"position text needs 10 or 11 fields, not {len(parts)}")
+        if len(parts) not in (10, 11, 12):
+            raise NotationError(f"position text needs 10 to 12 fields, not {len(parts)}")
         head = parts[0]
         options: dict[str, Any] = {}
         if "{" in head:
@@ -683,7 +716,8 @@ class Position:
                 "stock": _text_codes(parts[6]),
                 "last_capturer": None if parts[7] == "-" else int(parts[7]),
                 "scores": [int(s) for s in parts[9].split(",")],
-                "discard": _text_codes(parts[10]) if len(parts) == 11 else [],
+                "discard": _text_codes(parts[10]) if len(parts) >= 11 else [],
+                "defaults": [int(d) for d in parts[11].split(",")] if len(parts) == 12 else [],
                 **pluck,
             }
             order = [] if parts[8] == "-" else [int(ch) for ch in parts[8]]

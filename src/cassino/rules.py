@@ -83,7 +83,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 # Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
-PLANNED_FLAGS = ("michigan",)
+PLANNED_FLAGS: tuple[str, ...] = ()
 
 
 # The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
@@ -192,7 +192,10 @@ class Rules:
     count_out: bool = False
     all_eleven: str = "none"
     sudden_death: str = "none"
+    # opt_michigan (RULES.md §3.37, AMB-19): obligation defaults legal at -2, sweeps 2 at
+    # once; michigan_rounds_to_5: target 5, three instant scores against a team end the hand
     michigan: bool = False
+    michigan_rounds_to_5: bool = False
     face_cards_all_four: bool = False
     initial_pairs: bool = False
     five_of_spades_sweep: bool = False
@@ -449,6 +452,7 @@ class Rules:
                 f"all_eleven (opt_all_eleven) is for systems of 11 points a hand, not {self.system} "
                 "with these options"
             )
+        self._check_michigan()
         if self.sudden_death != "none":
             if self.game_end != "target":
                 raise RulesError(
@@ -462,6 +466,44 @@ class Rules:
                     "sudden_death=point_cards_instant scores each ace when captured, which "
                     "aces_mode=all_four_only does not"
                 )
+
+    def _check_michigan(self) -> None:
+        """opt_michigan (RULES.md §3.37, AMB-19): a building game with a build duty,
+        sweeps worth 2 scored at once, a game to a target."""
+        if self.michigan_rounds_to_5 and not self.michigan:
+            raise RulesError("michigan_rounds_to_5 is a sub-mode of opt_michigan: it needs michigan=true")
+        if not self.michigan:
+            return
+        if self.build_kinds == "none":
+            raise RulesError(
+                f"michigan (opt_michigan) fines defaults on the build duty, but {self.system} "
+                "has no building (build_kinds=none)"
+            )
+        if self.obligation == "none":
+            raise RulesError(
+                "michigan (opt_michigan) fines defaults on the build duty, but obligation=none "
+                "sets no duty: choose obligation v1, v2 or v3"
+            )
+        if not self.sweeps or self.sweep_points != 2:
+            raise RulesError(
+                "michigan (opt_michigan) scores each sweep 2 points at once: it needs "
+                f"sweeps=true and sweep_points=2 (here sweeps={_opt_text(self.sweeps)}, "
+                f"sweep_points={self.sweep_points})"
+            )
+        if self.sudden_death != "none":
+            raise RulesError(
+                "michigan (opt_michigan) and sudden_death (opt_sudden_death) both score "
+                "sweeps at once by different rules: they cannot be combined"
+            )
+        if self.game_end != "target":
+            raise RulesError(
+                "michigan (opt_michigan) may end the game mid-hand at the target, but this "
+                f"game ends with game_end={self.game_end}"
+            )
+        if self.michigan_rounds_to_5 and self.target != 5:
+            raise RulesError(
+                f"michigan_rounds_to_5 plays rounds to 5: it needs target=5, not {self.target}"
+            )
 
     @property
     def eleven_points(self) -> bool:
@@ -587,6 +629,12 @@ class Rules:
             # RULES.md §3.12: the four-player game is Partnership Cassino's
             four = options["players"] == 4
             options = {**options, "teams": "partnership" if four else "individual"}
+        if options.get("michigan_rounds_to_5") is True and not self.michigan_rounds_to_5:
+            # rounds to 5 (AMB-19) implies Michigan and a target of 5, unless given
+            options = {"michigan": True, "target": 5, **options}
+        if options.get("michigan") is True and not self.michigan:
+            # Michigan sweeps score 2 (AMB-19): sweeps on at 2 points, unless given
+            options = {"sweeps": True, "sweep_points": 2, **options}
         return dataclasses.replace(self, **options)
 
 
@@ -832,7 +880,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_count_out": ("count_out=true", True),
     "opt_all_eleven": ("all_eleven=bonus|skunk|auto_win", True),
     "opt_sudden_death": ("sudden_death=sweep_instant|point_cards_instant", True),
-    "opt_michigan": ("michigan=true", False),
+    "opt_michigan": ("michigan=true", True),
     "opt_face_cards_all_four": ("face_cards_all_four=true", True),
     "opt_initial_pairs": ("initial_pairs=true", True),
     "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),

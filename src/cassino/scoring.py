@@ -16,10 +16,12 @@ from .rules import Rules
 
 __all__ = [
     "CATEGORIES",
+    "DEFAULT_PENALTY",
     "HandScore",
     "all_eleven_team",
     "final_winners",
     "immediate_points",
+    "instant_against",
     "score_hand",
     "spade_points",
     "tally_winner",
@@ -40,7 +42,10 @@ CATEGORIES = (
     "spade_points",
     "seven_diamonds",
     "all_eleven",
+    "defaults",
 )
+# opt_michigan (AMB-19): points a default on the build duty costs its player
+DEFAULT_PENALTY = 2
 
 _SINGLES = (
     ("big_cassino", parse_card("10D"), 2),
@@ -125,13 +130,22 @@ def spade_points(rules: Rules, mask: int) -> int:
     return pts
 
 
-def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]) -> HandScore:
+def score_hand(
+    rules: Rules,
+    piles: Sequence[Sequence[int]],
+    sweep_order: Sequence[int],
+    defaults: Sequence[int] = (),
+) -> HandScore:
     """Score captured piles (per team) and the sweeps made, in ordered-tally order.
 
     The order is most cards, most spades, 10D, 2S, the aces (spades, clubs, hearts,
     diamonds), 7D (Diamond), pictures (Tablanette), spade points (Spade), the all-eleven bonus, then the sweeps in
     the order they were made. With ``sudden_death`` the categories scored when the cards
-    were captured come first (the sweeps, or the point cards), as they were added then."""
+    were captured come first (the sweeps, or the point cards), as they were added then.
+    With ``michigan`` the instant scores come first: the defaults (``defaults``, counts per
+    team, -2 each), then the sweeps; a hand that reaches the tally never had a team at
+    the target after an instant score, and the fines first keep every running total of
+    the tally's instant part below the target too."""
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
@@ -168,7 +182,12 @@ def score_hand(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequen
         if team is not None:
             extra.append(("all_eleven", team, 1))
     sweeps = [("sweeps", t, rules.sweep_points) for t in sweep_order] if rules.sweeps else []
-    if rules.sudden_death == "sweep_instant":
+    fines = [
+        ("defaults", t, -DEFAULT_PENALTY * n) for t, n in enumerate(defaults) if n
+    ] if rules.michigan else []
+    if rules.michigan:
+        events = fines + sweeps + base + cards + extra
+    elif rules.sudden_death == "sweep_instant":
         events = sweeps + base + cards + extra
     elif rules.sudden_death == "point_cards_instant":
         events = cards + base + extra + sweeps
@@ -211,6 +230,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         out.append("all_eleven")
     if rules.sweeps:
         out.append("sweeps")
+    if rules.michigan:
+        out.append("defaults")
     return tuple(out)
 
 
@@ -227,18 +248,40 @@ def all_eleven_team(events: Sequence[tuple[str, int, int]]) -> int | None:
     return None
 
 
-def immediate_points(rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]) -> list[int]:
+def immediate_points(
+    rules: Rules,
+    piles: Sequence[Sequence[int]],
+    sweep_order: Sequence[int],
+    defaults: Sequence[int] = (),
+) -> list[int]:
     """Points per team already scored during a hand in play under ``sudden_death``
     (RULES.md §3.37, AMB-18): each sweep (``sweep_instant``) or each point card captured so
-    far (``point_cards_instant``). Zeros without sudden death."""
+    far (``point_cards_instant``); under ``michigan`` (AMB-19) each sweep (2) and each
+    default (-2, ``defaults`` counts per team). Zeros without instant scoring."""
     out = [0] * rules.num_teams
-    if rules.sudden_death == "sweep_instant":
+    if rules.michigan:
+        for t in sweep_order:
+            out[t] += rules.sweep_points
+        for t, n in enumerate(defaults):
+            out[t] -= DEFAULT_PENALTY * n
+    elif rules.sudden_death == "sweep_instant":
         for t in sweep_order:
             out[t] += rules.sweep_points
     elif rules.sudden_death == "point_cards_instant":
         masks = [sum(1 << c for c in p) for p in piles]
         for _, t, pts in _point_cards(rules, masks):
             out[t] += pts
+    return out
+
+
+def instant_against(rules: Rules, sweep_order: Sequence[int], defaults: Sequence[int]) -> list[int]:
+    """``michigan``: the instant scores against each team so far (AMB-19): its own
+    defaults and the sweeps of the other teams."""
+    out = list(defaults) if defaults else [0] * rules.num_teams
+    for t in sweep_order:
+        for u in range(rules.num_teams):
+            if u != t:
+                out[u] += 1
     return out
 
 

@@ -24,8 +24,8 @@ OUT = Path(__file__).with_name("perft.txt")
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
-# five-of-spades, initial-pairs and face-cards-all-four options, Tablanette and Callabra,
-# computed by the pure-Python reference
+# five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette and
+# Callabra, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -52,6 +52,7 @@ def pos(
     last_capturer: int | None = None,
     sweeps: list[int] | None = None,
     extra: dict[str, Any] | None = None,
+    defaults: list[int] | None = None,
 ) -> Position:
     """A position naming only the cards that matter; the rest are split between the piles."""
     hand_codes = [_codes(h) for h in hands]
@@ -81,6 +82,7 @@ def pos(
             "last_capturer": last_capturer,
             "sweeps": [order.count(t) for t in range(n)],
             "sweep_order": order,
+            "defaults": defaults or [],
             **(extra or {}),
         }
     )
@@ -291,6 +293,20 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
          last_capturer=1), (1, 2, 3, 4, 5)),
     ("callabra, four players: random play, seed 41 after 13 plies",
      played(41, 13, 15, "callabra", players=4), (1, 2, 3, 4)),
+    # §3.37 opt_michigan (AMB-19): the obligation's defaults are legal (and fined)
+    ("michigan, obligation v1: the owner of the 9 may trail (a default)",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan": True}), (1, 2, 3, 4)),
+    ("michigan, obligation v2: the owner of the 9 may leave it alone (a default)",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan": True, "obligation": "v2"}), (1, 2, 3, 4)),
+    ("michigan rounds to 5, obligation v3: seat 0 has two defaults, a third ends the hand "
+     "inside perft",
+     pos(["9D 4C 2H AS", "5S 8C 3D KH"], ["AD 3C 6S", b("4S+5H", 9, 0), b("2S+3H", 5, 1)],
+         options={"michigan_rounds_to_5": True, "obligation": "v3"}, defaults=[2, 0],
+         stock="2C 4H 5C 6C 7C 7S 8S 10C", last_capturer=1), (1, 2, 3, 4)),
+    ("michigan rounds to 5: random play, seed 41 after 12 plies",
+     played(41, 12, 15, michigan_rounds_to_5=True, obligation="v2"), (1, 2, 3, 4)),
 ]  # fmt: skip
 
 
