@@ -534,9 +534,12 @@ MECH_SYSTEMS = [
     ("cassino_royal", {"pluck": True}),
     ("cassino_trailing_royals", {"face_capture": "any"}),
     ("cassino_three_four", {"face_cards_all_four": True, "face_capture": "any", "pluck": True}),
+    ("cassino_pluck", {"michigan": True, "obligation": "v2", "sweeps": True, "sweep_points": 2,
+                       "face_cards_all_four": True, "face_capture": "any"}),
 ]
 MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4",
-            "pluck", "pluck-options", "pluck-four", "pluck-royal", "trailing-royals", "faces-pluck-three"]
+            "pluck", "pluck-options", "pluck-four", "pluck-royal", "trailing-royals", "faces-pluck-three",
+            "pluck-faces-michigan"]
 
 
 @pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)

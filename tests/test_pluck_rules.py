@@ -330,3 +330,15 @@ def test_moves_command_lists_plucks_as_json(tmp_path):
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert '"move": "^4C"' in lines[-3] and '"kind": "pluck"' in lines[-3] and '"card": null' in lines[-3]
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+def test_with_michigan_a_pluck_is_never_a_default(impl):
+    # seat 0 owns a build of 9 under obligation v2: a pluck is no play, so no default
+    pos = pluck_pos(["9D 5S", "KH 2C"], ["4C QH", build("4S+5H", 9, 0)],
+                    stock="2H 3H 4H 6H 6C 7C 8C 9C", options={"michigan": True, "obligation": "v2"})
+    s = impl.from_position(pos)
+    assert "^QH" in plucks(s) and not s.is_default(Move.parse("^QH"))
+    assert s.is_default(Move.parse("5S"))  # a trail leaving the build alone is one
+    s.push("^QH")
+    assert s.to_position().defaults == ()

@@ -2346,8 +2346,8 @@ cdef bint is_default(Core* c, int kind, mask_t takes) noexcept nogil:
     cdef int me = 1 << c.h.to_move
     cdef int i
     cdef bint own_any = False, takes_own = False
-    if not c.p.duty:
-        return False
+    if not c.p.duty or kind == K_PLUCK or kind == K_PASS:
+        return False     # (a pluck or a pass is no play: the duty binds the card played)
     for i in range(c.h.nbuilds):
         if c.h.builds[i].owners & me:
             own_any = True
@@ -2394,13 +2394,13 @@ cdef void end_early(Core* c) noexcept nogil:
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int seat = c.h.to_move
     cdef int team = c.p.team_of[seat]
-    cdef mask_t bit = (<mask_t>1) << m.card
-    cdef mask_t t, rest
+    cdef mask_t bit, t, rest
     cdef int i, target
     cdef CBuild* b
     if m.kind == K_PLUCK or m.kind == K_PASS:
-        apply_pluck(c, m, seat, team)
+        apply_pluck(c, m, seat, team)     # (card is NO_CARD: no bit to shift)
         return
+    bit = (<mask_t>1) << m.card
     if c.p.michigan and is_default(c, m.kind, m.takes) and c.h.ndefaults[team] < 255:
         c.h.ndefaults[team] += 1
     c.h.hands[seat] &= ~bit

@@ -1223,8 +1223,8 @@ def duty_reason(obligation: str, seat: int, builds: Iterable[Build], m: Move) ->
     on the table (under michigan: why ``m`` is a default, fined 2 points), or None. Only
     the obligation: the holding requirement and the holding invariant are not duties."""
     own = [b for b in builds if b.owners >> seat & 1]
-    if not own or obligation == "none":
-        return None
+    if not own or obligation == "none" or not m.plays_card:
+        return None  # (a pluck or a pass is no play: the duty binds the card played)
     names = " and ".join(str(b.value) for b in own)
     what = f"you own a build of {names}"
     takes_own = any(b.cards & m.takes for b in own)
