@@ -248,7 +248,8 @@ def test_rules_with_options_and_json() -> None:
     assert set(data["options"]) == set(OPTION_NAMES)
     assert data["options"]["sweeps"] == {"value": True, "allowed": "true | false"}
     assert data["options"]["face_capture"]["value"] == "one_or_three"
-    assert data["options"]["pluck"]["allowed"] == "false (true is planned)"
+    assert data["options"]["pluck"] == {"value": False, "allowed": "true | false"}
+    assert data["options"]["michigan"]["allowed"] == "true | false"  # (every module is implemented)
     assert data["options"]["michigan"]["allowed"] == "true | false"
     assert data["options"]["all_eleven"]["allowed"] == "none | bonus | skunk | auto_win"
     assert data["options"]["sudden_death"]["allowed"] == "none | sweep_instant | point_cards_instant"
