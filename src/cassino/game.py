@@ -25,7 +25,7 @@ from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
 from .rules import Rules, rules
-from .scoring import HandScore, final_winners, immediate_points, tally_winner
+from .scoring import HandScore, final_winners, hand_spades, immediate_points, tally_winner
 
 __all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
 
@@ -393,7 +393,10 @@ class Game:
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
         first = self._hands_played == 0
-        self._scores, winner = tally_winner(self.rules, self._scores, hs, self._target, first_hand=first)
+        spades = hand_spades(self._state.to_position().piles)
+        self._scores, winner = tally_winner(
+            self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
+        )
         r = self.rules
         if (
             winner is None and r.end_check == "compare_totals" and r.tie_hand_target
@@ -411,7 +414,9 @@ class Game:
         if winner is not None:
             self._end(winner)
             return
-        winners = final_winners(self.rules, self._scores, self._hands_played)
+        winners = final_winners(
+            self.rules, self._scores, self._hands_played, spades=spades, target=self._target
+        )
         if winners:
             self._end(*winners)
             return
