@@ -535,10 +535,6 @@ class Rules:
     def _check_single_group(self) -> None:
         """capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39)."""
         if self.capture_extent != "single_group":
-            if not self.combine_match_and_sum:
-                raise RulesError(
-                    "combine_match_and_sum=false applies only with capture_extent=single_group"
-                )
             if not self.faces_capturable:
                 raise RulesError("faces_capturable=false applies only with capture_extent=single_group (Kontsina)")
             return
