@@ -85,11 +85,11 @@ def test_bad_swedish_options_raise(options, pattern):
 
 
 def test_swedish_parameters_elsewhere():
-    with pytest.raises(RulesError, match="tie_most_spades .* needs end_check=compare_totals"):
+    with pytest.raises(RulesError, match=r"tie_most_spades .* needs end_check=compare_totals"):
         rules("cassino_standard", tie_most_spades=True)
     with pytest.raises(RulesError, match="final_tie applies only"):
         rules("cassino_standard", final_tie="shared")
-    with pytest.raises(RulesError, match="all_eleven .* is for systems of 11 points"):
+    with pytest.raises(RulesError, match=r"all_eleven .* is for systems of 11 points"):
         rules(SW, all_eleven="bonus")
     # sistan and most-spades points are ordinary scoring parameters elsewhere
     assert rules("cassino_standard", sistan_points=1).sistan_points == 1
