@@ -393,7 +393,8 @@ class Game:
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
         first = self._hands_played == 0
-        spades = hand_spades(self._state.to_position().piles)
+        # Swedish Kassino (AMB-57): a tie at the top goes to most spades in this hand
+        spades = hand_spades(self._state.to_position().piles) if self.rules.tie_most_spades else None
         self._scores, winner = tally_winner(
             self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
         )
