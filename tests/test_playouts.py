@@ -52,6 +52,11 @@ CASES = [
     ("cassino_standard", {"all_eleven": "bonus", "sweeps": True}, ("greedy", "random")),
     ("callabra", {}, ("greedy", "greedy")),
     ("callabra", {"players": 4}, ("greedy", "random", "greedy", "random")),
+    ("swedish_kassino", {}, ("greedy", "random")),
+    ("swedish_kassino", {"players": 3}, ("greedy", "greedy", "random")),
+    ("kontsina", {}, ("greedy", "random")),
+    ("kontsina", {"good_two_points": 1, "good_ten_points": 2, "combine_match_and_sum": True},
+     ("random", "greedy")),
 ]
 
 

@@ -269,6 +269,8 @@ def test_implemented_systems():
         "cassino_diamond",
         "callabra",
         "tablanette",
+        "kontsina",
+        "swedish_kassino",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -281,7 +283,8 @@ def test_implemented_systems():
         "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
-        "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra")],
+        "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
+            "kontsina", "swedish_kassino")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -31,7 +31,7 @@ from hypothesis.stateful import (
 
 import cassino
 from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Position, Rng
-from cassino.cards import ALL_CARDS, SPADES, CardSet
+from cassino.cards import ALL_CARDS, CLUBS, SPADES, CardSet
 from cassino.moves import same_notation
 from cassino.position import card_value, card_values
 from cassino.scoring import all_eleven_team, immediate_points, instant_against, score_hand
@@ -87,7 +87,9 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     spades = [(m & SPADES).bit_count() for m in masks]
     categories = [([len(x) for x in p.piles], r.most_cards_points)]
     if r.card_points:  # (Tablanette: no spades, 10D, 2S or aces)
-        categories.append((spades, 1))
+        categories.append((spades, r.most_spades_points))  # (Swedish: 2)
+    # Kontsina: most clubs
+    categories.append(([(m & CLUBS).bit_count() for m in masks], r.most_clubs_points))
     for counts, award in categories:
         best = max(counts)
         if counts.count(best) == 1:
@@ -110,6 +112,11 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         extra = ("JS", "2S", "AS") if r.spade_points == "additive" else ("JS",)
         for t in range(n):
             pts[t] += spades[t] + sum(masks[t] >> cassino.parse_card(c) & 1 for c in extra)
+    for code, award in (("2C", r.good_two_points), ("10D", r.good_ten_points)):  # Kontsina
+        for t in range(n):
+            pts[t] += award * (masks[t] >> cassino.parse_card(code) & 1)
+    if p.is_over and p.last_capturer is not None:  # Swedish: Sistan
+        pts[r.team_of(p.last_capturer)] += r.sistan_points
     if r.sweeps:
         for t in p.sweep_order:
             pts[t] += r.sweep_points
@@ -196,7 +203,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert b.multiple == (len(groups) > 1)
     # scores
     hs = s.hand_score()
-    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults)
+    last = r.team_of(p.last_capturer) if p.is_over and p.last_capturer is not None else None
+    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults, last_team=last)
     assert hs.totals() == pile_points(r, p)
     # serial forms round-trip
     assert Position.from_json(s.to_json()) == p
@@ -711,6 +719,30 @@ class MichiganPartnershipV3Machine(StateMachine):
     examples = 6
 
 
+# RULES.md §3.19: Swedish Kassino, Royal values without building, for 2, 3 and 4 players
+class SwedishMachine(StateMachine):
+    system = "swedish_kassino"
+    examples = max(1, EXAMPLES // 3) if CORE else 1
+
+
+class SwedishThreeMachine(SwedishMachine):
+    options = {"players": 3}  # noqa: RUF012
+
+
+class SwedishFourMachine(SwedishMachine):
+    options = {"players": 4, "final_tie": "shared"}  # noqa: RUF012
+
+
+# RULES.md §3.16: Kontsina, one group a capture (AMB-38, AMB-39 options)
+class KontsinaMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "kontsina"
+
+
+class KontsinaOptionsMachine(KontsinaMachine):
+    options = {"combine_match_and_sum": True, "faces_capturable": False}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -760,6 +792,11 @@ STATE_MACHINES = [
     TrailingRoyalsMachine,
     FaceCardsOptionsMachine,
     *CALLABRA_MACHINES,
+    SwedishMachine,
+    SwedishThreeMachine,
+    SwedishFourMachine,
+    KontsinaMachine,
+    KontsinaOptionsMachine,
 ]
 
 
@@ -821,6 +858,9 @@ GAME_SETUPS = [
     ("callabra", {"players": 3, "final_tie": "more_hands"}),
     ("cassino_standard", {"michigan": True, "obligation": "v2", "target": 11}),
     ("cassino_standard", {"michigan_rounds_to_5": True}),
+    ("swedish_kassino", {"target": 6}),
+    ("swedish_kassino", {"players": 3, "target": 6, "final_tie": "shared"}),
+    ("kontsina", {"match_hands": 2}),
 ]
 
 
@@ -829,6 +869,8 @@ def check_game(g: Game) -> None:
     totals = [0] * g.rules.num_teams
     for hs in g.hand_scores:
         for t, pts in enumerate(hs.totals()):
+            if g.rules.game_end == "hands_won":  # Kontsina: hands won
+                pts = int(pts == max(hs.totals()))
             totals[t] += pts
     base = list(totals)
     mid_hand = g.is_over and g.log[-2]["type"] == "sudden_death"
@@ -856,6 +898,9 @@ def check_game(g: Game) -> None:
         if g.rules.game_end == "one_hand":   # Callabra: the hand's winner or the tied
             leaders = [t for t, x in enumerate(g.scores) if x == max(g.scores)]
             assert list(g.winners) == leaders and max(g.scores) >= 1
+        elif g.rules.game_end == "hands_won":   # Kontsina: more hands won
+            assert g.hands_played >= g.rules.match_hands and g.hands_played % 2 == 0
+            assert [g.scores[t] for t in g.winners] == [max(g.scores)]
         elif g.rules.game_end == "each_deals_twice":
             assert g.hands_played >= 2 * g.rules.players
             assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)

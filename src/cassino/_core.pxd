@@ -102,6 +102,11 @@ cdef struct Params:
     int aces_all_four        # Diamond Cassino: the aces score only as a set of four
     int cards_tie_spades     # Portuguese: a tie for cards goes to the side with most spades
     int all_eleven_bonus     # opt_all_eleven=bonus: +1 to a team with all 11 base points
+    int most_spades_points   # 1 (Swedish Kassino 2)
+    int sistan_points        # Swedish Kassino: the last capturer of the hand (Sistan)
+    int most_clubs_points    # Kontsina: most clubs
+    int good_two_points      # Kontsina: the 2C
+    int good_ten_points      # Kontsina: the 10D
     # multi-valued cards (Royal ace 1/14, Buckeye 10D 10/11): see _royal.pxi
     uint8_t alt_val[NCARDS]  # second value when played from hand; 0 = none
     uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
@@ -112,6 +117,9 @@ cdef struct Params:
     int pluck_loose          # a pluck must leave a loose card (else any table card)
     int face_builds          # opt_face_cards_all_four: natural builds of face cards
     int callabra             # Callabra (gen_callabra): matches, two-card captures, a clear ends
+    int single_group         # capture_extent=single_group (Kontsina): one group a capture
+    int combine              # ... combine_match_and_sum: one matching card and one sum group
+    int faces_capturable     # ... 0: J, Q, K never taken (AMB-38)
     int deal_rotation        # deal_rest=rotation: a short deal one card at a time in rotation
 
 cdef struct Core:

@@ -1760,6 +1760,74 @@ cdef int gen_callabra(Core* c, MoveBuf* buf) noexcept nogil:
         return -1
     return <int>buf.n
 
+# capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39), as
+# _reference.State._single_group: one loose card of the played card's rank, or one sum group
+# of two or more loose numeric cards totalling its value (combine: also one of each).
+
+cdef uint64_t single_sums(Core* c, MoveBuf* buf, int p, const uint8_t* ids, int n, int i,
+                          int rem, mask_t cur, mask_t match) noexcept nogil:
+    """List (buf not NULL) or count the sum groups of ids[i:] totalling rem added to cur,
+    each alone and with every card of match."""
+    cdef int j, w
+    cdef uint64_t total = 0
+    cdef mask_t m
+    if rem == 0:
+        if buf != NULL:
+            emit(buf, p, K_CAPTURE, cur, 0)
+            m = match
+            while m:
+                emit(buf, p, K_CAPTURE, cur | (m & (~m + 1)), 0)
+                m &= m - 1
+        return 1 + <uint64_t>cas_popcount(match)
+    for j in range(i, n):
+        w = c.p.val[ids[j]]
+        if w <= rem:
+            total += single_sums(c, buf, p, ids, n, j + 1, rem - w,
+                                 cur | ((<mask_t>1) << ids[j]), match)
+    return total
+
+cdef uint64_t single_group_moves(Core* c, MoveBuf* buf) noexcept nogil:
+    """List (buf not NULL, unsorted) or count the moves of capture_extent=single_group."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, same, t
+    cdef uint8_t ids[NCARDS]
+    cdef int p, v, n, k
+    cdef uint64_t total = 0
+    while hand:
+        p = cas_ctz(hand)
+        hand &= hand - 1
+        v = c.p.val[p]
+        total += 1
+        if buf != NULL:
+            emit(buf, p, K_TRAIL, 0, 0)
+        same = 0
+        if v or c.p.faces_capturable:
+            same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        total += <uint64_t>cas_popcount(same)
+        if buf != NULL:
+            m = same
+            while m:
+                emit(buf, p, K_CAPTURE, m & (~m + 1), 0)
+                m &= m - 1
+        if v:
+            n = 0
+            t = c.h.loose
+            while t:
+                k = cas_ctz(t)
+                t &= t - 1
+                if 0 < c.p.val[k] < v:
+                    ids[n] = <uint8_t>k
+                    n += 1
+            total += single_sums(c, buf, p, ids, n, 0, v, 0, same if c.p.combine else 0)
+    return total
+
+cdef int gen_single_group(Core* c, MoveBuf* buf) noexcept nogil:
+    """The moves of capture_extent=single_group in canonical order; -1 on overflow."""
+    single_group_moves(c, buf)
+    if buf.overflow:
+        return -1
+    sort_moves(buf.moves, buf.n)
+    return <int>buf.n
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory): the moves that play a
@@ -1809,6 +1877,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_multi(c, buf)     # a card with two values in play (_royal.pxi)
     if c.p.callabra:
         return gen_callabra(c, buf)
+    if c.p.single_group:
+        return gen_single_group(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it
@@ -2199,6 +2269,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return count_multi(c)
     if c.p.callabra:
         return count_callabra(c)
+    if c.p.single_group:
+        return single_group_moves(c, NULL) if c.h.hands[c.h.to_move] else 0
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
@@ -2554,13 +2626,17 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 14               # cassino.scoring.CATEGORIES
+    NCATS = 18               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
     CAT_SEVEN_DIAMONDS = 11
     CAT_ALL_ELEVEN = 12
     CAT_DEFAULTS = 13
+    CAT_SISTAN = 14
+    CAT_CLUBS = 15
+    CAT_GOOD_TWO = 16
+    CAT_GOOD_TEN = 17
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
@@ -2638,7 +2714,15 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         pts[winner * NCATS] = <int16_t>c.p.most_cards_points
     winner = unique_best(spades, c.p.nteams)
     if winner >= 0 and c.p.card_points:
-        pts[winner * NCATS + 1] = 1
+        pts[winner * NCATS + 1] = <int16_t>c.p.most_spades_points
+    if c.p.most_clubs_points:                                   # Kontsina
+        for t in range(c.p.nteams):
+            counts[t] = cas_popcount(masks[t] & (SPADES_MASK << 3))
+        winner = unique_best(counts, c.p.nteams)
+        if winner >= 0:
+            pts[winner * NCATS + CAT_CLUBS] = <int16_t>c.p.most_clubs_points
+    if c.p.sistan_points and c.h.last_capturer >= 0 and hand_over(c):   # Swedish: Sistan
+        pts[c.p.team_of[c.h.last_capturer] * NCATS + CAT_SISTAN] = <int16_t>c.p.sistan_points
     for i in range(6 if c.p.card_points else 0):
         for t in range(c.p.nteams):
             if (masks[t] >> special[i]) & 1:
@@ -2649,6 +2733,10 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         if c.p.picture_points:                                   # Tablanette: J, Q, K
             pts[t * NCATS + CAT_PICTURES] = <int16_t>(
                 c.p.picture_points * cas_popcount(masks[t] & PICTURES_MASK))
+        if c.p.good_two_points and (masks[t] >> 7) & 1:        # 2C (Kontsina)
+            pts[t * NCATS + CAT_GOOD_TWO] = <int16_t>c.p.good_two_points
+        if c.p.good_ten_points and (masks[t] >> 38) & 1:       # 10D (Kontsina)
+            pts[t * NCATS + CAT_GOOD_TEN] = <int16_t>c.p.good_ten_points
         if c.p.seven_diamonds and (masks[t] >> 26) & 1:        # 7D
             pts[t * NCATS + CAT_SEVEN_DIAMONDS] = <int16_t>c.p.seven_diamonds
         if c.p.spade_points:
@@ -2744,6 +2832,11 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     if rules.build_kinds == "none":
         p.build_max = 0                                     # no value can be built
     p.most_cards_points = rules.most_cards_points
+    p.most_spades_points = rules.most_spades_points
+    p.sistan_points = rules.sistan_points
+    p.most_clubs_points = rules.most_clubs_points
+    p.good_two_points = rules.good_two_points
+    p.good_ten_points = rules.good_ten_points
     p.picture_points = rules.picture_points
     p.card_points = 1 if rules.card_points else 0
     p.spade_points = {"none": 0, "inclusive": 1, "additive": 2}[rules.spade_points]
@@ -2761,6 +2854,9 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
         for i in range(NCARDS):
             p.val[i] = i // 4 + 1
     p.callabra = 1 if rules.two_card_capture else 0
+    p.single_group = 1 if rules.capture_extent == "single_group" else 0
+    p.combine = 1 if rules.combine_match_and_sum else 0
+    p.faces_capturable = 1 if rules.faces_capturable else 0
     p.deal_rotation = 1 if rules.deal_rest == "rotation" else 0
     load_multi(p, rules)
     p.val_ordered = 1
@@ -3080,7 +3176,10 @@ cdef class State:
     def hand_score(self):
         """Scoring of the captured piles and sweeps so far."""
         pos = self.to_position()
-        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults)
+        last = pos.last_capturer
+        # Sistan (Swedish Kassino): the last capturer of a finished hand
+        team = self._rules.team_of(last) if last is not None and pos.is_over else None
+        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team)
 
     def is_default(self, move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._rng import Rng, shuffled_deck
-from .cards import card_code, card_rank, rank_mask
+from .cards import FACES, card_code, card_rank, rank_mask
 from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from .moves import Move, MoveKind, same_notation
 from .position import Build, Position, card_value, card_values, mask_sum
@@ -377,7 +377,10 @@ class State:
 
     def hand_score(self) -> HandScore:
         """Scoring of the captured piles and sweeps so far."""
-        return score_hand(self.rules, self.piles, self.sweep_order, self.defaults)
+        last = self.last_capturer
+        # Sistan (Swedish Kassino): the last capturer of a finished hand
+        team = self.rules.team_of(last) if last is not None and self.is_over else None
+        return score_hand(self.rules, self.piles, self.sweep_order, self.defaults, last_team=team)
 
     # -- move generation -------------------------------------------------------------------
     def _pluckable(self) -> int:
@@ -508,8 +511,31 @@ class State:
             return self.loose
         return self.table_mask
 
+    def _single_group(self, p: int) -> Iterator[Move]:
+        """capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39): one loose
+        card of p's rank, or one sum group of two or more loose numeric cards totalling its
+        value; with combine_match_and_sum one of each together. Faces match by rank only,
+        and not at all with faces_capturable=false."""
+        r = self.rules
+        v = card_value(p)
+        same = self.loose & rank_mask(card_rank(p)) if v or r.faces_capturable else 0
+        matches = [1 << c for c in bits(same)]
+        sums: list[int] = []
+        if v:
+            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) < v)
+            sums = [s for s in subsets(cand) if s.bit_count() >= 2 and mask_sum(s) == v]
+        for takes in matches + sums:
+            yield Move(p, CAPTURE, takes)
+        if r.combine_match_and_sum:
+            for m in matches:
+                for s in sums:
+                    yield Move(p, CAPTURE, m | s)
+
     def _captures(self, p: int) -> Iterator[Move]:
         r = self.rules
+        if r.capture_extent == "single_group":
+            yield from self._single_group(p)
+            return
         v = card_value(p)
         if v == 0:
             same = self.loose & rank_mask(card_rank(p))
@@ -659,8 +685,8 @@ class State:
                     ):
                         continue
                     moves.update(_with_builds(p, loose, bmask))
-                # creates
-                for sub in subsets(self.loose):
+                # creates (none without building: Swedish Kassino, RULES.md §3.19)
+                for sub in subsets(self.loose) if r.build_kinds != "none" else ():
                     if not sub:
                         continue
                     for vals in self._valuings(sub, top):
@@ -914,6 +940,10 @@ class State:
         for b in self.builds:
             if b.cards & m.takes and b.cards & ~m.takes:
                 return f"the build of {b.value} must be taken or added to as a whole"
+        if m.kind in BUILD_KINDS and self.rules.build_kinds == "none":
+            return f"there is no building in {self.rules.system}: capture or trail"
+        if m.kind == CAPTURE and self.rules.capture_extent == "single_group":
+            return self._single_group_reason(m)
         if self.rules.multi_valued:
             return self._multi_reason(m)
         v = card_value(m.card)
@@ -951,6 +981,26 @@ class State:
                 "(natural_build_combination=false allows a single group)"
             )
         return f"the cards do not form groups totalling {m.value}"
+
+    def _single_group_reason(self, m: Move) -> str:
+        """Why a capture is not one group (capture_extent=single_group, Kontsina)."""
+        r = self.rules
+        code = card_code(m.card)
+        faces = m.takes & FACES
+        if faces and not r.faces_capturable:
+            return (
+                f"faces_capturable=false: the {card_code(next(bits(faces)))} cannot be taken; "
+                "faces stay on the table until the leftovers (AMB-38)"
+            )
+        if not card_value(m.card) or faces:
+            return f"a face card takes and is taken only by rank, one card at a time ({code})"
+        one = "one card of its rank or one group of cards totalling its value"
+        if r.combine_match_and_sum:
+            one = "one card of its rank and/or one group of cards totalling its value"
+        return (
+            f"capture_extent=single_group: the {code} ({card_value(m.card)}) takes {one} "
+            "(AMB-39)"
+        )
 
     def _pluck_reason(self, m: Move) -> str:
         """Why the pluck or pass ``m`` is illegal here."""

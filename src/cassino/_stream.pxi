@@ -708,14 +708,14 @@ cdef class MoveStream:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
                     or self._core.p.pluck or self._core.p.face_builds
-                    or self._core.p.callabra):
+                    or self._core.p.callabra or self._core.p.single_group):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
-                if sweep_applies(&self._core) or self._core.p.callabra:
-                    # (the cursors have no capture-all card and no two-card capture: list;
-                    # a Callabra position has few moves)
+                if sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group:
+                    # (the cursors have no capture-all card, no two-card capture and no
+                    # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
                 elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
                     # (positions with a multi-valued card in play, and those of opt_pluck

@@ -608,6 +608,12 @@ _INT_RANGES = {
     "last_hand_size": "0 (= hand_size) or 1-26",
     "table_cards": "even, 0-12",
     "seven_diamonds_points": "integer >= 0 (cassino_diamond)",
+    "most_spades_points": "0-100",
+    "sistan_points": "0-100 (swedish_kassino: 1)",
+    "most_clubs_points": "0-100 (kontsina: 2)",
+    "good_two_points": "0-100 (kontsina: 2)",
+    "good_ten_points": "0-100 (kontsina: 1)",
+    "match_hands": "even, >= 2 (kontsina)",
 }
 
 

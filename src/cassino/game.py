@@ -25,7 +25,14 @@ from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
 from .rules import Rules, rules
-from .scoring import DEFAULT_PENALTY, HandScore, final_winners, immediate_points, tally_winner
+from .scoring import (
+    DEFAULT_PENALTY,
+    HandScore,
+    final_winners,
+    hand_spades,
+    immediate_points,
+    tally_winner,
+)
 
 __all__ = ["CountOut", "Game", "ReplayError", "clinched_points"]
 
@@ -398,7 +405,11 @@ class Game:
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
         first = self._hands_played == 0
-        self._scores, winner = tally_winner(self.rules, self._scores, hs, self._target, first_hand=first)
+        # Swedish Kassino (AMB-57): a tie at the top goes to most spades in this hand
+        spades = hand_spades(self._state.to_position().piles) if self.rules.tie_most_spades else None
+        self._scores, winner = tally_winner(
+            self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
+        )
         r = self.rules
         if (
             winner is None and r.end_check == "compare_totals" and r.tie_hand_target
@@ -416,7 +427,9 @@ class Game:
         if winner is not None:
             self._end(winner)
             return
-        winners = final_winners(self.rules, self._scores, self._hands_played)
+        winners = final_winners(
+            self.rules, self._scores, self._hands_played, spades=spades, target=self._target
+        )
         if winners:
             self._end(*winners)
             return

@@ -67,6 +67,10 @@ _CATEGORY_NAMES = {
     "seven_diamonds": "seven of diamonds 7♦",
     "all_eleven": "all eleven bonus",
     "defaults": "defaults (-2 each)",
+    "sistan": "sistan (last capture)",
+    "clubs": "most clubs",
+    "good_two": "the Good 2 (2♣)",
+    "good_ten": "the Good 10 (10♦)",
 }
 
 
@@ -226,6 +230,8 @@ class _Session:
         )
         scores = " · ".join(f"{self.team_name(t)} {s}" for t, s in enumerate(v.scores))
         goal = "" if r.game_end == "one_hand" else f"  (target {r.target})"
+        if r.game_end == "hands_won":   # Kontsina: hands won, a match of match_hands
+            goal = f"  (hands won, match of {r.match_hands} hands)"
         c.print(Text.assemble(("Scores  ", "bold"), scores, goal))
         items = [self.cards(v.loose.mask)] if v.loose else []
         table = Text(" ").join([*items, *(self.build(b) for b in v.builds)])
@@ -301,13 +307,16 @@ class _Session:
             name = _CATEGORY_NAMES[cat]
             if cat == "sweeps" and self.rules.two_card_capture:
                 name = "cleared the table"   # Callabra: the clearing capture wins
+            elif cat == "sweeps" and self.rules.sistan_points:
+                name = "tabbe (sweeps)"      # Swedish Kassino
             grid.add_row(name, *(str(hs.categories(t)[cat]) for t in teams))
         cards = [str(len(p)) for p in pos.piles]
         spades = [str(sum(1 for x in p if card_suit(x) == 0)) for p in pos.piles]
         grid.add_row("(cards taken)", *cards, style="dim")
         grid.add_row("(spades taken)", *spades, style="dim")
         grid.add_row("hand total", *(str(x) for x in hs.totals()), style="bold")
-        grid.add_row("game score", *(str(x) for x in self.game.scores), style="bold")
+        label = "hands won" if self.rules.game_end == "hands_won" else "game score"
+        grid.add_row(label, *(str(x) for x in self.game.scores), style="bold")
         c.print(grid)
 
     # -- input -----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "match_mode": ("rank", "value"),
     "face_capture": ("one", "one_or_three", "any"),
     "sum_groups": ("single", "multi"),
-    "capture_extent": ("free", "maximal"),
+    "capture_extent": ("free", "maximal", "single_group"),
     "builds_as_sum_components": ("no",),
     "build_kinds": ("simple+multiple", "none"),
     "table_only_build": ("no",),
@@ -57,7 +57,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
     "aces_mode": ("each", "all_four_only"),
-    "game_end": ("target", "each_deals_twice", "one_hand"),
+    "game_end": ("target", "each_deals_twice", "one_hand", "hands_won"),
     "final_tie": ("more_hands", "shared"),
     "card_values": ("standard", "royal", "ranked"),
     "deal_rest": ("exact", "rotation"),
@@ -70,7 +70,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "match_mode": (),
     "face_capture": ("n.a.",),
     "sum_groups": ("none",),
-    "capture_extent": ("single_group", "single_type", "all_matches", "opponent_insist"),
+    "capture_extent": ("single_type", "all_matches", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
     "build_kinds": ("declarations", "esun", "zwickern_stack"),
     "table_only_build": ("free_op", "turn"),
@@ -96,6 +96,8 @@ _DECK_MASKS = {
 _DECK49_SYSTEMS = ("cassino_five_player",)
 _DECK40_SYSTEMS = ("cassino_diamond",)
 _CALLABRA = "callabra"
+_SWEDISH = "swedish_kassino"
+_KONTSINA = "kontsina"
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -111,6 +113,15 @@ _FIXED: dict[str, dict[str, Any]] = {
         "teams": "individual", "card_values": "ranked", "match_mode": "value",
         "build_kinds": "none", "sweeps": False, "game_end": "one_hand",
         "deal_order": "hands_then_table", "draw_refill": False,
+    },
+    _SWEDISH: {
+        "teams": "individual", "card_values": "royal", "match_mode": "value",
+        "build_kinds": "none", "sweeps": True, "game_end": "target",
+        "end_check": "compare_totals",
+    },
+    _KONTSINA: {
+        "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
+        "sweeps": False, "capture_extent": "single_group", "game_end": "hands_won",
     },
 }
 _FIXED_WHY = {
@@ -135,6 +146,22 @@ _FIXED_WHY = {
     (_CALLABRA, "sweeps"): ": a capture that clears the table wins the game; sweeps score nothing",
     (_CALLABRA, "game_end"): ": a game of Callabra is one hand",
     (_CALLABRA, "deal_order"): ": 3 cards each, then the table cards",
+    (_SWEDISH, "teams"): ": each plays for himself",
+    (_SWEDISH, "card_values"): ": Royal values, A 1 or 14, J 11, Q 12, K 13 (RULES.md §3.19)",
+    (_SWEDISH, "match_mode"): ": a card takes cards of its value",
+    (_SWEDISH, "build_kinds"): ": there is no building in Swedish Kassino",
+    (_SWEDISH, "sweeps"): ": every tabbe (sweep) scores a point",
+    (_SWEDISH, "game_end"): ": the game is played to a target (16)",
+    (_SWEDISH, "end_check"): ": after each hand the highest total at or above the target wins",
+    (_KONTSINA, "players"): ": Kontsina is a two-player game",
+    (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (RULES.md §3.16)",
+    (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
+    (_KONTSINA, "build_kinds"): ": there is no building in Kontsina",
+    (_KONTSINA, "sweeps"): ": Kontsina has no sweeps",
+    (_KONTSINA, "capture_extent"): ": a play takes one group (AMB-39; combine_match_and_sum=true "
+    "allows one matching card and one sum group together)",
+    (_KONTSINA, "game_end"): ": the match is decided by hands won (AMB-41; match_hands sets "
+    "their number)",
 }
 # California Cassino is played by 2, 3, 4 or 6 (RULES.md §3.7): 48 cards do not deal in
 # fours to five.
@@ -226,6 +253,21 @@ class Rules:
     cards_tie_spades: bool = False
     game_end: str = "target"
     final_tie: str = "more_hands"
+    # Swedish Kassino (RULES.md §3.19): points of most spades; sistan_points to the last
+    # capturer of a hand (Sistan); tie_most_spades: a tie for the highest total at the target
+    # goes to the player with most spades in that hand (AMB-57)
+    most_spades_points: int = 1
+    sistan_points: int = 0
+    tie_most_spades: bool = False
+    # Kontsina (RULES.md §3.16): most clubs, the Good 2 (2C), the Good 10 (10D) (AMB-40:
+    # swap them with good_two_points=1 good_ten_points=2); game_end=hands_won: match_hands
+    # hands (even), the one who won more wins, equal -> two more (AMB-41); faces_capturable
+    # =false: J, Q, K are never taken before the leftovers (AMB-38)
+    most_clubs_points: int = 0
+    good_two_points: int = 0
+    good_ten_points: int = 0
+    match_hands: int = 6
+    faces_capturable: bool = True
     # a stock too small for a full deal (Callabra, RULES.md §3.14): exact = impossible (the
     # deck must deal out in whole rounds); rotation = dealt one card at a time in rotation
     # from the dealer's left, as evenly as possible
@@ -288,8 +330,12 @@ class Rules:
                 "five_of_spades_sweep and jacks_take_all are not implemented with "
                 "card_values=royal (Royal and Buckeye Cassino) yet"
             )
-        if not 0 <= self.most_cards_points <= 100 or not 0 <= self.picture_points <= 100:
-            raise RulesError("most_cards_points and picture_points must be between 0 and 100")
+        for name in (
+            "most_cards_points", "picture_points", "most_spades_points", "sistan_points",
+            "most_clubs_points", "good_two_points", "good_ten_points",
+        ):
+            if not 0 <= getattr(self, name) <= 100:
+                raise RulesError(f"{name} must be between 0 and 100, not {getattr(self, name)}")
         if self.count_out and self.players != 2:
             raise RulesError(
                 f"count_out (opt_count_out) is a two-player rule, not for {self.players} players"
@@ -445,8 +491,31 @@ class Rules:
             raise RulesError("game_end=each_deals_twice is the California Cassino ending")
         if self.game_end == "one_hand" and self.system != _CALLABRA:
             raise RulesError("game_end=one_hand is the Callabra ending")
-        if self.final_tie != "more_hands" and self.game_end == "target":
-            raise RulesError("final_tie applies only to game_end=each_deals_twice or one_hand")
+        if self.game_end == "hands_won" and self.system != _KONTSINA:
+            raise RulesError("game_end=hands_won is the Kontsina match (RULES.md §3.16)")
+        if self.game_end == "hands_won":
+            if self.match_hands < 2 or self.match_hands % 2:
+                raise RulesError(
+                    "match_hands must be an even number, at least 2, so that each player deals "
+                    f"equally often (AMB-41), not {self.match_hands}"
+                )
+            if self.count_out:
+                raise RulesError("count_out claims the target, but a Kontsina match counts hands won")
+        elif self.match_hands != 6:
+            raise RulesError("match_hands applies only to game_end=hands_won (Kontsina)")
+        if self.tie_most_spades and self.end_check != "compare_totals":
+            raise RulesError(
+                "tie_most_spades breaks a tie of the highest totals: it needs end_check=compare_totals"
+            )
+        if (
+            self.final_tie != "more_hands" and self.game_end == "target"
+            and (self.end_check != "compare_totals" or self.tie_hand_target)
+        ):
+            raise RulesError(
+                "final_tie applies only to game_end=each_deals_twice, one_hand or hands_won, "
+                "or to end_check=compare_totals without tie_hand_target"
+            )
+        self._check_single_group()
         if self.all_eleven != "none" and not self.eleven_points:
             raise RulesError(
                 f"all_eleven (opt_all_eleven) is for systems of 11 points a hand, not {self.system} "
@@ -505,6 +574,28 @@ class Rules:
                 f"michigan_rounds_to_5 plays rounds to 5: it needs target=5, not {self.target}"
             )
 
+    def _check_single_group(self) -> None:
+        """capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39)."""
+        if self.capture_extent != "single_group":
+            if not self.faces_capturable:
+                raise RulesError("faces_capturable=false applies only with capture_extent=single_group (Kontsina)")
+            return
+        clash = {
+            "build_kinds": self.build_kinds != "none",
+            "card_values": self.card_values != "standard",
+            "pluck": self.pluck,
+            "face_cards_all_four": self.face_cards_all_four,
+            "jacks_take_all": self.jacks_take_all,
+            "five_of_spades_sweep": self.five_of_spades_sweep,
+            "draw_refill": self.draw_refill,
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"capture_extent=single_group (one matching card or one sum group a play) "
+                    f"cannot be combined with {name}={_opt_text(getattr(self, name))}"
+                )
+
     @property
     def eleven_points(self) -> bool:
         """Whether a hand's base points are the standard 11 (cards 3, spades 1, 10D 2, 2S 1,
@@ -512,6 +603,9 @@ class Rules:
         return (
             self.spade_points == "none"
             and self.seven_diamonds_points == 0
+            and self.most_spades_points == 1
+            and self.sistan_points == 0
+            and not (self.most_clubs_points or self.good_two_points or self.good_ten_points)
             and self.aces_mode == "each"
         )
 
@@ -847,10 +941,35 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "picture_points": 1, "card_points": False, "end_check": "compare_totals",
             },
         ),
-        _info("kontsina", "Kontsina", "2", "3.16", "One capture group per play; match decided by hands won."),
+        SystemInfo(
+            "kontsina", "Kontsina", "2",
+            "No building; a play takes one matching card or one sum group (J, Q, K by rank "
+            "only); cards 2, clubs 2, 2C 2, 10D 1; the match goes to the player who wins more "
+            "of six hands.",
+            True, "3.16",
+            {
+                "player_range": (2, 2), "build_kinds": "none", "obligation": "none",
+                "holding_invariant": False, "capture_extent": "single_group",
+                "combine_match_and_sum": False, "most_cards_points": 2, "card_points": False,
+                "most_clubs_points": 2, "good_two_points": 2, "good_ten_points": 1,
+                "game_end": "hands_won",
+            },
+        ),
         _info("diloti", "Diloti", "2", "3.17", "Plain and family declarations, raises, Xeri; play to 61."),
         _info("diloti_four_player", "Four Player Diloti", "4 (2x2)", "3.18", "Diloti for partnerships with declaration restrictions."),
-        _info("swedish_kassino", "Swedish Kassino", "2-4", "3.19", "No building, aces 1 or 14, tabbe and sistan; play to 16."),
+        SystemInfo(
+            "swedish_kassino", "Swedish Kassino", "2-4",
+            "Royal values (A 1 or 14, J 11, Q 12, K 13), no building; tabbe (sweep) 1, sistan "
+            "(last capture) 1, cards 1, spades 2; the highest total at 16 wins, a tie goes to "
+            "most spades in that hand.",
+            True, "3.19",
+            {
+                **_ROYAL, "tie_hand_target": 0, "build_kinds": "none", "obligation": "none",
+                "holding_invariant": False, "sweeps": True, "most_cards_points": 1,
+                "most_spades_points": 2, "sistan_points": 1, "target": 16,
+                "end_check": "compare_totals", "tie_most_spades": True,
+            },
+        ),
         _info("mulle", "Mulle", "2-4", "3.20", "Two decks; capturing an identical card is a Mulle."),
         _info("finnish_kasino", "Finnish Kasino", "2-4", "3.21", "Hand values differ from table values; immediate points; Mokki."),
         _info("african_cassino_3p", "African (Swazi) Cassino", "3", "3.22", "Compound turns, all cards dealt, pile-top building material."),

@@ -1,9 +1,11 @@
 """End-of-hand scoring and the game-end check (RULES.md §3.1).
 
-Categories are scored in the ordered-tally order: most cards 3, most spades 1,
-big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts and
-diamonds 1 each, the 7D (Diamond Cassino), pictures (Tablanette), spade points (Spade
-Cassino), the all-eleven bonus, then sweeps in the order they were made (RULES.md §3.1, §3.6, §3.12, §3.13, §3.37).
+Categories are scored in the ordered-tally order: most cards 3, most spades 1, most clubs
+(Kontsina), big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts
+and diamonds 1 each, the Good 2 and Good 10 (Kontsina), the 7D (Diamond Cassino), pictures
+(Tablanette), spade points (Spade Cassino), the all-eleven bonus, sistan (Swedish
+Kassino), then sweeps in the order they were made (RULES.md §3.1, §3.6, §3.12, §3.13,
+§3.16, §3.19, §3.37).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ACES, SPADES, parse_card, rank_mask
+from .cards import ACES, CLUBS, SPADES, parse_card, rank_mask
 from .rules import Rules
 
 __all__ = [
@@ -20,6 +22,8 @@ __all__ = [
     "HandScore",
     "all_eleven_team",
     "final_winners",
+    "hand_spades",
+    "hand_winner",
     "immediate_points",
     "instant_against",
     "score_hand",
@@ -43,6 +47,10 @@ CATEGORIES = (
     "seven_diamonds",
     "all_eleven",
     "defaults",
+    "sistan",
+    "clubs",
+    "good_two",
+    "good_ten",
 )
 # opt_michigan (AMB-19): points a default on the build duty costs its player
 DEFAULT_PENALTY = 2
@@ -56,6 +64,8 @@ _SINGLES = (
     ("ace_diamonds", parse_card("AD"), 1),
 )
 _SEVEN_DIAMONDS = parse_card("7D")
+_GOOD_TWO = parse_card("2C")
+_GOOD_TEN = parse_card("10D")
 _JACK_SPADES = parse_card("JS")
 _TWO_ACE_SPADES = 1 << parse_card("2S") | 1 << parse_card("AS")
 # the base categories of an 11-point hand (opt_all_eleven): all but sweeps and bonuses
@@ -112,6 +122,14 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
                 if aces_whole and name.startswith("ace_") and (m & ACES) != ACES:
                     continue   # Diamond option: the aces score only as a complete set
                 events.append((name, t, pts))
+    for name, card, pts in (
+        ("good_two", _GOOD_TWO, rules.good_two_points),
+        ("good_ten", _GOOD_TEN, rules.good_ten_points),
+    ):
+        # Kontsina (RULES.md §3.16, AMB-40)
+        for t, m in enumerate(masks):
+            if pts and m >> card & 1:
+                events.append((name, t, pts))
     if rules.seven_diamonds_points:
         for t, m in enumerate(masks):
             if m >> _SEVEN_DIAMONDS & 1:
@@ -135,13 +153,17 @@ def score_hand(
     piles: Sequence[Sequence[int]],
     sweep_order: Sequence[int],
     defaults: Sequence[int] = (),
+    last_team: int | None = None,
 ) -> HandScore:
     """Score captured piles (per team) and the sweeps made, in ordered-tally order.
 
-    The order is most cards, most spades, 10D, 2S, the aces (spades, clubs, hearts,
-    diamonds), 7D (Diamond), pictures (Tablanette), spade points (Spade), the all-eleven bonus, then the sweeps in
-    the order they were made. With ``sudden_death`` the categories scored when the cards
-    were captured come first (the sweeps, or the point cards), as they were added then.
+    The order is most cards, most spades, most clubs (Kontsina), 10D, 2S, the aces (spades,
+    clubs, hearts, diamonds), the Good 2 and Good 10 (Kontsina), 7D (Diamond), pictures
+    (Tablanette), spade points (Spade), the all-eleven bonus, sistan, then the sweeps in the
+    order they were made. ``last_team`` is the team of the last capturer of a finished hand
+    (None while the hand is in play, or if nobody captured): it scores ``sistan_points``
+    (Swedish Kassino, RULES.md §3.19). With ``sudden_death`` the categories scored when the
+    cards were captured come first (the sweeps, or the point cards), as they were added then.
     With ``michigan`` the instant scores come first: the defaults (``defaults``, counts per
     team, -2 each), then the sweeps; a hand that reaches the tally never had a team at
     the target after an instant score, and the fines first keep every running total of
@@ -163,8 +185,12 @@ def score_hand(
     if most is not None and rules.most_cards_points:
         base.append(("cards", most, rules.most_cards_points))
     most = _unique_max(spades)
-    if most is not None and rules.card_points:
-        base.append(("spades", most, 1))
+    if most is not None and rules.card_points and rules.most_spades_points:
+        base.append(("spades", most, rules.most_spades_points))
+    if rules.most_clubs_points:
+        most = _unique_max([(m & CLUBS).bit_count() for m in masks])
+        if most is not None:
+            base.append(("clubs", most, rules.most_clubs_points))
     cards = _point_cards(rules, masks)
     extra: list[tuple[str, int, int]] = []
     if rules.picture_points:
@@ -181,6 +207,8 @@ def score_hand(
         team = all_eleven_team(base + cards)
         if team is not None:
             extra.append(("all_eleven", team, 1))
+    if rules.sistan_points and last_team is not None:
+        extra.append(("sistan", last_team, rules.sistan_points))
     sweeps = [("sweeps", t, rules.sweep_points) for t in sweep_order] if rules.sweeps else []
     fines = [
         ("defaults", t, -DEFAULT_PENALTY * n) for t, n in enumerate(defaults) if n
@@ -219,7 +247,14 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         return ("cards", "sweeps")
     out = ["cards"] if rules.most_cards_points else []
     if rules.card_points:
-        out += CATEGORIES[1:8]
+        out += CATEGORIES[1:2] if rules.most_spades_points else ()
+        out += CATEGORIES[2:8]
+    if rules.most_clubs_points:
+        out.append("clubs")
+    if rules.good_two_points:
+        out.append("good_two")
+    if rules.good_ten_points:
+        out.append("good_ten")
     if rules.picture_points:
         out.append("pictures")
     if rules.seven_diamonds_points:
@@ -228,6 +263,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         out.append("spade_points")
     if rules.all_eleven == "bonus":
         out.append("all_eleven")
+    if rules.sistan_points:
+        out.append("sistan")
     if rules.sweeps:
         out.append("sweeps")
     if rules.michigan:
@@ -285,13 +322,56 @@ def instant_against(rules: Rules, sweep_order: Sequence[int], defaults: Sequence
     return out
 
 
-def final_winners(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[int, ...]:
+def _target_leaders(
+    rules: Rules, scores: Sequence[int], goal: int, spades: Sequence[int] | None
+) -> list[int]:
+    """The teams with the highest total once it reaches ``goal``; with ``tie_most_spades``
+    (Swedish Kassino, AMB-57) only those of them with most spades in the last hand."""
+    best = max(scores)
+    if best < goal:
+        return []
+    leaders = [t for t, s in enumerate(scores) if s == best]
+    if len(leaders) > 1 and rules.tie_most_spades and spades is not None:
+        top = max(spades[t] for t in leaders)
+        leaders = [t for t in leaders if spades[t] == top]
+    return leaders
+
+
+def hand_spades(piles: Sequence[Sequence[int]]) -> list[int]:
+    """Spades captured per team in a hand (the Swedish tie-break, AMB-57)."""
+    return [sum(1 for c in p if SPADES >> c & 1) for p in piles]
+
+
+def hand_winner(hand: HandScore) -> int | None:
+    """The team with most points in a hand, None on a tie (Kontsina, RULES.md §3.16)."""
+    return _unique_max(hand.totals())
+
+
+def final_winners(
+    rules: Rules,
+    scores: Sequence[int],
+    hands_played: int,
+    spades: Sequence[int] | None = None,
+    target: int | None = None,
+) -> tuple[int, ...]:
     """The winners of a game that ends after a number of hands (``game_end=each_deals_twice``,
     RULES.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
     highest score; a tie plays more hands (``final_tie=more_hands``) or is a shared win
     (``final_tie=shared``). ``game_end=one_hand`` (Callabra, AMB-36): the same after every
-    hand, once a team has a point."""
-    if rules.game_end == "one_hand":
+    hand, once a team has a point. ``game_end=hands_won`` (Kontsina, AMB-41): ``scores``
+    count hands won; decided after ``match_hands`` hands and after every two more.
+    ``game_end=target`` with ``final_tie=shared`` (compare_totals): the teams still tied
+    at the top at or above the target, after ``tie_most_spades`` (``spades`` of the last
+    hand), share the win."""
+    if rules.game_end == "target":
+        if rules.final_tie != "shared" or rules.end_check != "compare_totals":
+            return ()
+        goal = rules.target if target is None else target
+        return tuple(_target_leaders(rules, scores, goal, spades))
+    if rules.game_end == "hands_won":
+        if hands_played < rules.match_hands or (hands_played - rules.match_hands) % 2:
+            return ()
+    elif rules.game_end == "one_hand":
         # Callabra: the hand's winner, or the players tied for most cards
         if not hands_played or max(scores) == 0:
             return ()
@@ -312,6 +392,7 @@ def tally_winner(
     target: int | None = None,
     *,
     first_hand: bool = False,
+    spades: Sequence[int] | None = None,
 ) -> tuple[list[int], int | None]:
     """Apply a hand's points to game ``scores``; return the new scores and the winner (or None).
 
@@ -323,9 +404,17 @@ def tally_winner(
     the target wins at once. ``compare_totals``: after the full tally, the higher total at
     or above the target wins; equal totals play another hand. ``target`` overrides
     ``rules.target`` (a Royal tie-break hand is played for ``tie_hand_target`` more points).
+    With ``tie_most_spades`` (Swedish Kassino, AMB-57) equal highest totals go to the team
+    with most ``spades`` in this hand. ``game_end=hands_won`` (Kontsina): the team with more
+    points in the hand gains 1 (scores count hands won) and :func:`final_winners` decides.
     """
     goal = rules.target if target is None else target
     new = list(scores)
+    if rules.game_end == "hands_won":
+        won = hand_winner(hand)
+        if won is not None:
+            new[won] += 1
+        return new, None
     if rules.game_end != "target":
         for t, pts in enumerate(hand.totals()):
             new[t] += pts
@@ -346,8 +435,5 @@ def tally_winner(
         return new, winner
     for t, pts in enumerate(hand.totals()):
         new[t] += pts
-    best = max(new)
-    if best < goal:
-        return new, None
-    leaders = [t for t, s in enumerate(new) if s == best]
+    leaders = _target_leaders(rules, new, goal, spades)
     return new, leaders[0] if len(leaders) == 1 else None

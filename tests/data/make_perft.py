@@ -24,8 +24,8 @@ OUT = Path(__file__).with_name("perft.txt")
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
-# five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette and
-# Callabra, computed by the pure-Python reference
+# five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette,
+# Callabra, Swedish Kassino and Kontsina, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -307,6 +307,27 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
          stock="2C 4H 5C 6C 7C 7S 8S 10C", last_capturer=1), (1, 2, 3, 4)),
     ("michigan rounds to 5: random play, seed 41 after 12 plies",
      played(41, 12, 15, michigan_rounds_to_5=True, obligation="v2"), (1, 2, 3, 4)),
+    ("swedish kassino: opening deal, seed 50", new_hand("swedish_kassino", seed=50).to_position(),
+     (1, 2, 3)),
+    ("swedish kassino: last deal, aces 1 or 14 in hand and loose, court cards; tabbes by the "
+     "last card and the sistan inside perft",
+     pos(["AS KD 7H", "QC 6D AD"], ["AH 6C 7C 2D 5S"], system="swedish_kassino", last_capturer=1),
+     (1, 2, 3, 4, 5, 6)),
+    ("swedish kassino, three players: random play, seed 51 after 7 plies",
+     played(51, 7, 5, "swedish_kassino", players=3), (1, 2, 3)),
+    ("swedish kassino, four players: random play, seed 52 after 5 plies",
+     played(52, 5, 6, "swedish_kassino", players=4), (1, 2, 3)),
+    ("kontsina: opening deal, seed 60", new_hand("kontsina", seed=60).to_position(), (1, 2, 3, 4)),
+    ("kontsina: one matching card or one sum group; faces by rank, one at a time",
+     pos(["KC 5H 7C 10D", "KS 9C 3D JH"], ["KH KD 2S 3H 4S AC JD 5D"], system="kontsina",
+         stock="2H 3C 4H 5S 6S 7S 8S 9D"), (1, 2, 3, 4, 5)),
+    ("kontsina with combine_match_and_sum=true and faces_capturable=false (AMB-38, AMB-39)",
+     pos(["KC 5H 7C 10D", "KS 9C 3D JH"], ["KH KD 2S 3H 4S AC JD 5D"], system="kontsina",
+         stock="2H 3C 4H 5S 6S 7S 8S 9D",
+         options={"combine_match_and_sum": True, "faces_capturable": False}), (1, 2, 3, 4, 5)),
+    ("kontsina: last deal, leftovers to the last capturer inside perft",
+     pos(["5C 9H", "QC 4D"], ["2S 3H 4S 6D QD"], system="kontsina", last_capturer=1),
+     (1, 2, 3, 4, 5)),
 ]  # fmt: skip
 
 
