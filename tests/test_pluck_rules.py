@@ -287,6 +287,14 @@ def test_plucks_are_refused_without_the_option(impl):
         s.push("pass")
 
 
+def test_a_finished_hand_with_any_to_move_loads_as_in_standard_cassino():
+    # (the pluck checks must not shift by a negative seat: that was a ValueError)
+    for system in ("cassino_pluck", "cassino_standard"):
+        data = position_dict(["", ""], "", system=system, rest_to=None)
+        data["to_move"] = -1
+        assert Position.from_dict(data).is_over
+
+
 def test_bad_pluck_text_field_is_a_notation_error():
     pos = pluck_pos(["9D 3S", "KH 5C"], "4C 5D 8D", stock="2H 3H 4H 6H 6C 7C 8C 9C")
     for bad in ("pluck:x:start", "pluck:0:sometime", "pluck:0"):

@@ -428,7 +428,7 @@ class Position:
             raise PositionError(f"plucked must name seats from 0 to {n - 1}")
         if self.phase != "start" and not 0 <= self.to_move < n:
             raise PositionError(f"to_move must be a seat from 0 to {n - 1}, not {self.to_move}")
-        me = 1 << self.to_move
+        me = 1 << self.to_move if 0 <= self.to_move < n else 0
         if self.phase == "plucked" and not self.plucked & me:
             raise PositionError(f"phase is plucked, but seat {self.to_move} has not plucked in this deal")
         if self.phase == "after" and self.plucked & me:
