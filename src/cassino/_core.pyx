@@ -1642,10 +1642,7 @@ cdef void face_card_moves(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) 
     if is_legal(c, K_TRAIL, p, 0, 0, held):
         emit(buf, p, K_TRAIL, 0, 0)
     for bs in range(1 << nb):
-        bm = 0
-        for i in range(nb):
-            if (bs >> i) & 1:
-                bm |= c.h.builds[bidx[i]].cards
+        bm = builds_union(c, bidx, nb, bs)
         sub = 0
         while True:
             takes = sub | bm
@@ -1707,25 +1704,31 @@ cdef uint64_t count_face_card(Core* c, int p, mask_t hand) noexcept nogil:
             n += 1
     free(buf.moves)
     return n
+
+cdef inline void loose_by_value(Core* c, mask_t* vmask) noexcept nogil:
+    """vmask[v]: the loose cards of value v (v < 32), for Callabra's matches and totals."""
+    cdef mask_t t = c.h.loose
+    cdef int k
+    memset(vmask, 0, 32 * sizeof(mask_t))
+    while t:
+        k = cas_ctz(t)
+        vmask[c.p.val[k]] |= (<mask_t>1) << k
+        t &= t - 1
+
 cdef int gen_callabra(Core* c, MoveBuf* buf) noexcept nogil:
     """Callabra (RULES.md §3.14, AMB-36), as _reference.State._pseudo_callabra: every card
     trails, takes one loose card of its value, or with a higher hand card q takes one loose
     card of their total (K_TWO_CARD, takes = q and the table card, value = the total). Listed
     in canonical order: per card, the trail, the captures, the two-card captures by takes."""
     cdef mask_t hand = c.h.hands[c.h.to_move]
-    cdef mask_t m = hand, t, q, found
+    cdef mask_t m = hand, t, q
     cdef mask_t vmask[32]
-    cdef int p, k, v, nt = 0
+    cdef int p, k, v
     cdef CMove tmp
     cdef size_t start, i, j
     if hand_over(c):
         return 0
-    memset(vmask, 0, sizeof(vmask))
-    t = c.h.loose
-    while t:
-        k = cas_ctz(t)
-        vmask[c.p.val[k]] |= (<mask_t>1) << k
-        t &= t - 1
+    loose_by_value(c, vmask)
     while m:
         p = cas_ctz(m)
         m &= m - 1
@@ -2224,28 +2227,24 @@ cdef uint64_t count_sweep_card(Core* c, int p, mask_t hand) noexcept nogil:
 cdef uint64_t count_callabra(Core* c) noexcept nogil:
     """The number of moves gen_callabra lists, without listing them."""
     cdef mask_t hand = c.h.hands[c.h.to_move], m, q
+    cdef mask_t vmask[32]
     cdef uint64_t total = 0
-    cdef int cnt[32]
     cdef int p, k, v
     if hand_over(c):
         return 0
-    memset(cnt, 0, sizeof(cnt))
-    m = c.h.loose
-    while m:
-        cnt[c.p.val[cas_ctz(m)]] += 1
-        m &= m - 1
+    loose_by_value(c, vmask)
     m = hand
     while m:
         p = cas_ctz(m)
         m &= m - 1
-        total += 1 + <uint64_t>cnt[c.p.val[p]]
+        total += 1 + <uint64_t>cas_popcount(vmask[c.p.val[p]])
         q = m
         while q:
             k = cas_ctz(q)
             q &= q - 1
             v = c.p.val[p] + c.p.val[k]
             if v < 32:
-                total += <uint64_t>cnt[v]
+                total += <uint64_t>cas_popcount(vmask[v])
     return total
 
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:

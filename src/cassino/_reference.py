@@ -539,6 +539,13 @@ class State:
         v = card_value(p)
         if v == 0:
             same = self.loose & rank_mask(card_rank(p))
+            if r.face_cards_all_four:
+                # any loose cards of the rank (face_capture=any), with the natural face
+                # builds of the rank taken whole
+                bmask = [b.cards for b in self.builds if b.value == card_rank(p)]
+                for loose in subsets(same):
+                    yield from _with_builds(p, loose, bmask)
+                return
             k = same.bit_count()
             for sub in subsets(same):
                 n = sub.bit_count()
@@ -550,16 +557,6 @@ class State:
                     or (r.face_capture == "one_or_three" and n == 3 and k == 3)
                 ):
                     yield Move(p, CAPTURE, sub)
-            if r.face_cards_all_four:
-                # natural face builds of this rank are taken whole, with or without loose cards
-                bmask = [b.cards for b in self.builds if b.value == card_rank(p)]
-                for loose in subsets(same):
-                    for chosen in range(1, 1 << len(bmask)):
-                        takes = loose
-                        for i, bm in enumerate(bmask):
-                            if chosen >> i & 1:
-                                takes |= bm
-                        yield Move(p, CAPTURE, takes)
             return
         cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= v)
         bmask = [b.cards for b in self.builds if b.value == v]

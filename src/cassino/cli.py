@@ -22,7 +22,7 @@ from .errors import CassinoError, MoveLimitError, PositionError, RulesError, Unk
 from .game import Game
 from .moves import Move, MoveKind
 from .players import PlayerError
-from .position import MAX_JSON_BYTES, Build, Position, card_values, mask_sum
+from .position import MAX_JSON_BYTES, Position, card_values, face_build, mask_sum
 from .rules import (
     CHOICES,
     OPTION_MODULES,
@@ -131,7 +131,7 @@ def move_record(move: Move, rules: Rules | None = None) -> dict[str, Any]:
         if kind == MoveKind.BUILD:
             total = mask_sum(cards) if rules is None else rules_total(cards, rules, move.fixed)
             # (a natural build of face cards, opt_face_cards_all_four, is always multiple)
-            multiple = total >= 2 * move.value or Build(move.value, cards, 1, True).is_face_build
+            multiple = total >= 2 * move.value or face_build(cards, move.value)
         else:
             multiple = kind == MoveKind.AUGMENT
         result = {"cards": CardSet(cards).codes(), "value": move.value, "multiple": multiple}

@@ -52,6 +52,12 @@ def _bits(mask: int) -> list[int]:
     return list(CardSet(mask))
 
 
+def face_build(cards: int, value: int) -> bool:
+    """Whether ``cards`` at ``value`` is a natural build of face cards: every card of the
+    rank ``value`` (J 11, Q 12, K 13; opt_face_cards_all_four)."""
+    return 11 <= value <= 13 and cards & ~rank_mask(value) == 0
+
+
 def partition_groups(cards: int, value: int) -> list[int] | None:
     """A canonical partition of ``cards`` into groups each totalling ``value``, or None.
 
@@ -208,7 +214,7 @@ class Build:
     def is_face_build(self) -> bool:
         """Whether this is a natural build of face cards (opt_face_cards_all_four: Q on Q),
         whose value is the rank (J 11, Q 12, K 13) and whose groups are single cards."""
-        return 11 <= self.value <= 13 and self.cards & ~rank_mask(self.value) == 0
+        return face_build(self.cards, self.value)
 
     def groups(self) -> list[int]:
         """A canonical grouping of the build's cards."""
