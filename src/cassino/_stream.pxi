@@ -559,7 +559,7 @@ cdef bint sg_next(SGen* S, CMove* m) noexcept nogil:
                 continue
             S.p = cas_ctz(S.rest)
             S.rest &= S.rest - 1
-            S.vp = c.p.val[S.p]
+            S.vp = c.p.hval[S.p]
             S.held = held_values(c, S.hand & ~((<mask_t>1) << S.p))
             S.phase = SP_CAPTURE_SETUP
             if is_legal(c, K_TRAIL, S.p, 0, 0, S.held):
@@ -708,12 +708,14 @@ cdef class MoveStream:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
                     or self._core.p.pluck or self._core.p.face_builds
-                    or self._core.p.callabra or self._core.p.single_group):
+                    or self._core.p.callabra or self._core.p.single_group
+                    or self._core.p.rank_pairs):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
-                if sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group:
+                if (sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group
+                        or self._core.p.rank_pairs):
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
