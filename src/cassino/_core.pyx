@@ -1879,6 +1879,22 @@ cdef uint64_t pairs_moves(Core* c, MoveBuf* buf) noexcept nogil:
             sub = (sub - cand) & cand
     return total
 
+cdef bint pairs_needed(Core* c) noexcept nogil:
+    """Whether rank pairing can add a capture here: a hand card whose hand value is not its
+    table value (A, 2S, 10D) with a loose card of its rank. Otherwise every other path
+    lists the same moves (a card of one value takes cards of its rank as matches)."""
+    cdef mask_t m
+    cdef int p
+    if not c.p.rank_pairs or c.h.to_move < 0:
+        return False
+    m = c.h.hands[c.h.to_move]
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        if c.p.hval[p] != c.p.val[p] and c.h.loose & ((<mask_t>0xF) << (4 * (p // 4))):
+            return True
+    return False
+
 cdef int gen_pairs(Core* c, MoveBuf* buf) noexcept nogil:
     pairs_moves(c, buf)
     if buf.overflow:
@@ -1936,7 +1952,7 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_callabra(c, buf)
     if c.p.single_group:
         return gen_single_group(c, buf)
-    if c.p.rank_pairs:
+    if c.p.rank_pairs and pairs_needed(c):
         return gen_pairs(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
@@ -2326,7 +2342,7 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return count_callabra(c)
     if c.p.single_group:
         return single_group_moves(c, NULL) if c.h.hands[c.h.to_move] else 0
-    if c.p.rank_pairs:
+    if c.p.rank_pairs and pairs_needed(c):
         return pairs_moves(c, NULL)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
