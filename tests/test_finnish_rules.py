@@ -201,6 +201,11 @@ def test_reaching_sixteen_with_a_point_card_wins_at_once_mid_hand():
                                          scores=[14, 12]))  # fmt: skip
     g.push("7HxAH,6D")
     assert not g.is_over and g.scores == [15, 12]
+    # a position whose start score and point cards already make 16: the game ended before it
+    done = make_position(["AS 7H", "2C 9C"], "6D KD", system=FI, stock=STOCK, scores=[15, 0],
+                         piles=["AH", ""])  # fmt: skip
+    with pytest.raises(IllegalMoveError, match="reach the target"):
+        Game.from_position(done)
 
 
 def _leftover_position(scores: list[int]) -> Position:
@@ -379,6 +384,7 @@ def test_cli_play_with_piped_input():
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[0].startswith("Finnish Kasino, seed 3")
     assert "(target 16)" in out.output and "wins the game" in out.output
+    assert "Mökki (sweeps, after cancellation)" in out.output     # the hand scoring table
 
 
 def test_game_log_is_json_and_replays_for_three_and_four_players():
