@@ -2319,6 +2319,59 @@ cdef uint64_t count_callabra(Core* c) noexcept nogil:
                 total += <uint64_t>cas_popcount(vmask[v])
     return total
 
+cdef uint64_t pairs_rec(Core* c, int* n, int* cnt, int v, int hv, int pv) noexcept nogil:
+    """The subsets of the loose cards of values v..13 (n[w] cards of value w; cnt holds the
+    values chosen below v) that, joined with cnt, leave groups of hv once some of the
+    cards of value pv (the played card's rank) are taken alone, weighted by the ways to
+    pick those cards."""
+    cdef uint64_t total = 0, sub
+    cdef int k, r
+    cdef bint ok
+    if v > 13:
+        for r in range(cnt[pv] + 1):
+            cnt[pv] -= r
+            ok = part_ok(cnt, hv, c.p.max_sum_groups)
+            cnt[pv] += r
+            if ok:
+                return 1
+        return 0
+    for k in range(n[v] + 1):
+        cnt[v] = k
+        sub = pairs_rec(c, n, cnt, v + 1, hv, pv)
+        total += BINOM[n[v]][k] * sub
+    cnt[v] = 0
+    return total
+
+cdef uint64_t pairs_count(Core* c) noexcept nogil:
+    """count_play_moves of a position gen_pairs lists (rank_pairing_always): a card whose
+    hand value is its table value counts as ever (count_card: pairing adds nothing to it);
+    a hand A, 2S or 10D counts its trail and its captures by value multisets, a multiset
+    being valid if some of its cards of the played rank, each taken alone, leave groups of
+    the hand value (table values are the ranks, so the played rank is value val[p])."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, lm
+    cdef uint64_t total = 0
+    cdef int p, k
+    cdef int n[NVALUES]
+    cdef int cnt[NVALUES]
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        if c.p.hval[p] == c.p.val[p]:
+            total += count_card(c, p, hand)
+            continue
+        memset(n, 0, sizeof(n))
+        memset(cnt, 0, sizeof(cnt))
+        lm = c.h.loose
+        while lm:
+            k = cas_ctz(lm)
+            lm &= lm - 1
+            if 1 <= c.p.val[k] <= 13 and n[c.p.val[k]] < 8:
+                n[c.p.val[k]] += 1
+        # the trail, and every valid multiset but the empty one
+        total += 1 + pairs_rec(c, n, cnt, 1, c.p.hval[p], c.p.val[p]) - 1
+    return total
+
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     """The number of legal moves, as gen_moves lists them (plucks and pass included)."""
     cdef uint64_t n
@@ -2343,7 +2396,7 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     if c.p.single_group:
         return single_group_moves(c, NULL) if c.h.hands[c.h.to_move] else 0
     if c.p.rank_pairs and pairs_needed(c):
-        return pairs_moves(c, NULL)
+        return pairs_count(c)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand

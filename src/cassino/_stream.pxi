@@ -714,14 +714,15 @@ cdef class MoveStream:
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
-                if (sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group
-                        or pairs_needed(&self._core)):
+                if sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group:
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
-                elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
-                    # (positions with a multi-valued card in play, and those of opt_pluck
-                    # and opt_face_cards_all_four, are listed, not streamed)
+                elif (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
+                        or pairs_needed(&self._core)):
+                    # (positions with a multi-valued card in play, those of opt_pluck and
+                    # opt_face_cards_all_four, and Finnish rank pairing (AMB-52) are listed,
+                    # not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -737,11 +738,13 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
+                if (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
+                        or pairs_needed(&self._core)):
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
-                                         "a multi-valued card in play, opt_pluck or "
-                                         "opt_face_cards_all_four is listed, not streamed)")
+                                         "a multi-valued card in play, opt_pluck, "
+                                         "opt_face_cards_all_four or rank_pairing_always is "
+                                         "listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))
