@@ -955,3 +955,16 @@ def test_finnish_explain_agrees():
                  "5Hx2H,3H", "5Hx2H", "5H+2H=7"):
         m = cassino.Move.parse(text)
         assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
+
+
+def test_finnish_rank_pairing_count_agrees_with_the_listing_on_a_larger_table():
+    """18 loose cards under rank_pairing_always: the multiset counter (pairs_count) and the
+    subset walk (gen_pairs, checked against the reference on smaller tables above) agree,
+    and so does the ordinary counter without the option where pairing adds nothing."""
+    table = "AH AD AC 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 6S KD"
+    for hand in ("AS 2S 10D KC", "AS 9C 8C KC", "6H 9C 8C KC"):
+        for pairs in (False, True):
+            p = make_position([hand, "QD JD 9H 8H"], table, system="finnish_kasino",
+                              options={"rank_pairing_always": pairs})  # fmt: skip
+            cs = CoreState.from_position(p)
+            assert cs.count_moves() == cs.num_moves() == len(list(cs.iter_moves()))
