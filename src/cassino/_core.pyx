@@ -1837,8 +1837,8 @@ cdef int gen_single_group(Core* c, MoveBuf* buf) noexcept nogil:
 # card's captures come out in canonical order after its trail.
 
 cdef uint64_t pairs_moves(Core* c, MoveBuf* buf) noexcept nogil:
-    """List (buf not NULL, in canonical order) or count the moves of a Finnish position
-    with rank_pairing_always."""
+    """List (buf not NULL, in canonical order) the moves of a Finnish position with
+    rank_pairing_always, and return their number (pairs_count counts without the walk)."""
     cdef mask_t hand = c.h.hands[c.h.to_move], cand, same, sub, pair, pm, lm
     cdef uint64_t total = 0
     cdef int p, hv, k
