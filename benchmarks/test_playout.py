@@ -104,3 +104,33 @@ def test_random_hand(benchmark: Any, impl: Impl) -> None:
     plies = measure(benchmark, impl, "playout.random_hand", run, units=n, unit="hand")
     assert plies == 48 * n
     assert impl.random_hand(rules, 1) == REFERENCE.random_hand(rules, 1)
+
+
+@pytest.mark.parametrize(
+    ("label", "options"),
+    [("2p", {}), ("3p", {"players": 3}), ("4p", {"players": 4}),
+     ("pairs", {"rank_pairing_always": True})],
+)
+def test_playouts_finnish(benchmark: Any, impl: Impl, label: str, options: dict[str, Any]) -> None:
+    """Finnish Kasino (RULES.md §3.21): random hands through the ordinary generator paths
+    with a hand-value table (rank pairing, AMB-52: its own subset walk when a hand A, 2S or
+    10D meets a loose card of its rank); the first hands agree with the other
+    implementation."""
+    r = cassino.rules("finnish_kasino", **options)
+    n = {"reference": 10, "core": 5_000}[impl.name]
+    arrays = _arrays(n, r.num_teams)
+    fill = _filler(impl)
+    policies = (POLICY_CODES["random"],) * r.players
+
+    def run() -> int:
+        fill(r, 1, 0, policies, (None,) * r.players, *arrays)
+        return int(arrays[3].sum())
+
+    name = f"playouts.finnish.{label}"
+    plies = measure(benchmark, impl, name, run, units=n, unit="hand", core_rounds=5)
+    assert plies > n
+    other = REFERENCE if impl.name == "core" else CORE
+    if other is not None:
+        check = _arrays(3, r.num_teams)
+        _filler(other)(r, 1, 0, policies, (None,) * r.players, *check)
+        assert (check[0] == arrays[0][:3]).all()

@@ -852,3 +852,119 @@ def test_kontsina_explain_agrees_on_illegal_captures():
                  "5Hx4S,AC", "7Cx5D,2S", "KCxJD", "5Hx5D", "5H+2S=7"):
         m = cassino.Move.parse(text)
         assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
+
+
+# RULES.md §3.21 Finnish Kasino: hand values (A 14, 2S 15, 10D 16) read by every generator
+# path of the core (hval), rank pairing (AMB-52) by its own subset walk, the Mokki limits
+# (AMB-54) read from the game scores at the start of the hand
+FINNISH_SETUPS = [
+    {},
+    {"players": 3},
+    {"players": 4, "direction": "ccw"},
+    {"rank_pairing_always": True},
+    {"mokki_cutoff_check": "hand_end", "mokki_first": True, "sistan_points": 1},
+    {"players": 3, "rank_pairing_always": True, "mokki_cutoff": 6},
+]
+FINNISH_IDS = ["fi2", "fi3", "fi4-ccw", "fi-pairs", "fi-hand-end", "fi3-pairs-cut6"]
+
+
+def finnish_lockstep(r: Any, seed: int, choice: int) -> int:
+    """callabra_lockstep from a deal with random game scores at the start of the hand (so
+    that the Mokki cut-off applies in some hands and not in others)."""
+    deck = shuffled_deck(Rng(seed))
+    dealer = seed % r.players
+    rng = Rng(choice)
+    scores = [rng.below(12) for _ in range(r.num_teams)]
+    rs = RefState.new_hand(r, dealer, deck, scores)
+    cs = CoreState.new_hand(r, dealer, deck, scores)
+    positions = 0
+    while True:
+        rm = assert_same_moves(cs, rs)
+        assert list(cs.iter_moves(chunk=3)) == rm and cs._count_by_multisets() == len(rm)
+        assert cs.to_position() == rs.to_position()
+        positions += 1
+        if positions % 11 == 0:
+            assert cs.perft(3) == rs.perft(3)
+            assert pickle.loads(pickle.dumps(cs)) == cs
+        if rs.is_over:
+            break
+        takes = [m for m in rm if m.kind != cassino.MoveKind.TRAIL]
+        k = rng.next_u64()
+        pool = takes if takes and k % 3 else rm
+        m = pool[(k >> 2) % len(pool)]
+        assert cs.push(m) == rs.push(m) == m
+        assert cs.hand_score() == rs.hand_score()
+    assert cs.to_json() == rs.to_json() and cs.history == rs.history
+    return positions
+
+
+@pytest.mark.parametrize("options", FINNISH_SETUPS, ids=FINNISH_IDS)
+@settings(max_examples=6)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_finnish(options, seed, choice):
+    finnish_lockstep(rules("finnish_kasino", **options), seed, choice)
+
+
+@pytest.mark.parametrize("options", FINNISH_SETUPS, ids=FINNISH_IDS)
+@settings(max_examples=3)
+@given(seed=SEEDS)
+def test_random_hand_matches_finnish(options, seed):
+    r = rules("finnish_kasino", **options)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+
+
+def test_finnish_seeded_playouts_and_sweeps_are_identical():
+    """Seeded playouts from scores below and above the cut-off: the same positions, Mokki
+    logs and hand scores in both; some Mokkis are logged and some voided."""
+    logged = 0
+    for k, options in enumerate(FINNISH_SETUPS):
+        r = rules("finnish_kasino", **options)
+        for seed in range(12):
+            deck = shuffled_deck(Rng(100 * k + seed))
+            scores = [(seed * 5 + t) % 13 for t in range(r.num_teams)]
+            cs = CoreState.new_hand(r, 0, deck, scores)
+            rs = RefState.new_hand(r, 0, deck, scores)
+            assert cs.playout(seed) == rs.playout(seed)
+            assert cs.to_position() == rs.to_position()
+            logged += len(rs.to_position().sweep_order)
+    assert logged > 0
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_finnish_hard_table_counts_streams_and_perfts_alike(pairs):
+    """A table of 14 small loose cards: the listing (fast or small paths, or the pairs
+    walk), the counter, the stream and perft agree with the reference."""
+    p = make_position(
+        ["AS 2S 10D KC", "QD JD 9H 8H"],
+        "AH AD AC 2H 2D 2C 3S 3H 3D 4S 4H 5S 6C 10C",
+        system="finnish_kasino", options={"rank_pairing_always": pairs},
+    )
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.count_moves() == cs._count_by_multisets() == len(ref_moves) > 100
+    assert list(cs.legal_moves()) == ref_moves == list(cs.iter_moves(7))
+    assert list(core.MoveStream(cs, 100, 0)) == ref_moves
+    assert cs.perft(2) == rs.perft(2)
+
+
+def test_finnish_explain_agrees():
+    p = make_position(["AS 2S 10D 5H", "KS 9C 3D JH"], "AH KD 2H 3H 4S 10C 6D 5D",
+                      system="finnish_kasino")
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    for text in ("ASxAH", "ASxAH,KD", "2Sx2H", "2Sx5D,10C", "10Dx10C", "10Dx6D,10C", "5Hx5D",
+                 "5Hx2H,3H", "5Hx2H", "5H+2H=7"):
+        m = cassino.Move.parse(text)
+        assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
+
+
+def test_finnish_rank_pairing_count_agrees_with_the_listing_on_a_larger_table():
+    """18 loose cards under rank_pairing_always: the multiset counter (pairs_count) and the
+    subset walk (gen_pairs, checked against the reference on smaller tables above) agree,
+    and so does the ordinary counter without the option where pairing adds nothing."""
+    table = "AH AD AC 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 6S KD"
+    for hand in ("AS 2S 10D KC", "AS 9C 8C KC", "6H 9C 8C KC"):
+        for pairs in (False, True):
+            p = make_position([hand, "QD JD 9H 8H"], table, system="finnish_kasino",
+                              options={"rank_pairing_always": pairs})  # fmt: skip
+            cs = CoreState.from_position(p)
+            assert cs.count_moves() == cs.num_moves() == len(list(cs.iter_moves()))

@@ -94,6 +94,9 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         best = max(counts)
         if counts.count(best) == 1:
             pts[counts.index(best)] += award
+        elif counts is spades and r.most_spades_tie == "split_two" and counts.count(best) == 2:
+            for t in range(n):   # Finnish: exactly two tied for spades score 1 each
+                pts[t] += counts[t] == best
         elif award == 3 and r.cards_tie_spades:   # Portuguese 26-26: most spades of the tied
             tied = [spades[t] if counts[t] == best else -1 for t in range(n)]
             if tied.count(max(tied)) == 1:
@@ -117,9 +120,19 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
             pts[t] += award * (masks[t] >> cassino.parse_card(code) & 1)
     if p.is_over and p.last_capturer is not None:  # Swedish: Sistan
         pts[r.team_of(p.last_capturer)] += r.sistan_points
+    mokki = [list(p.sweep_order).count(t) for t in range(n)]
+    if r.finnish:
+        # Mokki cancellation; the cut-off at the end of the hand reads the start scores
+        # plus the point cards taken (10D 2, 2S 1, aces 1)
+        mokki = [k - min(mokki) for k in mokki]
+        cards_now = [2 * (m >> 38 & 1) + (m >> 4 & 1) + (m & 0xF).bit_count() for m in masks]
+        if r.mokki_cutoff_check == "hand_end" and any(
+            a + b >= r.mokki_cutoff for a, b in zip(p.scores, cards_now, strict=True)
+        ):
+            mokki = [0] * n
     if r.sweeps:
-        for t in p.sweep_order:
-            pts[t] += r.sweep_points
+        for t in range(n):
+            pts[t] += r.sweep_points * mokki[t]
     for t, n in enumerate(p.defaults):  # opt_michigan: -2 a default
         pts[t] -= 2 * n
     return pts
@@ -204,7 +217,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # scores
     hs = s.hand_score()
     last = r.team_of(p.last_capturer) if p.is_over and p.last_capturer is not None else None
-    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults, last_team=last)
+    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults, last_team=last, scores=p.scores)
     assert hs.totals() == pile_points(r, p)
     # serial forms round-trip
     assert Position.from_json(s.to_json()) == p
@@ -733,6 +746,31 @@ class SwedishFourMachine(SwedishMachine):
     options = {"players": 4, "final_tie": "shared"}  # noqa: RUF012
 
 
+# RULES.md §3.21: Finnish Kasino, hand values apart from table values, for 2, 3 and 4
+# players; each hand starts from game scores drawn below the target, so that the Mokki
+# cut-off (AMB-54) applies in some hands
+class FinnishMachine(StateMachine):
+    system = "finnish_kasino"
+    examples = max(1, EXAMPLES // 3) if CORE else 1
+
+    @initialize(seed=SEEDS, dealer=st.integers(0, 2), score=st.integers(0, 15))
+    def deal(self, seed: int, dealer: int, score: int) -> None:  # type: ignore[override]
+        r = cassino.rules(self.system, **self.options)
+        deck = cassino.shuffled_deck(Rng(seed))
+        scores = [(score + 5 * t) % 12 for t in range(r.num_teams)]
+        self.state = cassino.State.new_hand(r, dealer % r.players, deck, scores)
+        self.start = self.state.to_position()
+        self.path = []
+
+
+class FinnishThreeMachine(FinnishMachine):
+    options = {"players": 3, "rank_pairing_always": True}  # noqa: RUF012
+
+
+class FinnishFourMachine(FinnishMachine):
+    options = {"players": 4, "mokki_cutoff_check": "hand_end"}  # noqa: RUF012
+
+
 # RULES.md §3.16: Kontsina, one group a capture (AMB-38, AMB-39 options)
 class KontsinaMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -795,6 +833,9 @@ STATE_MACHINES = [
     SwedishMachine,
     SwedishThreeMachine,
     SwedishFourMachine,
+    FinnishMachine,
+    FinnishThreeMachine,
+    FinnishFourMachine,
     KontsinaMachine,
     KontsinaOptionsMachine,
 ]
@@ -861,6 +902,9 @@ GAME_SETUPS = [
     ("swedish_kassino", {"target": 6}),
     ("swedish_kassino", {"players": 3, "target": 6, "final_tie": "shared"}),
     ("kontsina", {"match_hands": 2}),
+    ("finnish_kasino", {}),
+    ("finnish_kasino", {"players": 3, "mokki_first": True, "sistan_points": 1}),
+    ("finnish_kasino", {"players": 4, "rank_pairing_always": True, "target": 10}),
 ]
 
 

@@ -121,6 +121,15 @@ cdef struct Params:
     int combine              # ... combine_match_and_sum: one matching card and one sum group
     int faces_capturable     # ... 0: J, Q, K never taken (AMB-38)
     int deal_rotation        # deal_rest=rotation: a short deal one card at a time in rotation
+    # Finnish Kasino (RULES.md §3.21): the value of a card played from hand (A 14, 2S 15,
+    # 10D 16; val[] holds the table values); every generator path reads hval for the card
+    # played, so hval == val in every other system
+    uint8_t hval[NCARDS]
+    int finnish              # immediate point cards, the Mokki limits and cancellation
+    int rank_pairs           # rank_pairing_always (AMB-52): gen_pairs lists every position
+    int mokki_cutoff         # a running score at or above it voids Mokkis (0: never)
+    int mokki_at_end         # ... checked for the whole hand at its end (else at the capture)
+    int spades_split_two     # most_spades_tie=split_two: two tied score 1 each
 
 cdef struct Core:
     Params p
@@ -131,6 +140,7 @@ cdef struct Core:
     uint8_t stock_len
     uint8_t sweep_order[MAX_SWEEPS]
     uint8_t discard[NCARDS]
+    int start_scores[MAX_SEATS]   # game scores at the start of the hand (the Mokki cut-off)
 
 cdef struct MoveBuf:
     CMove* moves

@@ -414,7 +414,7 @@ cdef void gen_face(Core* c, MoveBuf* buf, int p, uint64_t held, int* best) noexc
         fsub = (fsub - 1) & same
 
 cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
-    cdef int vp = c.p.val[p]
+    cdef int vp = c.p.hval[p]
     cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
     cdef mask_t same, fsub, bm, takes
     cdef uint64_t cand, sub
@@ -889,7 +889,7 @@ cdef inline void seg_sort(Fast* F, size_t lo) noexcept nogil:
 cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
     """The moves of card p (held: the values left in hand after playing it); -1 if the
     arena overflowed (use the other path)."""
-    cdef int vp = c.p.val[p]
+    cdef int vp = c.p.hval[p]
     cdef bint free_play = c.h.nbuilds == 0     # no build: every filter passes
     cdef int i, v, w, nb, bs, b_value, j, n, base
     cdef size_t seg
@@ -1338,7 +1338,7 @@ cdef int small_gen_b(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t
     while m:
         p = cas_ctz(m)
         m &= m - 1
-        vp = c.p.val[p]
+        vp = c.p.hval[p]
         hp = (held & ~((<uint64_t>1) << vp) | twice) & ~(<uint64_t>1)
         if legal_fast(c, &lx, K_TRAIL, 0, 0, hp, -1):
             emit(buf, p, K_TRAIL, 0, 0)
@@ -1465,7 +1465,7 @@ cdef int small_gen(Core* c, MoveBuf* buf, mask_t hand, uint64_t held, uint64_t t
     while m:
         p = cas_ctz(m)
         m &= m - 1
-        vp = c.p.val[p]
+        vp = c.p.hval[p]
         emit(buf, p, K_TRAIL, 0, 0)
         if vp == 0:
             face_asc(c, buf, p, best, 1)
@@ -1831,6 +1831,76 @@ cdef int gen_single_group(Core* c, MoveBuf* buf) noexcept nogil:
     sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
+# rank_pairing_always (Finnish Kasino, RULES.md §3.21, AMB-52), as
+# _reference.State._pseudo_finnish: a card also takes loose cards of its own rank, each alone,
+# beside groups totalling its hand value. Subsets are walked in increasing order, so each
+# card's captures come out in canonical order after its trail.
+
+cdef uint64_t pairs_moves(Core* c, MoveBuf* buf) noexcept nogil:
+    """List (buf not NULL, in canonical order) the moves of a Finnish position with
+    rank_pairing_always, and return their number (pairs_count counts without the walk)."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], cand, same, sub, pair, pm, lm
+    cdef uint64_t total = 0
+    cdef int p, hv, k
+    cdef int cnt[NVALUES]
+    cdef bint ok
+    while hand:
+        p = cas_ctz(hand)
+        hand &= hand - 1
+        hv = c.p.hval[p]
+        total += 1
+        if buf != NULL:
+            emit(buf, p, K_TRAIL, 0, 0)
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        cand = same
+        lm = c.h.loose
+        while lm:
+            k = cas_ctz(lm)
+            lm &= lm - 1
+            if c.p.val[k] <= hv:
+                cand |= (<mask_t>1) << k
+        sub = cand & (~cand + 1)
+        while sub:
+            ok = False
+            pm = sub & same
+            pair = 0
+            while True:
+                mask_counts(c, sub & ~pair, cnt)
+                if part_ok(cnt, hv, c.p.max_sum_groups):
+                    ok = True
+                    break
+                pair = (pair - pm) & pm
+                if pair == 0:
+                    break
+            if ok:
+                total += 1
+                if buf != NULL:
+                    emit(buf, p, K_CAPTURE, sub, 0)
+            sub = (sub - cand) & cand
+    return total
+
+cdef bint pairs_needed(Core* c) noexcept nogil:
+    """Whether rank pairing can add a capture here: a hand card whose hand value is not its
+    table value (A, 2S, 10D) with a loose card of its rank. Otherwise every other path
+    lists the same moves (a card of one value takes cards of its rank as matches)."""
+    cdef mask_t m
+    cdef int p
+    if not c.p.rank_pairs or c.h.to_move < 0:
+        return False
+    m = c.h.hands[c.h.to_move]
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        if c.p.hval[p] != c.p.val[p] and c.h.loose & ((<mask_t>0xF) << (4 * (p // 4))):
+            return True
+    return False
+
+cdef int gen_pairs(Core* c, MoveBuf* buf) noexcept nogil:
+    pairs_moves(c, buf)
+    if buf.overflow:
+        return -1
+    return <int>buf.n
+
 cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """Fill buf with the legal moves in canonical order; returns their number or -1
     on overflow (more than buf.limit moves, or out of memory): the moves that play a
@@ -1882,6 +1952,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_callabra(c, buf)
     if c.p.single_group:
         return gen_single_group(c, buf)
+    if c.p.rank_pairs and pairs_needed(c):
+        return gen_pairs(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it
@@ -2087,7 +2159,7 @@ cdef void ms_setup(MCtx* x, Core* c, int mode, int vp, int w, int maxv) noexcept
         m &= m - 1
 
 cdef uint64_t count_card(Core* c, int p, mask_t hand) noexcept nogil:
-    cdef int vp = c.p.val[p]
+    cdef int vp = c.p.hval[p]
     cdef uint64_t held = held_values(c, hand & ~((<mask_t>1) << p))
     cdef uint64_t total = 0, n_ok
     cdef mask_t same, sub, takes, all_b
@@ -2175,7 +2247,7 @@ cdef uint64_t count_card(Core* c, int p, mask_t hand) noexcept nogil:
 cdef bint capture_shape(Core* c, int p, mask_t takes) noexcept nogil:
     """Whether takes (whole builds and loose cards) is an ordinary capture of numeric p:
     builds of value(p) and loose cards forming groups of value(p)."""
-    cdef int vp = c.p.val[p], i, v
+    cdef int vp = c.p.hval[p], i, v
     cdef int cnt[NVALUES]
     cdef mask_t m = takes & c.h.loose
     for i in range(c.h.nbuilds):
@@ -2247,6 +2319,59 @@ cdef uint64_t count_callabra(Core* c) noexcept nogil:
                 total += <uint64_t>cas_popcount(vmask[v])
     return total
 
+cdef uint64_t pairs_rec(Core* c, int* n, int* cnt, int v, int hv, int pv) noexcept nogil:
+    """The subsets of the loose cards of values v..13 (n[w] cards of value w; cnt holds the
+    values chosen below v) that, joined with cnt, leave groups of hv once some of the
+    cards of value pv (the played card's rank) are taken alone, weighted by the ways to
+    pick those cards."""
+    cdef uint64_t total = 0, sub
+    cdef int k, r
+    cdef bint ok
+    if v > 13:
+        for r in range(cnt[pv] + 1):
+            cnt[pv] -= r
+            ok = part_ok(cnt, hv, c.p.max_sum_groups)
+            cnt[pv] += r
+            if ok:
+                return 1
+        return 0
+    for k in range(n[v] + 1):
+        cnt[v] = k
+        sub = pairs_rec(c, n, cnt, v + 1, hv, pv)
+        total += BINOM[n[v]][k] * sub
+    cnt[v] = 0
+    return total
+
+cdef uint64_t pairs_count(Core* c) noexcept nogil:
+    """count_play_moves of a position gen_pairs lists (rank_pairing_always): a card whose
+    hand value is its table value counts as ever (count_card: pairing adds nothing to it);
+    a hand A, 2S or 10D counts its trail and its captures by value multisets, a multiset
+    being valid if some of its cards of the played rank, each taken alone, leave groups of
+    the hand value (table values are the ranks, so the played rank is value val[p])."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, lm
+    cdef uint64_t total = 0
+    cdef int p, k
+    cdef int n[NVALUES]
+    cdef int cnt[NVALUES]
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        if c.p.hval[p] == c.p.val[p]:
+            total += count_card(c, p, hand)
+            continue
+        memset(n, 0, sizeof(n))
+        memset(cnt, 0, sizeof(cnt))
+        lm = c.h.loose
+        while lm:
+            k = cas_ctz(lm)
+            lm &= lm - 1
+            if 1 <= c.p.val[k] <= 13 and n[c.p.val[k]] < 8:
+                n[c.p.val[k]] += 1
+        # the trail, and every valid multiset but the empty one
+        total += 1 + pairs_rec(c, n, cnt, 1, c.p.hval[p], c.p.val[p]) - 1
+    return total
+
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     """The number of legal moves, as gen_moves lists them (plucks and pass included)."""
     cdef uint64_t n
@@ -2270,6 +2395,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return count_callabra(c)
     if c.p.single_group:
         return single_group_moves(c, NULL) if c.h.hands[c.h.to_move] else 0
+    if c.p.rank_pairs and pairs_needed(c):
+        return pairs_count(c)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
@@ -2462,6 +2589,33 @@ cdef void end_early(Core* c) noexcept nogil:
         c.h.ndiscard += 1
         c.h.stock_pos += 1
 
+cdef int point_cards(Core* c, int t) noexcept nogil:
+    """The point cards in team t's pile (Finnish Kasino, scored when captured): 10D 2,
+    2S 1, each ace 1; as scoring.immediate_points with point_cards_instant."""
+    cdef mask_t m = 0
+    cdef int i
+    for i in range(c.h.pile_len[t]):
+        m |= (<mask_t>1) << c.piles[t][i]
+    return 2 * <int>((m >> 38) & 1) + <int>((m >> 4) & 1) + cas_popcount(m & 0xF)
+
+cdef bint cutoff_reached(Core* c) noexcept nogil:
+    """Whether a running game score (at the start of the hand plus the point cards taken
+    since) has reached mokki_cutoff."""
+    cdef int t
+    if c.p.mokki_cutoff == 0:
+        return False
+    for t in range(c.p.nteams):
+        if c.start_scores[t] + point_cards(c, t) >= c.p.mokki_cutoff:
+            return True
+    return False
+
+cdef bint mokki_counts(Core* c) noexcept nogil:
+    """Whether a Mokki made now counts, as _reference.State._mokki_counts: never in the
+    last deal; with the cut-off checked at the capture, not once a score has reached it."""
+    if c.h.stock_pos >= c.stock_len:
+        return False
+    return c.p.mokki_at_end or not cutoff_reached(c)
+
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int seat = c.h.to_move
     cdef int team = c.p.team_of[seat]
@@ -2498,8 +2652,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         # (Callabra logs the clear that ends the game, which scores no sweep points)
         if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
             if c.p.last_card_sweep or not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
-                c.sweep_order[c.h.nsweeps] = <uint8_t>team
-                c.h.nsweeps += 1
+                if not c.p.finnish or mokki_counts(c):
+                    c.sweep_order[c.h.nsweeps] = <uint8_t>team
+                    c.h.nsweeps += 1
     elif m.kind == K_BUILD:
         c.h.loose &= ~m.takes
         if c.h.nbuilds < MAX_BUILDS:
@@ -2714,6 +2869,20 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     winner = unique_best(spades, c.p.nteams)
     if winner >= 0 and c.p.card_points:
         pts[winner * NCATS + 1] = <int16_t>c.p.most_spades_points
+    elif c.p.spades_split_two and c.p.card_points and c.p.most_spades_points:
+        # Finnish: exactly two tied for most spades score 1 each, three or more nothing
+        top = -1
+        for t in range(c.p.nteams):
+            if spades[t] > top:
+                top = spades[t]
+        k = 0
+        for t in range(c.p.nteams):
+            if spades[t] == top:
+                k += 1
+        if k == 2:
+            for t in range(c.p.nteams):
+                if spades[t] == top:
+                    pts[t * NCATS + 1] = 1
     if c.p.most_clubs_points:                                   # Kontsina
         for t in range(c.p.nteams):
             counts[t] = cas_popcount(masks[t] & (SPADES_MASK << 3))
@@ -2752,6 +2921,17 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     if c.p.sweeps:
         for i in range(c.h.nsweeps):
             pts[c.sweep_order[i] * NCATS + CAT_SWEEPS] += <int16_t>c.p.sweep_points
+    if c.p.finnish:
+        # Mokki cancellation: every player loses as many as the player with fewest has;
+        # with the cut-off checked at the end of the hand, none counts once it is reached
+        top = 1 << 30
+        for t in range(c.p.nteams):
+            if pts[t * NCATS + CAT_SWEEPS] < top:
+                top = pts[t * NCATS + CAT_SWEEPS]
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_SWEEPS] -= <int16_t>top
+            if c.p.mokki_at_end and cutoff_reached(c):
+                pts[t * NCATS + CAT_SWEEPS] = 0
     if c.p.michigan:
         for t in range(c.p.nteams):
             pts[t * NCATS + CAT_DEFAULTS] = <int16_t>(-DEFAULT_PENALTY_C * c.h.ndefaults[t])
@@ -2849,9 +3029,16 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.face_builds = 1 if rules.face_cards_all_four else 0
     for i in range(NCARDS):
         p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
-    if rules.card_values != "standard":        # royal, ranked: J 11, Q 12, K 13
+    if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13
         for i in range(NCARDS):
             p.val[i] = i // 4 + 1
+    for i in range(NCARDS):
+        p.hval[i] = rules.hand_value(i) if rules.card_values == "finnish" else p.val[i]
+    p.finnish = 1 if rules.finnish else 0
+    p.rank_pairs = 1 if rules.rank_pairing_always else 0
+    p.mokki_cutoff = rules.mokki_cutoff
+    p.mokki_at_end = 1 if rules.mokki_cutoff_check == "hand_end" else 0
+    p.spades_split_two = 1 if rules.most_spades_tie == "split_two" else 0
     p.callabra = 1 if rules.two_card_capture else 0
     p.single_group = 1 if rules.capture_extent == "single_group" else 0
     p.combine = 1 if rules.combine_match_and_sum else 0
@@ -2869,6 +3056,17 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
             if p.val[i] < n:
                 p.val_ordered = 0
             n = p.val[i]
+    return 0
+
+cdef int set_start_scores(Core* c, object scores) except -1:
+    """The game scores at the start of the hand (clamped to +-2**30), which the Finnish
+    Mokki cut-off reads."""
+    cdef int t
+    for t in range(MAX_SEATS):
+        c.start_scores[t] = 0
+    for t, x in enumerate(scores):
+        if t < MAX_SEATS:
+            c.start_scores[t] = <int>max(-(1 << 30), min(1 << 30, int(x)))
     return 0
 
 cdef inline mask_t _mask_of(object xs):
@@ -2971,6 +3169,7 @@ cdef class State:
                 raise ValueError("too many defaults")
             c.h.ndefaults[t] = n
         self._scores = tuple(pos.scores)
+        set_start_scores(c, self._scores)
         self._depth = 0
         self._version += 1
         return 0
@@ -3003,6 +3202,7 @@ cdef class State:
         init_hand(&st.c, cards, len(deck), dealer)
         st._rules = rules
         st._scores = tuple(scores or [0] * rules.num_teams)
+        set_start_scores(&st.c, st._scores)
         st._root = None          # the position at ply 0, made when first needed (_root_position)
         return st
 
@@ -3178,7 +3378,10 @@ cdef class State:
         last = pos.last_capturer
         # Sistan (Swedish Kassino): the last capturer of a finished hand
         team = self._rules.team_of(last) if last is not None and pos.is_over else None
-        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team)
+        return score_hand(
+            self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team,
+            scores=pos.scores,
+        )
 
     def is_default(self, move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module

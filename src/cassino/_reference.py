@@ -17,7 +17,7 @@ from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionErr
 from .moves import Move, MoveKind, same_notation
 from .position import Build, Position, card_value, card_values, mask_sum
 from .rules import Rules
-from .scoring import HandScore, instant_against, score_hand
+from .scoring import HandScore, immediate_points, instant_against, score_hand
 
 __all__ = ["State", "duty_reason", "initial_deal", "random_hand", "system_deck"]
 
@@ -380,7 +380,10 @@ class State:
         last = self.last_capturer
         # Sistan (Swedish Kassino): the last capturer of a finished hand
         team = self.rules.team_of(last) if last is not None and self.is_over else None
-        return score_hand(self.rules, self.piles, self.sweep_order, self.defaults, last_team=team)
+        return score_hand(
+            self.rules, self.piles, self.sweep_order, self.defaults, last_team=team,
+            scores=self.scores,
+        )
 
     # -- move generation -------------------------------------------------------------------
     def _pluckable(self) -> int:
@@ -409,6 +412,8 @@ class State:
             return out
         if self.rules.multi_valued:
             return self._pseudo_multi()
+        if self.rules.finnish:
+            return self._pseudo_finnish()
         if self.rules.two_card_capture:
             return self._pseudo_callabra()
         sweep_cards, sweep_only = _sweep_cards(self.rules)
@@ -448,6 +453,41 @@ class State:
                 for s in subsets(same):
                     if natural or not s:
                         yield Move(p, AUGMENT, s | b.cards, rank)
+    def _pseudo_finnish(self) -> list[Move]:
+        """Finnish Kasino (RULES.md §3.21, AMB-52): no building; a card takes any loose cards
+        that form groups totalling its hand value (A 14, 2S 15, 10D 16, others as on the
+        table), each group one card of that table value or a sum of table values (A 1, 2S
+        2, 10D 10, J 11, Q 12, K 13). With ``rank_pairing_always`` a card may also take
+        any loose cards of its own rank, each alone, beside such groups."""
+        r = self.rules
+        out: list[Move] = []
+        for p in bits(self.hands[self.to_move]):
+            out.append(Move(p, TRAIL))
+            hv = r.hand_value(p)
+            same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
+            cand = sum(1 << c for c in bits(self.loose) if r.card_value(c) <= hv) | same
+            for sub in subsets(cand):
+                if sub and any(
+                    groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(sub & ~pair))), hv, r)
+                    for pair in subsets(sub & same)
+                ):
+                    out.append(Move(p, CAPTURE, sub))
+        return out
+
+    def _mokki_counts(self) -> bool:
+        """Whether a Mokki (sweep) made now counts (Finnish Kasino, RULES.md §3.21, AMB-54):
+        never in the last deal of the hand; with ``mokki_cutoff_check=capture`` not once a
+        player's running game score (at the start of the hand, plus the point cards
+        captured in it so far, this capture's included) has reached ``mokki_cutoff``."""
+        r = self.rules
+        if not self.stock:
+            return False
+        if r.mokki_cutoff and r.mokki_cutoff_check == "capture":
+            now = immediate_points(r, self.piles, self.sweep_order)
+            if any(s + n >= r.mokki_cutoff for s, n in zip(self.scores, now, strict=True)):
+                return False
+        return True
+
     def _pseudo_callabra(self) -> list[Move]:
         """Callabra (RULES.md §3.14, AMB-36): every card trails; a card takes one loose card
         of its value; two hand cards take one loose card of their total. No building, no
@@ -943,6 +983,8 @@ class State:
             return self._single_group_reason(m)
         if self.rules.multi_valued:
             return self._multi_reason(m)
+        if self.rules.finnish:
+            return self._finnish_reason(m)
         v = card_value(m.card)
         if m.kind == CAPTURE:
             if v == 0:
@@ -978,6 +1020,19 @@ class State:
                 "(natural_build_combination=false allows a single group)"
             )
         return f"the cards do not form groups totalling {m.value}"
+
+    def _finnish_reason(self, m: Move) -> str:
+        """Why a Finnish Kasino capture is not legal (RULES.md §3.21, AMB-52)."""
+        r = self.rules
+        code = card_code(m.card)
+        hv = r.hand_value(m.card)
+        why = f"the cards taken do not form groups totalling the {code}'s hand value ({hv})"
+        if hv != r.card_value(m.card) and not r.rank_pairing_always:
+            why += (
+                f"; from hand the {code} counts {hv}, so it does not take a lone "
+                f"{card_code(m.card)[:-1]} (AMB-52; rank_pairing_always=true allows it)"
+            )
+        return why
 
     def _single_group_reason(self, m: Move) -> str:
         """Why a capture is not one group (capture_extent=single_group, Kontsina)."""
@@ -1099,7 +1154,8 @@ class State:
             # (Callabra logs the clear that ends the game, which scores no sweep points)
             logs = r.sweeps or r.two_card_capture
             if logs and not self.table_mask and (r.last_card_sweep or not last_card):
-                self.sweep_order.append(team)
+                if not r.finnish or self._mokki_counts():
+                    self.sweep_order.append(team)
         elif m.kind == BUILD:
             self.loose &= ~m.takes
             cards = m.takes | bit

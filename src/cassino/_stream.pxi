@@ -559,7 +559,7 @@ cdef bint sg_next(SGen* S, CMove* m) noexcept nogil:
                 continue
             S.p = cas_ctz(S.rest)
             S.rest &= S.rest - 1
-            S.vp = c.p.val[S.p]
+            S.vp = c.p.hval[S.p]
             S.held = held_values(c, S.hand & ~((<mask_t>1) << S.p))
             S.phase = SP_CAPTURE_SETUP
             if is_legal(c, K_TRAIL, S.p, 0, 0, S.held):
@@ -708,7 +708,8 @@ cdef class MoveStream:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
                     or self._core.p.pluck or self._core.p.face_builds
-                    or self._core.p.callabra or self._core.p.single_group):
+                    or self._core.p.callabra or self._core.p.single_group
+                    or pairs_needed(&self._core)):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
@@ -717,9 +718,11 @@ cdef class MoveStream:
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
-                elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
-                    # (positions with a multi-valued card in play, and those of opt_pluck
-                    # and opt_face_cards_all_four, are listed, not streamed)
+                elif (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
+                        or pairs_needed(&self._core)):
+                    # (positions with a multi-valued card in play, those of opt_pluck and
+                    # opt_face_cards_all_four, and Finnish rank pairing (AMB-52) are listed,
+                    # not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -735,11 +738,13 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
+                if (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
+                        or pairs_needed(&self._core)):
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
-                                         "a multi-valued card in play, opt_pluck or "
-                                         "opt_face_cards_all_four is listed, not streamed)")
+                                         "a multi-valued card in play, opt_pluck, "
+                                         "opt_face_cards_all_four or rank_pairing_always is "
+                                         "listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))

@@ -307,6 +307,8 @@ class _Session:
             name = _CATEGORY_NAMES[cat]
             if cat == "sweeps" and self.rules.two_card_capture:
                 name = "cleared the table"   # Callabra: the clearing capture wins
+            elif cat == "sweeps" and self.rules.finnish:
+                name = "Mökki (sweeps, after cancellation)"   # Finnish Kasino
             elif cat == "sweeps" and self.rules.sistan_points:
                 name = "tabbe (sweeps)"      # Swedish Kassino
             grid.add_row(name, *(str(hs.categories(t)[cat]) for t in teams))

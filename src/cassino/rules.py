@@ -59,7 +59,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "aces_mode": ("each", "all_four_only"),
     "game_end": ("target", "each_deals_twice", "one_hand", "hands_won"),
     "final_tie": ("more_hands", "shared"),
-    "card_values": ("standard", "royal", "ranked"),
+    "card_values": ("standard", "royal", "ranked", "finnish"),
+    "mokki_cutoff_check": ("capture", "hand_end"),
+    "most_spades_tie": ("none", "split_two"),
     "deal_rest": ("exact", "rotation"),
     "big_ten": ("none", "any", "hand_only"),
 }
@@ -98,6 +100,7 @@ _DECK40_SYSTEMS = ("cassino_diamond",)
 _CALLABRA = "callabra"
 _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
+_FINNISH = "finnish_kasino"
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -118,6 +121,11 @@ _FIXED: dict[str, dict[str, Any]] = {
         "teams": "individual", "card_values": "royal", "match_mode": "value",
         "build_kinds": "none", "sweeps": True, "game_end": "target",
         "end_check": "compare_totals",
+    },
+    _FINNISH: {
+        "teams": "individual", "card_values": "finnish", "match_mode": "value",
+        "build_kinds": "none", "sweeps": True, "game_end": "target",
+        "end_check": "ordered_tally", "sudden_death": "point_cards_instant",
     },
     _KONTSINA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
@@ -153,6 +161,16 @@ _FIXED_WHY = {
     (_SWEDISH, "sweeps"): ": every tabbe (sweep) scores a point",
     (_SWEDISH, "game_end"): ": the game is played to a target (16)",
     (_SWEDISH, "end_check"): ": after each hand the highest total at or above the target wins",
+    (_FINNISH, "teams"): ": each plays for himself",
+    (_FINNISH, "card_values"): ": table values A 1, 2S 2, 10D 10, hand values A 14, 2S 15, 10D 16, "
+    "J 11, Q 12, K 13 (RULES.md §3.21)",
+    (_FINNISH, "match_mode"): ": a card takes cards of its value",
+    (_FINNISH, "build_kinds"): ": there is no building in Finnish Kasino",
+    (_FINNISH, "sweeps"): ": every Mokki (sweep) scores a point, with the Finnish limits",
+    (_FINNISH, "game_end"): ": the game is played to a target (16)",
+    (_FINNISH, "end_check"): ": the first player to reach the target wins (ordered tally)",
+    (_FINNISH, "sudden_death"): ": 10D, 2S and the aces score when captured, and reaching the "
+    "target with them wins at once",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (RULES.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -272,6 +290,17 @@ class Rules:
     # deck must deal out in whole rounds); rotation = dealt one card at a time in rotation
     # from the dealer's left, as evenly as possible
     deal_rest: str = "exact"
+    # Finnish Kasino (RULES.md §3.21, AMB-52, AMB-54): rank_pairing_always lets identical
+    # ranks pair (a hand ace takes a lone table ace); a Mokki (sweep) no longer counts once a
+    # running game score is at least mokki_cutoff (0: never), checked when it is made
+    # (mokki_cutoff_check=capture) or for the whole hand at its end (hand_end); mokki_first
+    # tallies the Mokkis before most spades; most_spades_tie=split_two: exactly two players
+    # tied for most spades score 1 each
+    rank_pairing_always: bool = False
+    mokki_cutoff: int = 0
+    mokki_cutoff_check: str = "capture"
+    mokki_first: bool = False
+    most_spades_tie: str = "none"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -346,9 +375,12 @@ class Rules:
             )
         if self.own_increase != "allowed" and self.increase_who != "any_simple":
             raise RulesError("own_increase applies only when a player may increase his own builds")
-        if self.card_values == "royal":
+        self._check_finnish()
+        if self.card_values in ("royal", "finnish"):
             if self.match_mode != "value":
-                raise RulesError("card_values=royal gives every card a value: it needs match_mode=value")
+                raise RulesError(
+                    f"card_values={self.card_values} gives every card a value: it needs match_mode=value"
+                )
             if not 1 <= self.build_max_value <= 14:
                 raise RulesError(
                     f"build_max_value must be between 1 and 14 with card_values=royal (an ace "
@@ -419,6 +451,29 @@ class Rules:
                 f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
                 f"{rounds}, not {self.table_cards}"
             )
+
+    def _check_finnish(self) -> None:
+        """The Finnish Kasino options (RULES.md §3.21, AMB-52, AMB-54)."""
+        finnish = self.system == _FINNISH
+        if self.card_values == "finnish" and not finnish:
+            raise RulesError("card_values=finnish (hand values A 14, 2S 15, 10D 16) is Finnish Kasino's")
+        if self.rank_pairing_always and not finnish:
+            raise RulesError("rank_pairing_always (AMB-52) is a Finnish Kasino option")
+        if not 0 <= self.mokki_cutoff <= 1000:
+            raise RulesError(f"mokki_cutoff must be between 0 and 1000, not {self.mokki_cutoff}")
+        if not finnish and (
+            self.mokki_cutoff or self.mokki_cutoff_check != "capture" or self.mokki_first
+        ):
+            raise RulesError(
+                "mokki_cutoff, mokki_cutoff_check and mokki_first are Finnish Kasino options (the Mokki)"
+            )
+        if finnish and self.count_out:
+            raise RulesError(
+                "count_out (opt_count_out) claims standard Cassino points; Finnish Kasino scores "
+                "its point cards at once instead"
+            )
+        if self.mokki_cutoff_check != "capture" and not self.mokki_cutoff:
+            raise RulesError("mokki_cutoff_check applies only with a mokki_cutoff (not 0)")
 
     def _check_callabra(self) -> None:
         """The deal of Callabra (RULES.md §3.14): hand_size each and table_cards face up on
@@ -702,6 +757,25 @@ class Rules:
             return 11
         return 0
 
+    @property
+    def finnish(self) -> bool:
+        """Whether the Finnish Kasino rules apply (RULES.md §3.21): hand values, immediate
+        point cards, the Mokki limits (cancellation at the end of the hand, none in the
+        last deal, the cut-off)."""
+        return self.system == _FINNISH
+
+    def hand_value(self, card: int) -> int:
+        """The value of ``card`` played from hand: Finnish Kasino's A 14, 2S 15, 10D 16
+        (RULES.md §3.21, AMB-52); otherwise its first value."""
+        if self.card_values == "finnish":
+            if card < 4:
+                return 14
+            if card == 4:
+                return 15
+            if card == 38:
+                return 16
+        return self.card_value(card)
+
     def options(self) -> dict[str, Any]:
         """The options that differ from the system's preset."""
         base = _preset(self.system)
@@ -971,7 +1045,21 @@ SYSTEMS: dict[str, SystemInfo] = {
             },
         ),
         _info("mulle", "Mulle", "2-4", "3.20", "Two decks; capturing an identical card is a Mulle."),
-        _info("finnish_kasino", "Finnish Kasino", "2-4", "3.21", "Hand values differ from table values; immediate points; Mokki."),
+        SystemInfo(
+            "finnish_kasino", "Finnish Kasino", "2-4",
+            "Swedish play with hand values A 14, 2S 15, 10D 16 (table A 1, 2S 2, 10D 10); "
+            "10D 2, 2S 1 and each ace 1 score when captured; Mokki (sweep) 1 with cancellation, "
+            "none in the last deal or once a score reaches 10; spades 2, cards 1; first to 16 "
+            "wins, even mid-hand.",
+            True, "3.21",
+            {
+                **_ROYAL, "tie_hand_target": 0, "card_values": "finnish",
+                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+                "sweeps": True, "most_cards_points": 1, "most_spades_points": 2,
+                "target": 16, "sudden_death": "point_cards_instant", "mokki_cutoff": 10,
+                "most_spades_tie": "split_two",
+            },
+        ),
         _info("african_cassino_3p", "African (Swazi) Cassino", "3", "3.22", "Compound turns, all cards dealt, pile-top building material."),
         _info("african_cassino_2p", "Two Player African Cassino", "2", "3.23", "African Cassino for two; one own build at a time."),
         _info("african_cassino_partnership", "Partnership African Cassino", "4 (2x2)", "3.24", "African Cassino for partnerships."),

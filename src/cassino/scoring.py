@@ -154,6 +154,7 @@ def score_hand(
     sweep_order: Sequence[int],
     defaults: Sequence[int] = (),
     last_team: int | None = None,
+    scores: Sequence[int] | None = None,
 ) -> HandScore:
     """Score captured piles (per team) and the sweeps made, in ordered-tally order.
 
@@ -167,7 +168,12 @@ def score_hand(
     With ``michigan`` the instant scores come first: the defaults (``defaults``, counts per
     team, -2 each), then the sweeps; a hand that reaches the tally never had a team at
     the target after an instant score, and the fines first keep every running total of
-    the tally's instant part below the target too."""
+    the tally's instant part below the target too.
+
+    Finnish Kasino (RULES.md §3.21, AMB-54): the point cards come first (scored when
+    captured), then most spades (two tied: 1 each), most cards and the Mokkis after
+    cancellation (``mokki_first``: the Mokkis before most spades). ``scores`` are the game
+    scores at the start of the hand, which ``mokki_cutoff_check=hand_end`` reads."""
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
@@ -187,6 +193,15 @@ def score_hand(
     most = _unique_max(spades)
     if most is not None and rules.card_points and rules.most_spades_points:
         base.append(("spades", most, rules.most_spades_points))
+    elif rules.most_spades_tie == "split_two" and rules.card_points and rules.most_spades_points:
+        # Finnish Kasino (RULES.md §3.21): exactly two players tied for most spades score 1
+        # each; three or more tied score nothing
+        top = max(spades)
+        tied = [t for t, n in enumerate(spades) if n == top]
+        if len(tied) == 2:
+            base.extend(("spades", t, 1) for t in tied)
+    if rules.finnish:
+        base.reverse()   # most spades, then most cards (AMB-54)
     if rules.most_clubs_points:
         most = _unique_max([(m & CLUBS).bit_count() for m in masks])
         if most is not None:
@@ -210,6 +225,8 @@ def score_hand(
     if rules.sistan_points and last_team is not None:
         extra.append(("sistan", last_team, rules.sistan_points))
     sweeps = [("sweeps", t, rules.sweep_points) for t in sweep_order] if rules.sweeps else []
+    if rules.finnish:
+        sweeps = _mokki(rules, masks, sweep_order, scores)
     fines = [
         ("defaults", t, -DEFAULT_PENALTY * n) for t, n in enumerate(defaults) if n
     ] if rules.michigan else []
@@ -217,11 +234,44 @@ def score_hand(
         events = fines + sweeps + base + cards + extra
     elif rules.sudden_death == "sweep_instant":
         events = sweeps + base + cards + extra
+    elif rules.sudden_death == "point_cards_instant" and rules.mokki_first:
+        events = cards + sweeps + base + extra
     elif rules.sudden_death == "point_cards_instant":
         events = cards + base + extra + sweeps
     else:
         events = base + cards + extra + sweeps
     return HandScore(rules.num_teams, tuple(events))
+
+
+def _mokki(
+    rules: Rules, masks: Sequence[int], sweep_order: Sequence[int], scores: Sequence[int] | None
+) -> list[tuple[str, int, int]]:
+    """Finnish Kasino's Mokkis (RULES.md §3.21, AMB-54) as tally events. The sweep log holds
+    only the Mokkis that were made outside the last deal and, with
+    ``mokki_cutoff_check=capture``, while every running score was below ``mokki_cutoff``.
+    Cancellation: every player loses as many Mokkis as the player with fewest has (each
+    player's earliest ones); the rest keep the order they were made in. With
+    ``mokki_cutoff_check=hand_end`` none counts if at the end of the hand a player's game
+    score (``scores`` at the start of the hand plus the point cards captured in it) has
+    reached the cut-off."""
+    if rules.mokki_cutoff and rules.mokki_cutoff_check == "hand_end":
+        start = list(scores) if scores is not None else [0] * rules.num_teams
+        now = [0] * rules.num_teams
+        for _, t, pts in _point_cards(rules, masks):
+            now[t] += pts
+        if any(s + n >= rules.mokki_cutoff for s, n in zip(start, now, strict=True)):
+            return []
+    counts = [0] * rules.num_teams
+    for t in sweep_order:
+        counts[t] += 1
+    cancel = min(counts)
+    seen = [0] * rules.num_teams
+    out: list[tuple[str, int, int]] = []
+    for t in sweep_order:
+        seen[t] += 1
+        if seen[t] > cancel:
+            out.append(("sweeps", t, rules.sweep_points))
+    return out
 
 
 def _callabra_score(

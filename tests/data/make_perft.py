@@ -25,7 +25,7 @@ HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
 # five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette,
-# Callabra, Swedish Kassino and Kontsina, computed by the pure-Python reference
+# Callabra, Swedish Kassino, Finnish Kasino and Kontsina, computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -317,6 +317,25 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      played(51, 7, 5, "swedish_kassino", players=3), (1, 2, 3)),
     ("swedish kassino, four players: random play, seed 52 after 5 plies",
      played(52, 5, 6, "swedish_kassino", players=4), (1, 2, 3)),
+    # §3.21 Finnish Kasino: hand values A 14, 2S 15, 10D 16 against table values (AMB-52),
+    # the Mokki limits (AMB-54) with game scores at the start of the hand
+    ("finnish kasino: opening deal, seed 70", new_hand("finnish_kasino", seed=70).to_position(),
+     (1, 2, 3)),
+    ("finnish kasino: hand values against table values, a stock left; seat 0 at 8 points "
+     "(Mokkis count until a point card brings a score to 10)",
+     pos(["AS 2S 10D 7H", "KC 4D AH 9C"], ["AD KD 10C 4S 3H 6D"], system="finnish_kasino",
+         stock="2H 3C 5C 6C 7C 8C 9D QS", extra={"scores": [8, 3]}), (1, 2, 3, 4)),
+    ("the same with rank_pairing_always=true (AMB-52) and the cut-off at the end of the hand",
+     pos(["AS 2S 10D 7H", "KC 4D AH 9C"], ["AD KD 10C 4S 3H 6D"], system="finnish_kasino",
+         stock="2H 3C 5C 6C 7C 8C 9D QS", extra={"scores": [8, 3]},
+         options={"rank_pairing_always": True, "mokki_cutoff_check": "hand_end"}), (1, 2, 3, 4)),
+    ("finnish kasino: last deal, no Mokki, leftovers with their point cards inside perft",
+     pos(["AS 5H 9C", "2S KD 3D"], ["AH 4C 10D 3S"], system="finnish_kasino", last_capturer=1),
+     (1, 2, 3, 4, 5, 6)),
+    ("finnish kasino, three players: random play, seed 71 after 4 plies",
+     played(71, 4, 5, "finnish_kasino", players=3), (1, 2, 3, 4)),
+    ("finnish kasino, four players: random play, seed 72 after 5 plies",
+     played(72, 5, 6, "finnish_kasino", players=4), (1, 2, 3)),
     ("kontsina: opening deal, seed 60", new_hand("kontsina", seed=60).to_position(), (1, 2, 3, 4)),
     ("kontsina: one matching card or one sum group; faces by rank, one at a time",
      pos(["KC 5H 7C 10D", "KS 9C 3D JH"], ["KH KD 2S 3H 4S AC JD 5D"], system="kontsina",
