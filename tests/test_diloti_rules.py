@@ -508,4 +508,6 @@ def test_cli_play_with_piped_input():
                              input="1\n" * 3000)  # fmt: skip
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[0] == "Diloti, seed 3"
+    assert "declare 7 (a plain declaration): 3♣ on 4♠" in out.output
+    assert "= 7, plain, opponent]" in out.output and "Xeri (sweeps)" in out.output
     assert "wins the game" in out.output

@@ -6,7 +6,7 @@
 >>> rules("cassino_standard", obligation="v4")
 Traceback (most recent call last):
 ...
-cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', not 'v4'
+cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', not 'v4'
 """
 
 from __future__ import annotations
