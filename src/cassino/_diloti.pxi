@@ -145,7 +145,9 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
             top = vp
         v = top
         while v <= total and v <= c.p.build_max:
-            if total % v == 0 and (total == v or dil_groups(c, sub | bit, v)):
+            # (the holding requirement: only values held after the play, dil_ok)
+            if ((held >> v) & 1 and total % v == 0
+                    and (total == v or dil_groups(c, sub | bit, v))):
                 np = dil_plain(c, v, plains)
                 for ch in range((<uint64_t>1) << np):
                     if sub or ch:
@@ -158,7 +160,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
     for i in range(c.h.nbuilds):
         b = &c.h.builds[i]
         w = b.value
-        if not b.multiple or vp > w:
+        if not b.multiple or vp > w or not (held >> w) & 1:
             continue
         cand = dil_below(c, w)
         np = dil_plain(c, w, plains)
@@ -175,7 +177,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
     for i in range(c.h.nbuilds):
         b = &c.h.builds[i]
         w = b.value + vp
-        if b.multiple or w > c.p.build_max:
+        if b.multiple or w > c.p.build_max or not (held >> w) & 1:
             continue
         cand = dil_below(c, w)
         np = dil_plain(c, w, plains)
