@@ -511,3 +511,30 @@ def test_cli_play_with_piped_input():
     assert "declare 7 (a plain declaration): 3♣ on 4♠" in out.output
     assert "= 7, plain, opponent]" in out.output and "Xeri (sweeps)" in out.output
     assert "wins the game" in out.output
+
+
+def test_cli_play_four_players_with_piped_input():
+    from cassino.cli import cli
+
+    out = CliRunner().invoke(cli, ["play", "--system", DI4, "--seed", "4", "--opponent", "greedy"],
+                             input="1\n" * 3000)  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0] == "Four Player Diloti, seed 4"
+    assert "Your partner (seat 2) plays 5D+AH=6: declare 6 (a plain declaration)" in out.output
+    assert "Seat 1 plays 6DxAH,5D: capture the declaration of 6 with 6♦" in out.output
+    assert "Seats 1 & 3 win the game" in out.output
+
+
+def test_counting_streaming_and_perft_agree_with_the_listing():
+    table = ["7S 3D AS 2C 4H AD 3C 2D".split(), decl("2S 3H", 5, 1), decl("4S 4D", 8, 0),
+             decl("9D|6H 3S", 9, 1), decl("AC 5S", 6, 0)]
+    s = state(["8C 5C 9S 2H 6D 4C", "5D 9H AH 7C QH 10D"], [*table[0], *table[1:]], last_capturer=1)
+    moves = s.legal_moves()
+    assert len(moves) == 740 and s.count_moves() == 740 == s.num_moves()
+    assert list(s.iter_moves(chunk=7)) == moves and s.perft(1) == 740
+    total = 0
+    for m in moves[::37]:
+        s.push(m)
+        total += s.count_moves()
+        s.pop()
+    assert total > 0 and s.legal_moves() == moves

@@ -173,7 +173,8 @@ class _Session:
         parts: list[Text] = []
         if loose:
             parts.append(self.cards(loose))
-        parts.extend(Text(f"the build of {b.value}") for b in taken_builds)
+        noun = "declaration" if self.rules.declarations else "build"   # (Diloti)
+        parts.extend(Text(f"the {noun} of {b.value}") for b in taken_builds)
         what = Text(" and ").join(parts)
         if m.kind == MoveKind.PLUCK:
             return Text.assemble("pluck ", what, " into your pile")
