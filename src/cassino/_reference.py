@@ -1102,7 +1102,12 @@ class State:
                     return why
         if move in reasons:
             return reasons[move]
-        return self._structural_reason(move)
+        why = self._structural_reason(move)
+        if self.rules.declarations:
+            # Diloti (RULES.md §3.17): every build is a declaration
+            for old, new in _DILOTI_WORDS:
+                why = why.replace(old, new)
+        return why
 
     def _structural_reason(self, m: Move) -> str:
         if self.is_over:
@@ -1462,6 +1467,15 @@ class State:
 
 
 _MULTI = Rules(sum_groups="multi")
+_DILOTI_WORDS = (
+    ("is a multiple build: it cannot be increased", "is a family declaration: it cannot be raised"),
+    ("a build of", "a declaration of"),
+    ("the build of", "the declaration of"),
+    ("builds go up to", "declarations go up to"),
+    ("into a build of", "into a declaration of"),
+    ("face cards cannot be built", "J, Q and K have no value: they are never declared"),
+    ("form one build of", "form one declaration of"),
+)
 
 
 def duty_reason(obligation: str, seat: int, builds: Iterable[Build], m: Move) -> str | None:
