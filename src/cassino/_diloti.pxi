@@ -108,7 +108,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
     cdef int vp = c.p.val[p]
     cdef mask_t same, cand, sub, extra, bit = (<mask_t>1) << p
     cdef mask_t plains[MAX_BUILDS]
-    cdef int np, i, v, w, total, top
+    cdef int np, i, v, w, total, top, hmax
     cdef uint64_t ch
     cdef CBuild* b
     dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
@@ -128,17 +128,20 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
             np += 1
     sub = 0
     while True:
-        if sub == 0 or dil_groups(c, sub, vp):
+        if sub == 0 or (mask_sum(c, sub) % vp == 0 and dil_groups(c, sub, vp)):
             for ch in range((<uint64_t>1) << np):
                 if sub or ch:
                     dil_emit(c, buf, p, K_CAPTURE, sub | dil_union(plains, np, ch), 0, held)
         sub = (sub - cand) & cand
         if sub == 0:
             break
-    # new declarations: p with loose numeric cards and plain declarations of the value
-    cand = c.h.loose & c.p.num_mask
+    # new declarations: p with loose numeric cards and plain declarations of the value;
+    # the value is held after the play (dil_ok), so no card above the highest held value
+    # can be in one
+    hmax = 63 - cas_clz(held) if held else 0
+    cand = dil_below(c, hmax) if hmax >= vp else 0
     sub = 0
-    while True:
+    while hmax >= vp:
         total = vp + mask_sum(c, sub)
         top = mask_maxval(c, sub)
         if top < vp:
@@ -166,7 +169,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         np = dil_plain(c, w, plains)
         sub = 0
         while True:
-            if dil_groups(c, sub | bit, w):
+            if (mask_sum(c, sub) + vp) % w == 0 and dil_groups(c, sub | bit, w):
                 for ch in range((<uint64_t>1) << np):
                     dil_emit(c, buf, p, K_AUGMENT, c.h.builds[i].cards | sub
                              | dil_union(plains, np, ch), w, held)
@@ -183,7 +186,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         np = dil_plain(c, w, plains)
         sub = 0
         while True:
-            if sub == 0 or dil_groups(c, sub, w):
+            if sub == 0 or (mask_sum(c, sub) % w == 0 and dil_groups(c, sub, w)):
                 for ch in range((<uint64_t>1) << np):
                     dil_emit(c, buf, p, K_INCREASE, c.h.builds[i].cards | sub
                              | dil_union(plains, np, ch), w, held)
