@@ -541,3 +541,133 @@ def test_counting_streaming_and_perft_agree_with_the_listing():
         total += s.count_moves()
         s.pop()
     assert total > 0 and s.legal_moves() == moves
+
+
+# -- an independent oracle: every candidate move judged from the rules' text ----------------
+def _splits(cards_: list[int], v: int) -> bool:
+    """Whether the numeric cards split into groups each totalling v (brute force)."""
+    if not cards_:
+        return True
+    first, rest = cards_[0], cards_[1:]
+    for k in range(1 << len(rest)):
+        group = [first] + [c for i, c in enumerate(rest) if k >> i & 1]
+        if sum(c // 4 + 1 for c in group) == v:
+            if _splits([c for i, c in enumerate(rest) if not k >> i & 1], v):
+                return True
+    return False
+
+
+def _oracle(p: Position) -> set[tuple[int, int, int, int]]:
+    """The legal (card, kind, takes, value) of a Diloti position, by trying every hand card
+    against every subset of table items and every value, judged directly from RULES.md
+    §3.17/§3.18 and the options (no code shared with the engines)."""
+    r = p.rules
+    seat = p.to_move
+    team = r.team_of(seat)
+    hand = list(cassino.CardSet(p.hands[seat]))
+    loose = list(cassino.CardSet(p.loose))
+    items = [1 << c for c in loose] + [b.cards for b in p.builds]
+    decl_of = {b.cards: b for b in p.builds}
+    own = [b for b in p.builds if b.owners >> seat & 1]
+    out: set[tuple[int, int, int, int]] = set()
+    for card in hand:
+        rank = card // 4 + 1
+        vp = rank if rank <= 10 else 0
+        after = [c // 4 + 1 for c in hand if c != card]
+        same = [c for c in loose if c // 4 + 1 == rank]
+
+        def keeps(taken: list[Any], new_value: int = 0) -> bool:
+            # the holding invariant: a card for each own declaration left on the table
+            return all(b in taken or b.value in after for b in own) and (
+                not new_value or new_value in after)
+
+        if not same and not own:
+            out.add((card, 0, 0, 0))
+        for k in range(1, 1 << len(items)):
+            chosen = [items[i] for i in range(len(items)) if k >> i & 1]
+            takes = sum(chosen)
+            ls = [m.bit_length() - 1 for m in chosen if m not in decl_of]
+            ds = [decl_of[m] for m in chosen if m in decl_of]
+            # captures
+            if vp == 0:
+                ok = not ds and len(ls) == 1 and ls[0] // 4 + 1 == rank
+            else:
+                matched = [c for c in ls if c // 4 + 1 == rank]
+                ok = (all(b.value == vp for b in ds) and _splits(ls, vp)
+                      and (r.capture_extent == "free" or len(matched) in (0, len(same)))
+                      and (r.declarations_in_capture or not ds or (len(ds) == 1 and not ls)))
+            if ok and keeps(ds):
+                out.add((card, 1, takes, 0))
+            if vp == 0:
+                continue
+            fams = [b for b in ds if b.multiple]
+            plains = [b for b in ds if not b.multiple]
+            for v in range(1, 11):
+                if v not in after or not keeps(ds, v):
+                    continue
+                # declare (build): p and loose cards in groups of v, plain declarations of v
+                if not fams and all(b.value == v for b in plains):
+                    for g in range(1 << len(ls)):
+                        mine = [c for i, c in enumerate(ls) if g >> i & 1]
+                        rest = [c for i, c in enumerate(ls) if not g >> i & 1]
+                        if vp + sum(c // 4 + 1 for c in mine) == v and _splits(rest, v):
+                            groups = 1 + len(plains) + (1 if rest else 0)
+                            if groups == 1 and len(ls) < r.declaration_min_cards:
+                                continue
+                            if not plains and not ls:
+                                continue
+                            if r.obligation_no_declare and own and not ds:
+                                continue
+                            out.add((card, 2, takes, v))
+                            break
+                # add to one family declaration of v (augment)
+                if (len(fams) == 1 and fams[0].value == v and all(b.value == v for b in plains)
+                        and (r.augment_who == "any" or r.team_of(fams[0].owner_seats()[0]) == team)):
+                    for g in range(1 << len(ls)):
+                        mine = [c for i, c in enumerate(ls) if g >> i & 1]
+                        rest = [c for i, c in enumerate(ls) if not g >> i & 1]
+                        if vp + sum(c // 4 + 1 for c in mine) == v and _splits(rest, v):
+                            out.add((card, 3, takes, v))
+                            break
+                # raise one plain declaration to v, extra groups of v
+                low = [b for b in plains if b.value != v]
+                if (not fams and len(low) == 1 and low[0].value + vp == v and not own
+                        and all(b.value == v for b in plains if b is not low[0])
+                        and _splits(ls, v)):
+                    target = low[0]
+                    owner = target.owner_seats()[0]
+                    partner = r.team_of(owner) == team
+                    if owner != seat and (not partner or target.raised & ~(1 << team)):
+                        out.add((card, 4, takes, v))
+    if not out:
+        out = {(c, 0, 0, 0) for c in hand}
+    return out
+
+
+@pytest.mark.parametrize(("system", "options"), [
+    (DI, {}),
+    (DI, {"capture_extent": "free", "declarations_in_capture": False, "augment_who": "own_team",
+          "obligation_no_declare": True, "declaration_min_cards": 2}),
+    (DI4, {}),
+])
+def test_every_legal_move_matches_an_independent_oracle(system, options):
+    r = rules(system, **options)
+    rng = cassino.Rng(97)
+    compared = kinds = 0
+    seen: set[int] = set()
+    while compared < 250:
+        s = cassino.State.deal(r, rng.below(r.players), rng.next_u64() >> 1)
+        while not s.is_over and compared < 250:
+            p = s.to_position()
+            items = p.loose.bit_count() + len(p.builds)
+            if items <= 9:
+                got = {(m.card, int(m.kind), m.takes, m.value) for m in s.legal_moves()}
+                assert got == _oracle(p), p.to_text()
+                compared += 1
+                seen |= {k for _, k, _, _ in got}
+            moves = s.legal_moves()
+            decl = [m for m in moves if m.kind >= MoveKind.BUILD]
+            pick = decl if decl and rng.below(3) else moves
+            s.push(pick[rng.below(len(pick))])
+        kinds = len(seen)
+    assert kinds == 5, seen
