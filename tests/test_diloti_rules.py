@@ -576,7 +576,7 @@ def _oracle(p: Position) -> set[tuple[int, int, int, int]]:
         after = [c // 4 + 1 for c in hand if c != card]
         same = [c for c in loose if c // 4 + 1 == rank]
 
-        def keeps(taken: list[Any], new_value: int = 0) -> bool:
+        def keeps(taken: list[Any], new_value: int = 0, after: list[int] = after) -> bool:
             # the holding invariant: a card for each own declaration left on the table
             return all(b in taken or b.value in after for b in own) and (
                 not new_value or new_value in after)
