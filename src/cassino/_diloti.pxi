@@ -109,7 +109,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
     cdef mask_t same, cand, sub, extra, bit = (<mask_t>1) << p
     cdef mask_t plains[MAX_BUILDS]
     cdef int np, i, v, w, total, top, hmax
-    cdef uint64_t ch
+    cdef uint64_t ch, hv
     cdef CBuild* b
     dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
     if vp == 0:
@@ -146,16 +146,21 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         top = mask_maxval(c, sub)
         if top < vp:
             top = vp
-        v = top
-        while v <= total and v <= c.p.build_max:
-            # (the holding requirement: only values held after the play, dil_ok)
-            if ((held >> v) & 1 and total % v == 0
-                    and (total == v or dil_groups(c, sub | bit, v))):
+        # the values tried: held after the play (the holding requirement, dil_ok), from
+        # the highest card's value up to the total and the maximum
+        hv = held >> top << top
+        if total < c.p.build_max:
+            hv &= ((<uint64_t>2) << total) - 1
+        else:
+            hv &= ((<uint64_t>2) << c.p.build_max) - 1
+        while hv:
+            v = cas_ctz(hv)
+            hv &= hv - 1
+            if total % v == 0 and (total == v or dil_groups(c, sub | bit, v)):
                 np = dil_plain(c, v, plains)
                 for ch in range((<uint64_t>1) << np):
                     if sub or ch:
                         dil_emit(c, buf, p, K_BUILD, sub | dil_union(plains, np, ch), v, held)
-            v += 1
         sub = (sub - cand) & cand
         if sub == 0:
             break
