@@ -894,6 +894,47 @@ def finnish_lockstep(r: Any, seed: int, choice: int) -> int:
         m = pool[(k >> 2) % len(pool)]
         assert cs.push(m) == rs.push(m) == m
         assert cs.hand_score() == rs.hand_score()
+
+
+# RULES.md §3.17, §3.18 Diloti (gen_diloti, _diloti.pxi): declarations, raises, family
+# additions and their options (AMB-42..51)
+DILOTI_SETUPS = [
+    ("diloti", {}),
+    ("diloti", {
+        "capture_extent": "free", "declarations_in_capture": False, "augment_who": "own_team",
+        "obligation_no_declare": True, "declaration_min_cards": 2, "last_card_sweep": False,
+        "xeri_first_play": "first_hand",
+    }),
+    ("diloti_four_player", {}),
+    ("diloti_four_player", {"augment_who": "own_team", "capture_extent": "free"}),
+]
+DILOTI_IDS = ["di2", "di2-options", "di4", "di4-options"]
+
+
+def diloti_lockstep(r: Any, seed: int, choice: int) -> int:
+    """As callabra_lockstep, but a declaring move (build, raise, family addition) is chosen
+    two times in three when there is one, so that tables fill with declarations."""
+    deck = shuffled_deck(Rng(seed))
+    dealer = seed % r.players
+    rs = RefState.new_hand(r, dealer, deck)
+    cs = CoreState.new_hand(r, dealer, deck)
+    rng = Rng(choice)
+    positions = 0
+    while True:
+        rm = assert_same_moves(cs, rs)
+        assert list(cs.iter_moves(chunk=5)) == rm and cs._count_by_multisets() == len(rm)
+        assert cs.to_position() == rs.to_position()
+        positions += 1
+        if positions % 7 == 0:
+            assert cs.perft(2) == rs.perft(2)
+            assert pickle.loads(pickle.dumps(cs)) == cs
+        if rs.is_over:
+            break
+        decl = [m for m in rm if m.kind >= cassino.MoveKind.BUILD]
+        pick = decl if decl and rng.below(3) else rm
+        m = pick[rng.below(len(pick))]
+        assert cs.push(m) == rs.push(m) == m
+    assert cs.hand_score() == rs.hand_score()
     assert cs.to_json() == rs.to_json() and cs.history == rs.history
     return positions
 
@@ -968,3 +1009,64 @@ def test_finnish_rank_pairing_count_agrees_with_the_listing_on_a_larger_table():
                               options={"rank_pairing_always": pairs})  # fmt: skip
             cs = CoreState.from_position(p)
             assert cs.count_moves() == cs.num_moves() == len(list(cs.iter_moves()))
+
+
+@pytest.mark.parametrize(("system", "options"), DILOTI_SETUPS, ids=DILOTI_IDS)
+@settings(max_examples=6)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_diloti(system, options, seed, choice):
+    diloti_lockstep(rules(system, **options), seed, choice)
+
+
+@pytest.mark.parametrize(("system", "options"), DILOTI_SETUPS, ids=DILOTI_IDS)
+@settings(max_examples=3)
+@given(seed=SEEDS)
+def test_random_hand_matches_diloti(system, options, seed):
+    r = rules(system, **options)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+    assert CoreState.deal(r, 0, seed).playout(seed) == RefState.deal(r, 0, seed).playout(seed)
+
+
+@pytest.mark.parametrize(("system", "options"), DILOTI_SETUPS, ids=DILOTI_IDS)
+def test_diloti_positions_rich_in_declarations_match(system, options):
+    """Mid-hand positions with declarations (reached by declaration-biased play), reloaded
+    from JSON: the same moves, counts, stream, perft, explanations of random moves, and
+    positions after each of the first moves and their undo."""
+    r = rules(system, **options)
+    rng = Rng(23)
+    compared = rich = 0
+    for _ in range(10):
+        rs = RefState.deal(r, rng.below(r.players), rng.next_u64() >> 1)
+        while not rs.is_over:
+            moves = rs.legal_moves()
+            decl = [m for m in moves if m.kind >= cassino.MoveKind.BUILD]
+            pick = decl if decl and rng.below(4) else moves
+            rs.push(pick[rng.below(len(pick))])
+            if rng.below(3) or rs.is_over:
+                continue
+            pos = Position.from_json(rs.to_json())
+            cs, ref = CoreState.from_position(pos), RefState.from_position(pos)
+            rm = assert_same_moves(cs, ref)
+            assert list(cs.iter_moves(3)) == rm == list(core.MoveStream(cs, 4, 0))
+            assert cs.perft(2) == ref.perft(2)
+            rich += len(pos.builds) >= 2
+            table = list(cassino.CardSet(pos.table_mask))
+            hand = list(cassino.CardSet(pos.hands[pos.to_move]))
+            for _ in range(6):   # random build-like and capture moves: same verdicts
+                takes = sum(1 << table[rng.below(len(table))] for _ in range(rng.below(4))) if table else 0
+                kind = cassino.MoveKind(rng.below(5))
+                value = 0 if kind <= cassino.MoveKind.CAPTURE else 1 + rng.below(10)
+                try:
+                    m = cassino.Move(hand[rng.below(len(hand))], kind, takes, value)
+                except cassino.CassinoError:
+                    continue
+                assert cs.explain(m) == ref.explain(m) and cs.is_legal(m) == ref.is_legal(m)
+            for m in rm[:: max(1, len(rm) // 5)]:
+                cs.push(m)
+                ref.push(m)
+                assert cs.to_position() == ref.to_position()
+                cs.pop()
+                ref.pop()
+            assert cs.to_position() == pos
+            compared += 1
+    assert compared >= 30 and rich >= 3

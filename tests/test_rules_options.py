@@ -126,7 +126,7 @@ def test_options_combine():
 @pytest.mark.parametrize(
     ("options", "pattern"),
     [
-        ({"obligation": "v4"}, r"option obligation must be one of 'none', 'v1', 'v2', 'v3', not 'v4'"),
+        ({"obligation": "v4"}, r"option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', not 'v4'"),
         ({"face_capture": "two"}, r"option face_capture must be one of .*'one_or_three'.*not 'two'"),
         ({"capture_extent": "everything"}, r"option capture_extent must be one of"),
         ({"own_increase": "yes"}, r"option own_increase must be one of"),
@@ -162,9 +162,9 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
 @pytest.mark.parametrize(
     ("options", "pattern"),
     [
-        ({"capture_extent": "all_matches"}, r"capture_extent=all_matches is not implemented yet"),
+        ({"capture_extent": "single_type"}, r"capture_extent=single_type is not implemented yet"),
         ({"capture_extent": "opponent_insist"}, r"capture_extent=opponent_insist is not implemented yet"),
-        ({"obligation": "diloti"}, r"obligation=diloti is not implemented yet"),
+        ({"obligation": "african_2p"}, r"obligation=african_2p is not implemented yet"),
         ({"compulsion": "player"}, r"compulsion=player is not implemented yet"),
         ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
@@ -270,6 +270,8 @@ def test_implemented_systems():
         "callabra",
         "tablanette",
         "kontsina",
+        "diloti",
+        "diloti_four_player",
         "swedish_kassino",
         "finnish_kasino",
     ]
@@ -285,7 +287,7 @@ def test_implemented_systems():
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
-            "kontsina", "swedish_kassino", "finnish_kasino")],
+        "kontsina", "swedish_kassino", "finnish_kasino", "diloti", "diloti_four_player")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -115,6 +115,9 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         extra = ("JS", "2S", "AS") if r.spade_points == "additive" else ("JS",)
         for t in range(n):
             pts[t] += spades[t] + sum(masks[t] >> cassino.parse_card(c) & 1 for c in extra)
+    for code in ("AS", "AC", "AH", "AD") if not r.card_points else ():  # Diloti: each ace
+        for t in range(n):
+            pts[t] += r.ace_points * (masks[t] >> cassino.parse_card(code) & 1)
     for code, award in (("2C", r.good_two_points), ("10D", r.good_ten_points)):  # Kontsina
         for t in range(n):
             pts[t] += award * (masks[t] >> cassino.parse_card(code) & 1)
@@ -781,6 +784,24 @@ class KontsinaOptionsMachine(KontsinaMachine):
     options = {"combine_match_and_sum": True, "faces_capturable": False}  # noqa: RUF012
 
 
+# RULES.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
+class DilotiMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "diloti"
+
+
+class DilotiOptionsMachine(DilotiMachine):
+    options = {  # noqa: RUF012
+        "capture_extent": "free", "declarations_in_capture": False, "augment_who": "own_team",
+        "obligation_no_declare": True, "declaration_min_cards": 2, "last_card_sweep": False,
+        "xeri_first_play": "first_hand",
+    }
+
+
+class DilotiFourMachine(DilotiMachine):
+    system = "diloti_four_player"
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -838,6 +859,9 @@ STATE_MACHINES = [
     FinnishFourMachine,
     KontsinaMachine,
     KontsinaOptionsMachine,
+    DilotiMachine,
+    DilotiOptionsMachine,
+    DilotiFourMachine,
 ]
 
 

@@ -33,6 +33,7 @@ cdef struct CBuild:
     uint8_t owners           # seat mask
     uint8_t multiple         # frozen: two groups or more
     uint8_t alt              # multi-valued cards at their second value (bit k: k-th card of multi_mask)
+    uint8_t raised           # Four Player Diloti: the teams that raised this plain declaration
 
 cdef struct CMove:
     mask_t takes
@@ -130,6 +131,17 @@ cdef struct Params:
     int mokki_cutoff         # a running score at or above it voids Mokkis (0: never)
     int mokki_at_end         # ... checked for the whole hand at its end (else at the capture)
     int spades_split_two     # most_spades_tie=split_two: two tied score 1 each
+    int diloti               # build_kinds=declarations (gen_diloti, _diloti.pxi)
+    int all_matches          # ... capture_extent=all_matches: a numeric match takes all (AMB-43)
+    int decl_in_capture      # ... 0: a declaration is captured alone (AMB-44)
+    int augment_own          # ... augment_who=own_team (AMB-46)
+    int no_declare           # ... obligation_no_declare (AMB-47)
+    int min_decl_cards       # ... declaration_min_cards (AMB-51)
+    int xeri_first           # ... the first play of the hand is no Xeri (AMB-48)
+    int fresh_stock          # ... the stock before the first play
+    int partnership          # ... raises record the team (Four Player Diloti)
+    int ace_points           # Diloti: each ace (card_points off)
+    int whole_deal           # deal_order=whole_hands_then_table: a whole hand at a time
 
 cdef struct Core:
     Params p

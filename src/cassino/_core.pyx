@@ -1954,6 +1954,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_single_group(c, buf)
     if c.p.rank_pairs and pairs_needed(c):
         return gen_pairs(c, buf)
+    if c.p.diloti:
+        return gen_diloti(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it
@@ -2397,6 +2399,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return single_group_moves(c, NULL) if c.h.hands[c.h.to_move] else 0
     if c.p.rank_pairs and pairs_needed(c):
         return pairs_count(c)
+    if c.p.diloti:
+        return count_diloti(c)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand
@@ -2446,8 +2450,10 @@ cdef void deal_round(Core* c) noexcept nogil:
             c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
             c.h.stock_pos += 1
         return
-    for r in range(0, size, 2):
-        batch = 2 if size - r >= 2 else 1
+    r = 0
+    while r < size:
+        batch = size if c.p.whole_deal else (2 if size - r >= 2 else 1)
+        r += batch
         seat = c.dealer
         for k in range(c.p.players):
             seat = c.p.next_seat[seat]
@@ -2474,6 +2480,19 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
     memset(&c.h, 0, sizeof(Hot))
     c.dealer = dealer
     c.h.last_capturer = -1
+    if c.p.whole_deal:
+        # Diloti: a whole hand to each seat from the dealer's next, the dealer last, then
+        # the table cards (_reference.initial_deal)
+        rounds = 0
+        seat = dealer
+        for k in range(c.p.players):
+            seat = c.p.next_seat[seat]
+            for j in range(c.p.hand_size):
+                c.h.hands[seat] |= (<mask_t>1) << deck[pos]
+                pos += 1
+        for j in range(c.p.table_cards):
+            c.h.loose |= (<mask_t>1) << deck[pos]
+            pos += 1
     for r in range(rounds):
         batch = 2 if c.p.hand_size - 2 * r >= 2 else 1
         seat = dealer
@@ -2496,7 +2515,7 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
                 for j in range(batch):
                     c.h.hands[slot] |= (<mask_t>1) << deck[pos]
                     pos += 1
-    if c.p.deal_order == 2:
+    if c.p.deal_order == 2 and not c.p.whole_deal:
         # hands_then_table (Tablanette): the table cards after every hand is full
         for j in range(c.p.table_cards):
             c.h.loose |= (<mask_t>1) << deck[pos]
@@ -2621,11 +2640,18 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int team = c.p.team_of[seat]
     cdef mask_t bit, t, rest
     cdef int i, target
+    cdef bint first
     cdef CBuild* b
     if m.kind == K_PLUCK or m.kind == K_PASS:
         apply_pluck(c, m, seat, team)     # (card is NO_CARD: no bit to shift)
         return
     bit = (<mask_t>1) << m.card
+    first = c.p.diloti and m.kind == K_CAPTURE and first_play(c)
+    if c.p.diloti and K_BUILD <= m.kind <= K_INCREASE:
+        c.h.hands[seat] &= ~bit
+        apply_declaration(c, m, seat)
+        advance(c)
+        return
     if c.p.michigan and is_default(c, m.kind, m.takes) and c.h.ndefaults[team] < 255:
         c.h.ndefaults[team] += 1
     c.h.hands[seat] &= ~bit
@@ -2650,7 +2676,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         c.h.pile_len[team] += 1
         c.h.last_capturer = <int8_t>seat
         # (Callabra logs the clear that ends the game, which scores no sweep points)
-        if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
+        # (Diloti, AMB-48: the first play of the hand clearing the layout is no Xeri)
+        if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS and not first:
             if c.p.last_card_sweep or not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
                 if not c.p.finnish or mokki_counts(c):
                     c.sweep_order[c.h.nsweeps] = <uint8_t>team
@@ -2897,6 +2924,11 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
                 if i >= 2 and c.p.aces_all_four and (masks[t] & aces) != aces:
                     continue
                 pts[t * NCATS + 2 + i] = <int16_t>value[i]
+    if c.p.ace_points and not c.p.card_points:                  # Diloti: each ace
+        for i in range(2, 6):
+            for t in range(c.p.nteams):
+                if (masks[t] >> special[i]) & 1:
+                    pts[t * NCATS + 2 + i] = <int16_t>c.p.ace_points
     for t in range(c.p.nteams):
         if c.p.picture_points:                                   # Tablanette: J, Q, K
             pts[t * NCATS + CAT_PICTURES] = <int16_t>(
@@ -2980,12 +3012,23 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.deck_mask = <mask_t>rules.deck_mask
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,
-                    "hands_then_table": 2}[rules.deal_order]
+                    "hands_then_table": 2, "whole_hands_then_table": 3}[rules.deal_order]
+    p.whole_deal = 1 if p.deal_order == 3 else 0
+    p.diloti = 1 if rules.declarations else 0
+    p.all_matches = 1 if rules.capture_extent == "all_matches" else 0
+    p.decl_in_capture = 1 if rules.declarations_in_capture else 0
+    p.augment_own = 1 if rules.augment_who == "own_team" else 0
+    p.no_declare = 1 if rules.obligation_no_declare else 0
+    p.min_decl_cards = rules.declaration_min_cards
+    p.xeri_first = 1 if rules.xeri_first_play != "counts" else 0
+    p.fresh_stock = rules.deck_size - rules.table_cards - rules.players * rules.hand_size
+    p.partnership = 1 if rules.teams == "partnership" else 0
+    p.ace_points = rules.ace_points
     p.face_capture = {"one": 0, "one_or_three": 1, "any": 2}[rules.face_capture]
     p.max_sum_groups = 1 if rules.sum_groups == "single" else BIG_SUMS
     p.maximal = 1 if rules.capture_extent == "maximal" else 0
     p.build_max = rules.build_max_value
-    p.duty = {"none": 0, "v1": 1, "v2": 2, "v3": 3}[rules.obligation]
+    p.duty = {"none": 0, "v1": 1, "v2": 2, "v3": 3, "diloti": 0}[rules.obligation]
     p.michigan = 1 if rules.michigan else 0
     p.rounds_to_5 = 1 if rules.michigan_rounds_to_5 else 0
     p.obligation = 0 if rules.michigan else p.duty
@@ -3143,6 +3186,7 @@ cdef class State:
             if a < 0:
                 raise PositionError(f"the build of {b.value} fixes a card at a value it cannot take")
             c.h.builds[i].alt = a
+            c.h.builds[i].raised = b.raised
         for t, pile in enumerate(pos.piles):
             c.h.pile_len[t] = len(pile)
             for i, card in enumerate(pile):
@@ -3170,6 +3214,8 @@ cdef class State:
             c.h.ndefaults[t] = n
         self._scores = tuple(pos.scores)
         set_start_scores(c, self._scores)
+        if pos.rules.xeri_first_play == "first_hand" and any(self._scores):
+            c.p.xeri_first = 0      # (AMB-48 option: only in the first hand of the game)
         self._depth = 0
         self._version += 1
         return 0
@@ -3203,6 +3249,8 @@ cdef class State:
         st._rules = rules
         st._scores = tuple(scores or [0] * rules.num_teams)
         set_start_scores(&st.c, st._scores)
+        if rules.xeri_first_play == "first_hand" and any(st._scores):
+            st.c.p.xeri_first = 0   # (AMB-48 option: only in the first hand of the game)
         st._root = None          # the position at ply 0, made when first needed (_root_position)
         return st
 
@@ -3249,7 +3297,8 @@ cdef class State:
         builds = sorted(
             Build(c.h.builds[i].value, c.h.builds[i].cards, c.h.builds[i].owners,
                   bool(c.h.builds[i].multiple),
-                  fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else ())
+                  fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
+                  c.h.builds[i].raised)
             for i in range(c.h.nbuilds)
         )
         return Position(
@@ -3938,3 +3987,4 @@ def movegen_batch(states, int repeat=1) -> int:
 
 include "_stream.pxi"
 include "_royal.pxi"
+include "_diloti.pxi"

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._rng import Rng, shuffled_deck
-from .cards import FACES, card_code, card_rank, rank_mask
+from .cards import FACES, CardSet, card_code, card_rank, rank_mask
 from .errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from .moves import Move, MoveKind, same_notation
 from .position import Build, Position, card_value, card_values, mask_sum
@@ -112,6 +112,18 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     hands = [0] * n
     table = 0
     pos = 0
+    if rules.deal_order == "whole_hands_then_table":
+        # Diloti (RULES.md §3.17): a whole hand to each seat from the dealer's next, the
+        # dealer last, then the table cards
+        for k in range(1, n + 1):
+            seat = next_seat(rules, dealer, k)
+            for c in deck[pos : pos + rules.hand_size]:
+                hands[seat] |= 1 << c
+            pos += rules.hand_size
+        for c in deck[pos : pos + rules.table_cards]:
+            table |= 1 << c
+        pos += rules.table_cards
+        return hands, table, deck[pos:]
     rounds = (rules.hand_size + 1) // 2
     per_round_table = rules.table_cards // rounds if rounds else 0
     table_left = rules.table_cards
@@ -193,6 +205,12 @@ def _with_builds(p: int, loose: int, bmask: list[int]) -> Iterator[Move]:
             if chosen >> i & 1:
                 takes |= bm
         yield Move(p, CAPTURE, takes)
+
+
+def _unions(masks: list[int]) -> Iterator[int]:
+    """The union of each subset of ``masks`` (disjoint card masks), the empty one first."""
+    for chosen in range(1 << len(masks)):
+        yield sum(m for i, m in enumerate(masks) if chosen >> i & 1)
 
 
 def next_seat(rules: Rules, seat: int, steps: int = 1) -> int:
@@ -416,6 +434,8 @@ class State:
             return self._pseudo_finnish()
         if self.rules.two_card_capture:
             return self._pseudo_callabra()
+        if self.rules.declarations:
+            return self._pseudo_diloti()
         sweep_cards, sweep_only = _sweep_cards(self.rules)
         prey = self._sweep_takes()
         for p in bits(self.hands[self.to_move]):
@@ -654,6 +674,175 @@ class State:
                 if w <= r.build_max_value:
                     yield Move(p, INCREASE, s | b.cards, w)
 
+    # -- Diloti declarations (RULES.md §3.17, §3.18, AMB-42..51) -------------------------
+    #
+    # Every build is a declaration: plain (one group) or family (two groups or more). The
+    # kind of a declaring move follows from what it takes: AUGMENT adds to one existing
+    # family declaration, INCREASE raises a plain declaration to a new value (a raise,
+    # optionally extended into a family declaration of the new value), BUILD is every other
+    # declaration (new, or grouping plain declarations of its value). Ownership always
+    # passes to the player (AMB-46). The filters are in _diloti_violation.
+
+    def _pseudo_diloti(self) -> list[Move]:
+        out: list[Move] = []
+        for p in bits(self.hands[self.to_move]):
+            out.append(Move(p, TRAIL))
+            out.extend(self._captures(p))
+            if card_value(p):
+                out.extend(self._declares(p))
+                out.extend(self._family_adds(p))
+                out.extend(self._raises(p))
+        return out
+
+    def _plain_of(self, v: int) -> list[int]:
+        """The card masks of the plain declarations of value ``v``."""
+        return [b.cards for b in self.builds if not b.multiple and b.value == v]
+
+    def _declares(self, p: int) -> Iterator[Move]:
+        """New declarations (BUILD): p with loose numeric cards, and any plain declarations
+        of the value as whole groups; one group is plain, two or more a family."""
+        vp = card_value(p)
+        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
+        for s in subsets(cand):
+            total = vp + mask_sum(s)
+            top = max([vp, *(card_value(c) for c in bits(s))])
+            for v in range(top, min(total, self.rules.build_max_value) + 1):
+                if total % v or (total > v and not groups_ok(s | 1 << p, v, _MULTI)):
+                    continue
+                for extra in _unions(self._plain_of(v)):
+                    if s or extra:
+                        yield Move(p, BUILD, s | extra, v)
+
+    def _family_adds(self, p: int) -> Iterator[Move]:
+        """Additions to one family declaration of value w (AUGMENT): a new group holding p
+        (with loose cards), further groups of loose cards, plain declarations of w."""
+        vp = card_value(p)
+        for b in self.builds:
+            w = b.value
+            if not b.multiple or vp > w:
+                continue
+            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
+            plains = self._plain_of(w)
+            for s in subsets(cand):
+                if groups_ok(s | 1 << p, w, _MULTI):
+                    for extra in _unions(plains):
+                        yield Move(p, AUGMENT, b.cards | s | extra, w)
+
+    def _raises(self, p: int) -> Iterator[Move]:
+        """Raises (INCREASE) of a plain declaration by p alone to w' = w + value(p), with
+        optional extra groups of w' (loose cards, plain declarations of w')."""
+        vp = card_value(p)
+        for b in self.builds:
+            w = b.value + vp
+            if b.multiple or w > self.rules.build_max_value:
+                continue
+            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
+            plains = self._plain_of(w)
+            for s in subsets(cand):
+                if s and not groups_ok(s, w, _MULTI):
+                    continue
+                for extra in _unions(plains):
+                    yield Move(p, INCREASE, b.cards | s | extra, w)
+
+    def _diloti_violation(self, m: Move) -> str | None:
+        """Why a structurally valid Diloti move is illegal here, or None."""
+        r = self.rules
+        seat = self.to_move
+        me = 1 << seat
+        team = r.team_of(seat)
+        code = card_code(m.card)
+        held = self._held(self.hands[seat] & ~(1 << m.card))
+        same = self.loose & rank_mask(card_rank(m.card))
+        taken = [b for b in self.builds if b.cards & m.takes]
+        own = [b for b in self.builds if b.owners & me]
+        if m.kind == TRAIL and same:
+            return (
+                f"the {code} matches {CardSet(same)} on the table: laid, it must capture "
+                "(compulsion lay_match_forced, AMB-42)"
+            )
+        if m.kind == CAPTURE:
+            got = m.takes & same
+            if card_value(m.card) and r.capture_extent == "all_matches" and got and got != same:
+                return (
+                    f"the {code} takes every loose card of its rank ({CardSet(same)}) or none "
+                    "of them (capture_extent=all_matches, AMB-43)"
+                )
+            if taken and not r.declarations_in_capture and (len(taken) > 1 or m.takes & self.loose):
+                return (
+                    "declarations_in_capture=false: a capture that takes a declaration takes "
+                    "that declaration alone (AMB-44)"
+                )
+        if m.kind in BUILD_KINDS:
+            if m.value not in held:
+                return f"a declaration of {m.value} needs {_a(m.value)} in your hand after this play"
+            if m.kind == BUILD and not taken and mask_sum(m.takes) + card_value(m.card) == m.value:
+                if m.takes.bit_count() < r.declaration_min_cards:
+                    return (
+                        f"declaration_min_cards={r.declaration_min_cards}: a plain declaration "
+                        f"needs at least {r.declaration_min_cards} table cards (AMB-51)"
+                    )
+            if m.kind == INCREASE:
+                target = next(b for b in taken if b.value != m.value)
+                if target.owners & me:
+                    return "you cannot raise your own declaration (AMB-45)"
+                owner_team = r.team_of(target.owner_seats()[0])
+                if owner_team == team and not target.raised & ~(1 << team):
+                    return (
+                        f"the declaration of {target.value} is your partner's: you may raise it "
+                        "only after an opponent has raised it (RULES.md §3.18)"
+                    )
+            if m.kind == AUGMENT and r.augment_who == "own_team":
+                family = next(b for b in taken if b.multiple)
+                if r.team_of(family.owner_seats()[0]) != team:
+                    return (
+                        f"augment_who=own_team: you may add only to your own or your partner's "
+                        f"family declaration, not to the {family.value} of an opponent (AMB-46)"
+                    )
+        if own:
+            names = " and ".join(str(b.value) for b in own)
+            if m.kind == TRAIL:
+                return f"you own a declaration of {names}, and may not lay a card (obligation diloti)"
+            if m.kind == INCREASE:
+                return f"you own a declaration of {names}, and may not raise one (obligation diloti)"
+            if m.kind == BUILD and r.obligation_no_declare and not taken:
+                return (
+                    f"you own a declaration of {names}, and obligation_no_declare forbids a new "
+                    "declaration (AMB-47)"
+                )
+        for b in own:
+            if not b.cards & m.takes and b.value not in held:
+                return (
+                    f"you own a declaration of {b.value} and would have no {_vname(b.value)} "
+                    "left in your hand to take it"
+                )
+        return None
+
+    def _first_play(self) -> bool:
+        """Whether no card of the hand has been played yet (Diloti's first play, AMB-48:
+        with xeri_first_play=first_hand only in the first hand of the game, whose scores
+        are all 0)."""
+        r = self.rules
+        if r.xeri_first_play == "first_hand" and any(self.scores):
+            return False
+        fresh = r.deck_size - r.table_cards - r.players * r.hand_size
+        return len(self.stock) == fresh and all(h.bit_count() == r.hand_size for h in self.hands)
+
+    def _push_declaration(self, m: Move, seat: int) -> None:
+        """A declaring move: the cards taken and the builds they touch become one
+        declaration of m.value owned by the player (AMB-46); a raise records the team in
+        Four Player Diloti."""
+        r = self.rules
+        taken = [b for b in self.builds if b.cards & m.takes]
+        cards = m.takes | 1 << m.card
+        multiple = mask_sum(cards) >= 2 * m.value
+        raised = 0
+        if m.kind == INCREASE and not multiple and r.teams == "partnership":
+            target = next(b for b in taken if b.value != m.value)
+            raised = target.raised | 1 << r.team_of(seat)
+        self.loose &= ~m.takes
+        rest = [b for b in self.builds if not b.cards & m.takes]
+        self.builds = sorted([*rest, Build(m.value, cards, 1 << seat, multiple, (), raised)])
+
     # -- multi-valued cards (Royal, Buckeye: RULES.md §3.9, §3.10) --------------------------
     #
     # Every card has a value (J 11, Q 12, K 13); a multi-valued card (the ace 1 or 14, the
@@ -798,6 +987,8 @@ class State:
     def _violation(self, m: Move) -> str | None:
         """Why a structurally valid move is illegal here, or None."""
         r = self.rules
+        if r.declarations:
+            return self._diloti_violation(m)
         seat = self.to_move
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)
@@ -951,7 +1142,12 @@ class State:
                     return why
         if move in reasons:
             return reasons[move]
-        return self._structural_reason(move)
+        why = self._structural_reason(move)
+        if self.rules.declarations:
+            # Diloti (RULES.md §3.17): every build is a declaration
+            for old, new in _DILOTI_WORDS:
+                why = why.replace(old, new)
+        return why
 
     def _structural_reason(self, m: Move) -> str:
         if self.is_over:
@@ -1136,6 +1332,12 @@ class State:
             self._push_pluck(m, seat, team)
             return
         bit = 1 << m.card
+        first = r.declarations and m.kind == CAPTURE and self._first_play()
+        if r.declarations and m.kind in BUILD_KINDS:
+            self.hands[seat] &= ~bit
+            self._push_declaration(m, seat)
+            self._advance()
+            return
         if r.michigan and self._duty_reason(m) is not None:
             self.defaults[team] += 1
         self.hands[seat] &= ~bit
@@ -1153,7 +1355,8 @@ class State:
             last_card = not any(self.hands) and not self.stock
             # (Callabra logs the clear that ends the game, which scores no sweep points)
             logs = r.sweeps or r.two_card_capture
-            if logs and not self.table_mask and (r.last_card_sweep or not last_card):
+            # (Diloti, AMB-48: the first play of the hand clearing the layout is no Xeri)
+            if logs and not self.table_mask and (r.last_card_sweep or not last_card) and not first:
                 if not r.finnish or self._mokki_counts():
                     self.sweep_order.append(team)
         elif m.kind == BUILD:
@@ -1254,8 +1457,9 @@ class State:
             self.stock = []
             return
         pos = 0
-        for start in range(0, size, 2):
-            batch = min(2, size - start)
+        whole = r.deal_order == "whole_hands_then_table"   # Diloti: a whole hand each
+        for start in range(0, size, size if whole else 2):
+            batch = size if whole else min(2, size - start)
             for k in range(1, r.players + 1):
                 seat = next_seat(r, self.dealer, k)
                 for c in self.stock[pos : pos + batch]:
@@ -1319,6 +1523,15 @@ class State:
 
 
 _MULTI = Rules(sum_groups="multi")
+_DILOTI_WORDS = (
+    ("is a multiple build: it cannot be increased", "is a family declaration: it cannot be raised"),
+    ("a build of", "a declaration of"),
+    ("the build of", "the declaration of"),
+    ("builds go up to", "declarations go up to"),
+    ("into a build of", "into a declaration of"),
+    ("face cards cannot be built", "J, Q and K have no value: they are never declared"),
+    ("form one build of", "form one declaration of"),
+)
 
 
 def duty_reason(obligation: str, seat: int, builds: Iterable[Build], m: Move) -> str | None:

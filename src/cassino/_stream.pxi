@@ -709,12 +709,13 @@ cdef class MoveStream:
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
                     or self._core.p.pluck or self._core.p.face_builds
                     or self._core.p.callabra or self._core.p.single_group
-                    or pairs_needed(&self._core)):
+                    or pairs_needed(&self._core) or self._core.p.diloti):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
-                if sweep_applies(&self._core) or self._core.p.callabra or self._core.p.single_group:
+                if (sweep_applies(&self._core) or self._core.p.callabra
+                        or self._core.p.single_group or self._core.p.diloti):
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1

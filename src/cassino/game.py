@@ -391,16 +391,20 @@ class Game:
 
     def _deal(self, dealer: int) -> None:
         deck = self.rules.deck_cards(shuffled_deck(self._rng))
+        redeals: list[list[str]] = []
+        if self.rules.redeal_layout != "none":
+            deck, redeals = layout_redeal(self.rules, deck, self._rng)
         self.dealer: int = dealer
         self._state: Any = _state_class().new_hand(self.rules, dealer, deck, list(self._scores))
-        self.log.append(
-            {
-                "type": "deal",
-                "hand": self._hand,
-                "dealer": dealer,
-                "deck": [card_code(c) for c in deck],
-            }
-        )
+        record: dict[str, Any] = {
+            "type": "deal",
+            "hand": self._hand,
+            "dealer": dealer,
+            "deck": [card_code(c) for c in deck],
+        }
+        if redeals:
+            record["redeals"] = redeals
+        self.log.append(record)
 
     def _finish_hand(self) -> None:
         hs: HandScore = self._state.hand_score()
@@ -532,6 +536,40 @@ class Game:
             raise
         except CassinoError as exc:
             raise ReplayError(f"record {k}: {exc}") from None
+
+
+def _royal_triple(table: Sequence[int]) -> int:
+    """The rank (11-13) of which the layout holds three or four cards, or 0."""
+    for rank in (11, 12, 13):
+        if sum(1 for c in table if card_rank(c) == rank) >= 3:
+            return rank
+    return 0
+
+
+def layout_redeal(rules: Rules, deck: list[int], rng: Rng) -> tuple[list[int], list[list[str]]]:
+    """Diloti's layout redeal (RULES.md §3.17, AMB-50): while the table cards of ``deck``
+    hold three or four royalty cards of one rank, they go back to the stock (all four with
+    redeal_layout=full, only those of that rank with offending), the stock is shuffled with
+    ``rng`` (Fisher-Yates from the end) and the missing table cards are dealt from its top.
+    Returns the deck as finally dealt and the rejected layouts (card codes)."""
+    nh = rules.players * rules.hand_size
+    k = rules.table_cards
+    hands, table, stock = deck[:nh], deck[nh : nh + k], deck[nh + k :]
+    rejected: list[list[str]] = []
+    while rank := _royal_triple(table):
+        rejected.append([card_code(c) for c in table])
+        if rules.redeal_layout == "full":
+            back, table = table, []
+        else:
+            back = [c for c in table if card_rank(c) == rank]
+            table = [c for c in table if card_rank(c) != rank]
+        pool = back + stock
+        for i in range(len(pool) - 1, 0, -1):
+            j = rng.below(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        table += pool[: len(back)]
+        stock = pool[len(back) :]
+    return hands + table + stock, rejected
 
 
 def _plain(x: Any) -> Any:

@@ -30,7 +30,7 @@ from .game import Game
 from .greedy import GreedyPlayer
 from .moves import Move, MoveKind
 from .players import Player, PlayerError, View, choose_move, make_player
-from .position import Build
+from .position import Build, card_value
 from .rules import SYSTEMS, Rules, parse_option, rules
 from .scoring import HandScore, used_categories
 
@@ -156,6 +156,8 @@ class _Session:
         ) if (r := self.rules).multi_valued else Text(" | ").join(self.cards(g, "+") for g in b.groups())
         owners = ", ".join(self.who(s) for s in b.owner_seats())
         kind = "multiple" if b.multiple else "simple"
+        if r.declarations:   # Diloti (RULES.md §3.17)
+            kind = "family" if b.multiple else "plain"
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
 
     def describe(self, m: Move, view: View) -> Text:
@@ -171,7 +173,8 @@ class _Session:
         parts: list[Text] = []
         if loose:
             parts.append(self.cards(loose))
-        parts.extend(Text(f"the build of {b.value}") for b in taken_builds)
+        noun = "declaration" if self.rules.declarations else "build"   # (Diloti)
+        parts.extend(Text(f"the {noun} of {b.value}") for b in taken_builds)
         what = Text(" and ").join(parts)
         if m.kind == MoveKind.PLUCK:
             return Text.assemble("pluck ", what, " into your pile")
@@ -182,7 +185,8 @@ class _Session:
         if m.kind == MoveKind.CAPTURE:
             out = Text.assemble("capture ", what, " with ", self.card(m.card))
             if m.takes == view.table.mask:
-                out.append(" (sweep)" if self.rules.sweeps else " (clears the table)")
+                sweep = " (Xeri)" if self.rules.declarations else " (sweep)"
+                out.append(sweep if self.rules.sweeps else " (clears the table)")
             if m.takes == view.table.mask and self.rules.two_card_capture:
                 out.append(" and wins")
             return out
@@ -198,6 +202,8 @@ class _Session:
         # multi-valued cards placed at their other value (Royal ace 14, Buckeye 10D 11)
         values = Text(", ").join(Text.assemble(self.card(c), f" as {v}") for c, v in m.fixed)
         fixed = Text.assemble(" (", values, ")") if m.fixed else Text()
+        if self.rules.declarations:
+            return self._declaration(m, what, taken_builds, view)
         if m.kind == MoveKind.BUILD:
             return Text.assemble(f"build {m.value}: ", self.card(m.card), " on ", what, fixed)
         extra = m.takes & view.loose.mask
@@ -208,6 +214,24 @@ class _Session:
         old = taken_builds[0].value if taken_builds else 0
         return Text.assemble(
             f"increase the build of {old} to {m.value}: ", self.card(m.card), tail, fixed
+        )
+
+    def _declaration(self, m: Move, what: Text, taken: list[Build], view: View) -> Text:
+        """Diloti's declaring moves (RULES.md §3.17): declare, add to a family, raise."""
+        total = sum(card_value(c) for c in CardSet(m.takes | 1 << m.card))
+        family = "a family declaration" if total >= 2 * m.value else "a plain declaration"
+        if m.kind == MoveKind.BUILD:
+            return Text.assemble(f"declare {m.value} ({family}): ", self.card(m.card), " on ", what)
+        extra = m.takes & view.loose.mask
+        tail = Text.assemble(" and ", self.cards(extra)) if extra else Text()
+        if m.kind == MoveKind.AUGMENT:
+            return Text.assemble(
+                f"add to the family declaration of {m.value} (it becomes yours): ",
+                self.card(m.card), tail,
+            )
+        old = next((b.value for b in taken if b.value != m.value), 0)
+        return Text.assemble(
+            f"raise the declaration of {old} to {m.value} ({family}): ", self.card(m.card), tail
         )
 
     # -- screens ---------------------------------------------------------------------------
@@ -311,6 +335,8 @@ class _Session:
                 name = "Mökki (sweeps, after cancellation)"   # Finnish Kasino
             elif cat == "sweeps" and self.rules.sistan_points:
                 name = "tabbe (sweeps)"      # Swedish Kassino
+            elif cat == "sweeps" and self.rules.declarations:
+                name = "Xeri (sweeps)"       # Diloti
             grid.add_row(name, *(str(hs.categories(t)[cat]) for t in teams))
         cards = [str(len(p)) for p in pos.piles]
         spades = [str(sum(1 for x in p if card_suit(x) == 0)) for p in pos.piles]

@@ -209,6 +209,9 @@ class Build:
     owners: int
     multiple: bool
     fixed: tuple[tuple[int, int], ...] = ()
+    # Four Player Diloti (RULES.md §3.18): the teams that have raised this plain declaration
+    # (a team mask); a partner's declaration may be raised only after an opponent raised it
+    raised: int = 0
 
     @property
     def is_face_build(self) -> bool:
@@ -585,13 +588,14 @@ class Position:
         """The position as JSON-ready data."""
         table: list[Any] = CardSet(self.loose).codes()
         for b in self.builds:
-            table.append(
-                {
-                    "groups": [[b.card_text(c, self.rules) for c in CardSet(g)] for g in b.groups_for(self.rules)],
-                    "value": b.value,
-                    "owners": b.owner_seats(),
-                }
-            )
+            item: dict[str, Any] = {
+                "groups": [[b.card_text(c, self.rules) for c in CardSet(g)] for g in b.groups_for(self.rules)],
+                "value": b.value,
+                "owners": b.owner_seats(),
+            }
+            if b.raised:
+                item["raised"] = [t for t in range(b.raised.bit_length()) if b.raised >> t & 1]
+            table.append(item)
         d: dict[str, Any] = {
             "system": self.rules.system,
             "options": self.rules.options() | {},
@@ -644,6 +648,8 @@ class Position:
                 "+".join(b.card_text(c, self.rules) for c in CardSet(g)) for g in b.groups_for(self.rules)
             )
             owners = ".".join(str(s) for s in b.owner_seats())
+            if b.raised:
+                owners += "!" + ".".join(str(t) for t in range(b.raised.bit_length()) if b.raised >> t & 1)
             table.append(f"({groups}={b.value}@{owners})")
         fields = [
             head,
@@ -701,13 +707,15 @@ class Position:
                         raise NotationError(f"bad build {item!r}")
                     body, _, rest = item[1:-1].rpartition("=")
                     val, _, owners = rest.partition("@")
-                    table.append(
-                        {
-                            "groups": [g.split("+") for g in body.split("|")],
-                            "value": int(val),
-                            "owners": [int(o) for o in owners.split(".")],
-                        }
-                    )
+                    owners, bang, raised = owners.partition("!")
+                    build: dict[str, Any] = {
+                        "groups": [g.split("+") for g in body.split("|")],
+                        "value": int(val),
+                        "owners": [int(o) for o in owners.split(".")],
+                    }
+                    if bang:
+                        build["raised"] = [int(t) for t in raised.split(".")]
+                    table.append(build)
                 else:
                     table.append(item)
             data = {
@@ -817,7 +825,7 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
     for key in ("groups", "value", "owners"):
         if key not in item:
             raise PositionError(f"build table[{i}] is missing the field {key!r}")
-    extra = sorted(set(item) - {"groups", "value", "owners"})
+    extra = sorted(set(item) - {"groups", "value", "owners", "raised"})
     if extra:
         raise PositionError(f"unknown field {extra[0]!r} in build table[{i}]")
     value = item["value"]
@@ -863,8 +871,15 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
     multiple = len(groups) >= 2
     if not multiple and omask.bit_count() > 1:
         raise PositionError(f"build table[{i}] is a simple build, so it must have exactly one owner")
+    raised = 0
+    if "raised" in item:
+        for t in _ints(item["raised"], f"table[{i}].raised"):
+            if not 0 <= t < r.num_teams:
+                raise PositionError(f"build table[{i}] raised by {t}, which is not a team (0 to {r.num_teams - 1})")
+            raised |= 1 << t
     return Build(
-        value=value, cards=cards, owners=omask, multiple=multiple, fixed=tuple(sorted(fixed.items()))
+        value=value, cards=cards, owners=omask, multiple=multiple, fixed=tuple(sorted(fixed.items())),
+        raised=raised,
     )
 
 
@@ -922,3 +937,16 @@ def _check_build(b: Build, players: int, r: Rules) -> None:
         raise PositionError(f"the owners of the build of {b.value} must be a mask of seats 0 to {players - 1}")
     if not b.multiple and b.owners.bit_count() != 1:
         raise PositionError(f"the build of {b.value} is a simple build, so it must have exactly one owner")
+    if r.declarations and b.owners.bit_count() != 1:
+        raise PositionError(f"the declaration of {b.value} must have exactly one owner (RULES.md §3.17)")
+    if b.raised:
+        if not isinstance(b.raised, int) or not 0 < b.raised < 1 << r.num_teams:
+            raise PositionError(f"the raised teams of the build of {b.value} must be a mask of teams")
+        if not (r.declarations and r.teams == "partnership"):
+            raise PositionError(
+                "only a Four Player Diloti declaration records the teams that raised it (raised)"
+            )
+        if b.multiple:
+            raise PositionError(
+                f"the declaration of {b.value} is a family declaration, which is never raised"
+            )

@@ -6,7 +6,7 @@
 >>> rules("cassino_standard", obligation="v4")
 Traceback (most recent call last):
 ...
-cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', not 'v4'
+cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', not 'v4'
 """
 
 from __future__ import annotations
@@ -39,20 +39,24 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "match_mode": ("rank", "value"),
     "face_capture": ("one", "one_or_three", "any"),
     "sum_groups": ("single", "multi"),
-    "capture_extent": ("free", "maximal", "single_group"),
+    "capture_extent": ("free", "maximal", "single_group", "all_matches"),
     "builds_as_sum_components": ("no",),
-    "build_kinds": ("simple+multiple", "none"),
+    "build_kinds": ("simple+multiple", "none", "declarations"),
     "table_only_build": ("no",),
-    "increase_who": ("any_simple",),
-    "augment_who": ("any",),
-    "obligation": ("none", "v1", "v2", "v3"),
+    "increase_who": ("any_simple", "opponent_only"),
+    "augment_who": ("any", "own_team"),
+    "obligation": ("none", "v1", "v2", "v3", "diloti"),
     "leftovers_to": ("last_capturer",),
-    "compulsion": ("none",),
+    "compulsion": ("none", "lay_match_forced"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
     "first_dealer": ("high", "low"),
-    "deal_order": ("opponent_table_dealer", "opponent_dealer_table", "hands_then_table"),
+    "deal_order": (
+        "opponent_table_dealer", "opponent_dealer_table", "hands_then_table", "whole_hands_then_table",
+    ),
+    "xeri_first_play": ("counts", "per_hand", "first_hand"),
+    "redeal_layout": ("none", "full", "offending"),
     "all_eleven": ("none", "bonus", "skunk", "auto_win"),
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
@@ -72,15 +76,15 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "match_mode": (),
     "face_capture": ("n.a.",),
     "sum_groups": ("none",),
-    "capture_extent": ("single_type", "all_matches", "opponent_insist"),
+    "capture_extent": ("single_type", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
-    "build_kinds": ("declarations", "esun", "zwickern_stack"),
+    "build_kinds": ("esun", "zwickern_stack"),
     "table_only_build": ("free_op", "turn"),
-    "increase_who": ("not_own", "opponent_only"),
-    "augment_who": ("own_team", "own_team_or_captured_same_turn"),
-    "obligation": ("diloti", "african_2p"),
+    "increase_who": ("not_own",),
+    "augment_who": ("own_team_or_captured_same_turn",),
+    "obligation": ("african_2p",),
     "leftovers_to": ("last_to_play", "nobody", "last_holder"),
-    "compulsion": ("lay_match_forced", "player", "must_or_lie_down"),
+    "compulsion": ("player", "must_or_lie_down"),
     "turn_structure": ("compound",),
 }
 
@@ -101,6 +105,19 @@ _CALLABRA = "callabra"
 _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
 _FINNISH = "finnish_kasino"
+_DILOTI = ("diloti", "diloti_four_player")
+# the parameters that make Diloti (RULES.md §3.17, §3.18); its options are the ambiguities
+# AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
+# (any | own_team), obligation_no_declare, xeri_first_play (per_hand | first_hand),
+# last_card_sweep, redeal_layout (full | offending), declaration_min_cards (1 | 2)
+_DILOTI_FIXED: dict[str, Any] = {
+    "card_values": "standard", "match_mode": "rank", "build_kinds": "declarations",
+    "face_capture": "one", "sum_groups": "multi", "combine_match_and_sum": True,
+    "unique_build_values": False, "build_max_value": 10, "obligation": "diloti",
+    "holding_invariant": True, "increase_who": "opponent_only", "compulsion": "lay_match_forced",
+    "sweeps": True, "hand_size": 6, "table_cards": 4, "deal_order": "whole_hands_then_table",
+    "first_player": "non_dealer", "end_check": "compare_totals", "game_end": "target",
+}
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -127,6 +144,8 @@ _FIXED: dict[str, dict[str, Any]] = {
         "build_kinds": "none", "sweeps": True, "game_end": "target",
         "end_check": "ordered_tally", "sudden_death": "point_cards_instant",
     },
+    "diloti": {**_DILOTI_FIXED, "players": 2, "teams": "individual", "direction": "cw"},
+    "diloti_four_player": {**_DILOTI_FIXED, "players": 4, "teams": "partnership", "direction": "ccw"},
     _KONTSINA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "game_end": "hands_won",
@@ -301,6 +320,20 @@ class Rules:
     mokki_cutoff_check: str = "capture"
     mokki_first: bool = False
     most_spades_tie: str = "none"
+    # Diloti (RULES.md §3.17, §3.18): ace_points for each ace (card_points=false);
+    # declarations_in_capture=false: a capture that takes a declaration takes that one
+    # declaration alone (AMB-44); obligation_no_declare: the owner of a declaration may not
+    # make a new one either (AMB-47); xeri_first_play: the first play of a hand clearing the
+    # layout is no sweep, in every hand (per_hand) or in the first hand of the game only
+    # (first_hand: the game scores are all 0) (AMB-48); redeal_layout: Game redeals a layout
+    # with 3 or 4 royalty cards of one rank, all four cards (full) or only those (offending)
+    # (AMB-50); declaration_min_cards: table cards of a plain declaration (AMB-51)
+    ace_points: int = 0
+    declarations_in_capture: bool = True
+    obligation_no_declare: bool = False
+    xeri_first_play: str = "counts"
+    redeal_layout: str = "none"
+    declaration_min_cards: int = 1
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -421,6 +454,7 @@ class Rules:
         if self.system == _CALLABRA:
             self._check_callabra()
             return
+        self._check_diloti()
         if self.deal_rest != "exact":
             raise RulesError("deal_rest=rotation (a short last deal in rotation) is the Callabra deal")
         if self.card_values == "ranked":
@@ -446,7 +480,9 @@ class Rules:
         if self.table_cards % 2 or (self.hand_size % 2 and self.deck != "short40"):
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
         rounds = (self.hand_size + 1) // 2
-        if self.table_cards % rounds and self.deal_order != "hands_then_table":
+        if self.table_cards % rounds and self.deal_order not in (
+            "hands_then_table", "whole_hands_then_table"
+        ):
             raise RulesError(
                 f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
                 f"{rounds}, not {self.table_cards}"
@@ -511,6 +547,70 @@ class Rules:
                 f"{rest} stock cards cannot be dealt in rounds of {self.hand_size} to "
                 f"{self.players} players: deal_rest=rotation deals the rest in rotation"
             )
+
+    @property
+    def declarations(self) -> bool:
+        """Whether builds are Diloti declarations (RULES.md §3.17, §3.18)."""
+        return self.build_kinds == "declarations"
+
+    def _check_diloti(self) -> None:
+        """The Diloti parameters and options (RULES.md §3.17, §3.18, AMB-42..51) belong
+        together: refused in other systems, and Diloti's own are checked."""
+        diloti = self.system in _DILOTI
+        own = {
+            "build_kinds": self.build_kinds == "declarations",
+            "obligation": self.obligation == "diloti",
+            "compulsion": self.compulsion != "none",
+            "increase_who": self.increase_who != "any_simple",
+            "augment_who": self.augment_who != "any",
+            "capture_extent": self.capture_extent == "all_matches",
+            "deal_order": self.deal_order == "whole_hands_then_table",
+            "xeri_first_play": self.xeri_first_play != "counts",
+            "redeal_layout": self.redeal_layout != "none",
+            "ace_points": self.ace_points != 0,
+            "declarations_in_capture": not self.declarations_in_capture,
+            "obligation_no_declare": self.obligation_no_declare,
+            "declaration_min_cards": self.declaration_min_cards != 1,
+        }
+        if not diloti:
+            for name, used in own.items():
+                if used:
+                    raise RulesError(
+                        f"{name}={_opt_text(getattr(self, name))} is a Diloti rule "
+                        "(diloti, diloti_four_player: RULES.md §3.17)"
+                    )
+            return
+        if self.capture_extent not in ("all_matches", "free"):
+            raise RulesError(
+                "Diloti captures take all matching cards (capture_extent=all_matches, AMB-43) "
+                f"or any of them (free), not capture_extent={self.capture_extent}"
+            )
+        if self.xeri_first_play == "counts":
+            raise RulesError(
+                "the first play of a Diloti hand is never a Xeri (AMB-48): xeri_first_play must "
+                "be per_hand or first_hand"
+            )
+        if self.redeal_layout == "none":
+            raise RulesError("Diloti redeals a layout of three or four royalty cards of one rank "
+                             "(AMB-50): redeal_layout must be full or offending")
+        if self.declaration_min_cards not in (1, 2):
+            raise RulesError(
+                "declaration_min_cards must be 1 or 2: a plain declaration takes one or more "
+                f"table cards, or at least two (AMB-51), not {self.declaration_min_cards}"
+            )
+        clash = {
+            "pluck": self.pluck, "michigan": self.michigan, "count_out": self.count_out,
+            "face_cards_all_four": self.face_cards_all_four, "initial_pairs": self.initial_pairs,
+            "five_of_spades_sweep": self.five_of_spades_sweep,
+            "jacks_take_all": self.jacks_take_all, "draw_refill": self.draw_refill,
+            "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Diloti "
+                    "declarations (RULES.md §3.17)"
+                )
 
     @property
     def two_card_capture(self) -> bool:
@@ -885,6 +985,13 @@ _ROYAL: dict[str, Any] = {
     "face_capture": "any", "build_max_value": 14, "tie_hand_target": 6,
 }
 
+_DILOTI_PRESET: dict[str, Any] = {
+    **_DILOTI_FIXED, "player_range": (2, 2), "capture_extent": "all_matches",
+    "xeri_first_play": "per_hand", "redeal_layout": "full", "sweep_points": 10,
+    "most_cards_points": 4, "card_points": False, "ace_points": 1, "good_ten_points": 2,
+    "good_two_points": 1, "target": 61,
+}
+
 SYSTEMS: dict[str, SystemInfo] = {
     s.id: s
     for s in [
@@ -1029,8 +1136,23 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "game_end": "hands_won",
             },
         ),
-        _info("diloti", "Diloti", "2", "3.17", "Plain and family declarations, raises, Xeri; play to 61."),
-        _info("diloti_four_player", "Four Player Diloti", "4 (2x2)", "3.18", "Diloti for partnerships with declaration restrictions."),
+        SystemInfo(
+            "diloti", "Diloti", "2",
+            "Six cards each, four deals; plain and family declarations, raises of the "
+            "opponent's; a numeric match takes all of its rank; Xeri (sweep) 10; cards 4, "
+            "aces 1, 10D 2, 2C 1; play to 61.",
+            True, "3.17", _DILOTI_PRESET,
+        ),
+        SystemInfo(
+            "diloti_four_player", "Four Player Diloti", "4 (2x2)",
+            "Diloti for two partnerships sitting opposite, counter-clockwise; a partner's "
+            "declaration is raised only after an opponent raised it; two deals a hand.",
+            True, "3.18",
+            {
+                **_DILOTI_PRESET, "player_range": (4, 4), "players": 4,
+                "teams": "partnership", "direction": "ccw",
+            },
+        ),
         SystemInfo(
             "swedish_kassino", "Swedish Kassino", "2-4",
             "Royal values (A 1 or 14, J 11, Q 12, K 13), no building; tabbe (sweep) 1, sistan "

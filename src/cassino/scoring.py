@@ -122,6 +122,11 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
                 if aces_whole and name.startswith("ace_") and (m & ACES) != ACES:
                     continue   # Diamond option: the aces score only as a complete set
                 events.append((name, t, pts))
+    for name, card, _ in _SINGLES[2:] if rules.ace_points and not rules.card_points else ():
+        # Diloti (RULES.md §3.17): each ace ace_points, without the other card points
+        for t, m in enumerate(masks):
+            if m >> card & 1:
+                events.append((name, t, rules.ace_points))
     for name, card, pts in (
         ("good_two", _GOOD_TWO, rules.good_two_points),
         ("good_ten", _GOOD_TEN, rules.good_ten_points),
@@ -299,6 +304,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
     if rules.card_points:
         out += CATEGORIES[1:2] if rules.most_spades_points else ()
         out += CATEGORIES[2:8]
+    elif rules.ace_points:
+        out += CATEGORIES[4:8]
     if rules.most_clubs_points:
         out.append("clubs")
     if rules.good_two_points:

@@ -25,7 +25,8 @@ HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
 # five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette,
-# Callabra, Swedish Kassino, Finnish Kasino and Kontsina, computed by the pure-Python reference
+# Callabra, Swedish Kassino, Finnish Kasino, Kontsina, Diloti and Four Player Diloti,
+# computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
 # Format: one record a line,  <position text> ; <depth> ; <count>
@@ -347,6 +348,32 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("kontsina: last deal, leftovers to the last capturer inside perft",
      pos(["5C 9H", "QC 4D"], ["2S 3H 4S 6D QD"], system="kontsina", last_capturer=1),
      (1, 2, 3, 4, 5)),
+    ("diloti: opening deal, seed 70", new_hand("diloti", seed=70).to_position(), (1, 2, 3)),
+    ("diloti: plain declarations of 5 (opponent's) and 8 (own), an opponent's family 9, "
+     "loose small cards: declarations, family additions, raises, forced captures",
+     pos(["8C 5C 9S 2H 6D KC", "5D 9H AH 7C QH 10D"],
+         ["7S 3D AS 2C 4H KD", b("2S+3H", 5, 1), b("4S+4D", 8, 0), b("9D|6H+3C", 9, 1)],
+         system="diloti", stock="", last_capturer=1), (1, 2, 3, 4)),
+    ("diloti, the same with every AMB option (free matches, declarations captured alone, "
+     "own-team family additions, no new declaration by an owner, two table cards a plain "
+     "declaration, no Xeri on the final turn)",
+     pos(["8C 5C 9S 2H 6D KC", "5D 9H AH 7C QH 10D"],
+         ["7S 3D AS 2C 4H KD", b("2S+3H", 5, 1), b("4S+4D", 8, 0), b("9D|6H+3C", 9, 1)],
+         system="diloti", stock="", last_capturer=1,
+         options={"capture_extent": "free", "declarations_in_capture": False,
+                  "augment_who": "own_team", "obligation_no_declare": True,
+                  "declaration_min_cards": 2, "last_card_sweep": False}), (1, 2, 3, 4)),
+    ("diloti: the last cards, Xeri by the last card, leftovers never",
+     pos(["9C KC", "QD 4C"], ["4H 5S KD", b("AS+3S", 4, 1)], system="diloti",
+         last_capturer=1), (1, 2, 3, 4)),
+    ("diloti_four_player: a partner's plain 6 raised by an opponent before (raised), "
+     "a partner's plain 7, an opponent's family 8, loose cards",
+     pos(["2S 8C 4S", "AH 6C 7H", "7S 2C 9D", "8D 3S 6H"],
+         ["AD 5H 3C 4D", {"groups": [["4H", "2H"]], "value": 6, "owners": [2], "raised": [1]},
+          b("5D+2D", 7, 2), b("8S|5C+3D", 8, 1)],
+         system="diloti_four_player", last_capturer=3), (1, 2, 3, 4)),
+    ("diloti_four_player: random play, seed 71 after 9 plies",
+     played(71, 9, 3, "diloti_four_player"), (1, 2, 3)),
 ]  # fmt: skip
 
 

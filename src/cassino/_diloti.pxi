@@ -1,0 +1,276 @@
+# Diloti declarations (RULES.md §3.17, §3.18, AMB-42..51), as _reference.State._pseudo_diloti
+# and _diloti_violation: every build is a declaration, plain (one group) or family (two or
+# more). BUILD declares (new, or grouping plain declarations of its value), AUGMENT adds to
+# one family declaration, INCREASE raises a plain declaration by the played card (optionally
+# with more groups of the new value). Ownership always passes to the player (AMB-46). The
+# moves are listed per card, filtered, then sorted; counting and streaming list them too.
+
+cdef inline bint dil_groups(Core* c, mask_t m, int v) noexcept nogil:
+    """Whether the numeric cards of m split into groups totalling v (_reference.groups_ok)."""
+    cdef int cnt[NVALUES]
+    cdef int x
+    mask_counts(c, m, cnt)
+    for x in range(v + 1, NVALUES):
+        if cnt[x]:
+            return False
+    return part_ok(cnt, v, BIG_SUMS)
+
+cdef inline int dil_plain(Core* c, int v, mask_t* out) noexcept nogil:
+    """The card masks of the plain declarations of value v; their number."""
+    cdef int i, n = 0
+    for i in range(c.h.nbuilds):
+        if not c.h.builds[i].multiple and c.h.builds[i].value == v:
+            out[n] = c.h.builds[i].cards
+            n += 1
+    return n
+
+cdef inline mask_t dil_union(mask_t* ms, int n, uint64_t chosen) noexcept nogil:
+    cdef mask_t u = 0
+    cdef int i
+    for i in range(n):
+        if (chosen >> i) & 1:
+            u |= ms[i]
+    return u
+
+cdef inline mask_t dil_below(Core* c, int w) noexcept nogil:
+    """The loose cards with a value from 1 to w."""
+    cdef mask_t t = c.h.loose & c.p.num_mask, out = 0
+    cdef int k
+    while t:
+        k = cas_ctz(t)
+        t &= t - 1
+        if c.p.val[k] <= w:
+            out |= (<mask_t>1) << k
+    return out
+
+cdef bint dil_ok(Core* c, int kind, int p, mask_t takes, int value, uint64_t held) noexcept nogil:
+    """Whether a structurally valid Diloti move passes the filters (_diloti_violation)."""
+    cdef int seat = c.h.to_move
+    cdef int me = 1 << seat
+    cdef int team = c.p.team_of[seat]
+    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    cdef mask_t got
+    cdef int i, ntaken = 0, target = -1, family = -1
+    cdef bint own_any = False
+    cdef CBuild* b
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        if b.cards & takes:
+            ntaken += 1
+            if b.value != value:
+                target = i
+            if b.multiple:
+                family = i
+        if b.owners & me:
+            own_any = True
+    if kind == K_TRAIL and same:
+        return False
+    if kind == K_CAPTURE:
+        got = takes & same
+        if c.p.val[p] and c.p.all_matches and got and got != same:
+            return False
+        if ntaken and not c.p.decl_in_capture and (ntaken > 1 or (takes & c.h.loose)):
+            return False
+    if kind >= K_BUILD:
+        if not (held >> value) & 1:
+            return False
+        if (kind == K_BUILD and ntaken == 0 and mask_sum(c, takes) + c.p.val[p] == value
+                and cas_popcount(takes) < c.p.min_decl_cards):
+            return False
+        if kind == K_INCREASE and target >= 0:
+            b = &c.h.builds[target]
+            if b.owners & me:
+                return False
+            if (c.p.team_of[cas_ctz(b.owners)] == team
+                    and not (b.raised & ~(1 << team))):
+                return False
+        if kind == K_AUGMENT and c.p.augment_own and family >= 0:
+            if c.p.team_of[cas_ctz(c.h.builds[family].owners)] != team:
+                return False
+    if own_any:
+        if kind == K_TRAIL or kind == K_INCREASE:
+            return False
+        if kind == K_BUILD and c.p.no_declare and ntaken == 0:
+            return False
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        if (b.owners & me) and not (b.cards & takes) and not (held >> b.value) & 1:
+            return False
+    return True
+
+cdef inline void dil_emit(Core* c, MoveBuf* buf, int p, int kind, mask_t takes, int value,
+                          uint64_t held) noexcept nogil:
+    if dil_ok(c, kind, p, takes, value, held):
+        emit(buf, p, kind, takes, value)
+
+cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
+    """The moves of hand card p that pass the filters (unsorted)."""
+    cdef int vp = c.p.val[p]
+    cdef mask_t same, cand, sub, extra, bit = (<mask_t>1) << p
+    cdef mask_t plains[MAX_BUILDS]
+    cdef int np, i, v, w, total, top, hmax
+    cdef uint64_t ch, hv
+    cdef CBuild* b
+    dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
+    if vp == 0:
+        # royalty: exactly one loose card of its rank (face_capture=one)
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        while same:
+            dil_emit(c, buf, p, K_CAPTURE, same & (~same + 1), 0, held)
+            same &= same - 1
+        return
+    # captures: groups of vp with any declarations of vp taken whole
+    cand = dil_below(c, vp)
+    np = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            plains[np] = c.h.builds[i].cards
+            np += 1
+    sub = 0
+    while True:
+        if sub == 0 or (mask_sum(c, sub) % vp == 0 and dil_groups(c, sub, vp)):
+            for ch in range((<uint64_t>1) << np):
+                if sub or ch:
+                    dil_emit(c, buf, p, K_CAPTURE, sub | dil_union(plains, np, ch), 0, held)
+        sub = (sub - cand) & cand
+        if sub == 0:
+            break
+    # new declarations: p with loose numeric cards and plain declarations of the value;
+    # the value is held after the play (dil_ok), so no card above the highest held value
+    # can be in one
+    hmax = 63 - cas_clz(held) if held else 0
+    cand = dil_below(c, hmax) if hmax >= vp else 0
+    sub = 0
+    while hmax >= vp:
+        total = vp + mask_sum(c, sub)
+        top = mask_maxval(c, sub)
+        if top < vp:
+            top = vp
+        # the values tried: held after the play (the holding requirement, dil_ok), from
+        # the highest card's value up to the total and the maximum
+        hv = held >> top << top
+        if total < c.p.build_max:
+            hv &= ((<uint64_t>2) << total) - 1
+        else:
+            hv &= ((<uint64_t>2) << c.p.build_max) - 1
+        while hv:
+            v = cas_ctz(hv)
+            hv &= hv - 1
+            if total % v == 0 and (total == v or dil_groups(c, sub | bit, v)):
+                np = dil_plain(c, v, plains)
+                for ch in range((<uint64_t>1) << np):
+                    if sub or ch:
+                        dil_emit(c, buf, p, K_BUILD, sub | dil_union(plains, np, ch), v, held)
+        sub = (sub - cand) & cand
+        if sub == 0:
+            break
+    # additions to a family declaration
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        w = b.value
+        if not b.multiple or vp > w or not (held >> w) & 1:
+            continue
+        cand = dil_below(c, w)
+        np = dil_plain(c, w, plains)
+        sub = 0
+        while True:
+            if (mask_sum(c, sub) + vp) % w == 0 and dil_groups(c, sub | bit, w):
+                for ch in range((<uint64_t>1) << np):
+                    dil_emit(c, buf, p, K_AUGMENT, c.h.builds[i].cards | sub
+                             | dil_union(plains, np, ch), w, held)
+            sub = (sub - cand) & cand
+            if sub == 0:
+                break
+    # raises of a plain declaration, optionally into a family declaration of the new value
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        w = b.value + vp
+        if b.multiple or w > c.p.build_max or not (held >> w) & 1:
+            continue
+        cand = dil_below(c, w)
+        np = dil_plain(c, w, plains)
+        sub = 0
+        while True:
+            if sub == 0 or (mask_sum(c, sub) % w == 0 and dil_groups(c, sub, w)):
+                for ch in range((<uint64_t>1) << np):
+                    dil_emit(c, buf, p, K_INCREASE, c.h.builds[i].cards | sub
+                             | dil_union(plains, np, ch), w, held)
+            sub = (sub - cand) & cand
+            if sub == 0:
+                break
+
+cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
+    """The legal moves of a Diloti position in canonical order; -1 on overflow."""
+    cdef mask_t hand = c.h.hands[c.h.to_move]
+    cdef mask_t m = hand
+    cdef int p
+    while m and not buf.overflow:
+        p = cas_ctz(m)
+        m &= m - 1
+        dil_card(c, buf, p, held_values(c, hand & ~((<mask_t>1) << p)))
+    if buf.overflow:
+        return -1
+    if buf.n == 0:
+        # (only in positions no legal play reaches: every trail)
+        m = hand
+        while m:
+            emit(buf, cas_ctz(m), K_TRAIL, 0, 0)
+            m &= m - 1
+        if buf.overflow:
+            return -1
+    sort_moves(buf.moves, buf.n)
+    return <int>buf.n
+
+cdef uint64_t count_diloti(Core* c) noexcept nogil:
+    """The number of legal moves of a Diloti position, by listing them."""
+    cdef MoveBuf buf
+    cdef int n
+    if c.h.hands[c.h.to_move] == 0:
+        return 0
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = <size_t>-1
+    buf.overflow = 0
+    n = gen_diloti(c, &buf)
+    free(buf.moves)
+    return <uint64_t>n if n > 0 else 0
+
+cdef void apply_declaration(Core* c, const CMove* m, int seat) noexcept nogil:
+    """A declaring move (_reference.State._push_declaration): the cards taken and the
+    declarations they touch become one declaration of m.value owned by the player; a raise
+    records the raiser's team in Four Player Diloti."""
+    cdef mask_t cards = m.takes | ((<mask_t>1) << m.card)
+    cdef int i
+    cdef uint8_t raised = 0
+    cdef bint multiple = mask_sum(c, cards) >= 2 * m.value
+    if m.kind == K_INCREASE and not multiple and c.p.partnership:
+        for i in range(c.h.nbuilds):
+            if (c.h.builds[i].cards & m.takes) and c.h.builds[i].value != m.value:
+                raised = <uint8_t>(c.h.builds[i].raised | (1 << c.p.team_of[seat]))
+    c.h.loose &= ~m.takes
+    i = 0
+    while i < c.h.nbuilds:
+        if c.h.builds[i].cards & m.takes:
+            remove_build(c, i)
+        else:
+            i += 1
+    if c.h.nbuilds < MAX_BUILDS:
+        i = c.h.nbuilds
+        c.h.builds[i].cards = cards
+        c.h.builds[i].value = m.value
+        c.h.builds[i].owners = <uint8_t>(1 << seat)
+        c.h.builds[i].multiple = 1 if multiple else 0
+        c.h.builds[i].alt = 0
+        c.h.builds[i].raised = raised
+        c.h.nbuilds += 1
+
+cdef inline bint first_play(Core* c) noexcept nogil:
+    """Whether no card of the hand has been played yet (AMB-48)."""
+    cdef int s
+    if not c.p.xeri_first or c.stock_len - c.h.stock_pos != c.p.fresh_stock:
+        return False
+    for s in range(c.p.players):
+        if cas_popcount(c.h.hands[s]) != c.p.hand_size:
+            return False
+    return True
