@@ -271,6 +271,7 @@ def test_implemented_systems():
         "tablanette",
         "kontsina",
         "swedish_kassino",
+        "mulle",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -284,7 +285,7 @@ def test_implemented_systems():
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
-            "kontsina", "swedish_kassino")],
+            "kontsina", "swedish_kassino", "mulle")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -18,9 +18,6 @@ from cassino.scoring import score_hand
 
 cdef extern from *:
     """
-    static inline int cas_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int cas_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int cas_clz(unsigned long long x) { return __builtin_clzll(x); }
     static inline unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                                unsigned long long *lo) {
         __uint128_t m = (__uint128_t)a * b;
@@ -29,9 +26,6 @@ cdef extern from *:
     }
     """
     ctypedef unsigned long long u128 "__uint128_t"
-    int cas_ctz(unsigned long long x) nogil
-    int cas_clz(unsigned long long x) nogil
-    int cas_popcount(unsigned long long x) nogil
     unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                  unsigned long long *lo) nogil
 
@@ -44,8 +38,11 @@ cdef mask_t SPADES_MASK = 0
 cdef mask_t PICTURES_MASK = (<mask_t>0xFFF) << 40    # J, Q, K
 cdef mask_t FACE_MASK = (<mask_t>0xFFF) << 40        # (the same, for the face-card rules)
 cdef int _i
-for _i in range(13):
+for _i in range(NCARDS // 4):                        # (_core128: both copies)
     SPADES_MASK |= (<mask_t>1) << (_i * 4)
+if NCARDS > 52:
+    PICTURES_MASK |= PICTURES_MASK << 52
+    FACE_MASK |= FACE_MASK << 52
 
 # ---------------------------------------------------------------------------------------
 # RNG: splitmix64 and Lemire's bounded integers, bit for bit as cassino._rng
@@ -156,7 +153,7 @@ cdef inline uint64_t held_values(Core* c, mask_t hand) noexcept nogil:
         # opt_face_cards_all_four: a face card takes the natural builds of its rank (11-13)
         faces = hand & FACE_MASK
         while faces:
-            held |= (<uint64_t>1) << (cas_ctz(faces) // 4 + 1)
+            held |= (<uint64_t>1) << (cas_ctz(faces) % 52 // 4 + 1)
             faces &= faces - 1
     while hand:
         held |= (<uint64_t>1) << c.p.val[cas_ctz(hand)]
@@ -759,9 +756,9 @@ cdef enum:
 
 cdef void key_sort(CMove* mv, size_t n) noexcept nogil:
     """Sort n <= KEY_SORT_MAX moves of one card and kind by takes, then value: shell sort
-    of one integer key per move, (takes << 6) | value (takes < 2**52, value < 64)."""
-    cdef uint64_t keys[KEY_SORT_MAX]
-    cdef uint64_t t
+    of one integer key per move, (takes << 6) | value (takes < 2**NCARDS, value < 64)."""
+    cdef mask_t keys[KEY_SORT_MAX]
+    cdef mask_t t
     cdef size_t i, j, gap
     cdef int g
     cdef size_t gaps[6]
@@ -2319,6 +2316,19 @@ cdef void deal_round(Core* c) noexcept nogil:
             c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
             c.h.stock_pos += 1
         return
+    if c.p.deal_even and c.stock_len - c.h.stock_pos < c.p.players * size:
+        # deal_rest=even (Mulle, AMB-55): one card at a time from the dealer's left, as many
+        # each as go round; the rest face up to the table
+        k = (c.stock_len - c.h.stock_pos) // c.p.players * c.p.players
+        seat = c.dealer
+        for j in range(k):
+            seat = c.p.next_seat[seat]
+            c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
+        while c.h.stock_pos < c.stock_len:
+            c.h.loose |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
+        return
     for r in range(0, size, 2):
         batch = 2 if size - r >= 2 else 1
         seat = c.dealer
@@ -2495,6 +2505,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         c.piles[team][c.h.pile_len[team]] = m.card
         c.h.pile_len[team] += 1
         c.h.last_capturer = <int8_t>seat
+        if NCARDS > 52 and c.p.mulle_points and m.takes == (<mask_t>1) << (
+                m.card + 52 if m.card < 52 else m.card - 52) and c.h.nmulle[team] < 255:
+            c.h.nmulle[team] += 1        # Mulle: the one card taken is the other copy
         # (Callabra logs the clear that ends the game, which scores no sweep points)
         if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS:
             if c.p.last_card_sweep or not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
@@ -2625,7 +2638,7 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 18               # cassino.scoring.CATEGORIES
+    NCATS = 19               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
@@ -2636,6 +2649,7 @@ cdef enum:
     CAT_CLUBS = 15
     CAT_GOOD_TWO = 16
     CAT_GOOD_TEN = 17
+    CAT_MULLE = 18
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
@@ -2724,10 +2738,15 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         pts[c.p.team_of[c.h.last_capturer] * NCATS + CAT_SISTAN] = <int16_t>c.p.sistan_points
     for i in range(6 if c.p.card_points else 0):
         for t in range(c.p.nteams):
-            if (masks[t] >> special[i]) & 1:
+            k = <int>((masks[t] >> special[i]) & 1)
+            if NCARDS > 52:      # Mulle: each copy scores (AMB-56), or once a team
+                k += <int>((masks[t] >> (special[i] + 52)) & 1)
+                if k > 1 and c.p.point_cards_once:
+                    k = 1
+            if k:
                 if i >= 2 and c.p.aces_all_four and (masks[t] & aces) != aces:
                     continue
-                pts[t * NCATS + 2 + i] = <int16_t>value[i]
+                pts[t * NCATS + 2 + i] = <int16_t>(value[i] * k)
     for t in range(c.p.nteams):
         if c.p.picture_points:                                   # Tablanette: J, Q, K
             pts[t * NCATS + CAT_PICTURES] = <int16_t>(
@@ -2755,6 +2774,9 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     if c.p.michigan:
         for t in range(c.p.nteams):
             pts[t * NCATS + CAT_DEFAULTS] = <int16_t>(-DEFAULT_PENALTY_C * c.h.ndefaults[t])
+    if c.p.mulle_points:
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_MULLE] = <int16_t>(c.p.mulle_points * c.h.nmulle[t])
 
 cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
     """Points per team, the sum of score_cats."""
@@ -2847,16 +2869,22 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.pluck_last_deal = 1 if rules.pluck_in_last_deal else 0
     p.pluck_loose = 1 if rules.pluck_last_loose else 0
     p.face_builds = 1 if rules.face_cards_all_four else 0
+    p.nids = rules.num_ids                     # (_core128: id i + 52 is a copy of i)
+    if p.nids > NCARDS:
+        raise ValueError(f"{rules.system} needs the {p.nids}-card core (cassino._core128)")
     for i in range(NCARDS):
-        p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
+        p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids else 0
     if rules.card_values != "standard":        # royal, ranked: J 11, Q 12, K 13
-        for i in range(NCARDS):
-            p.val[i] = i // 4 + 1
+        for i in range(p.nids):
+            p.val[i] = i % 52 // 4 + 1
     p.callabra = 1 if rules.two_card_capture else 0
     p.single_group = 1 if rules.capture_extent == "single_group" else 0
     p.combine = 1 if rules.combine_match_and_sum else 0
     p.faces_capturable = 1 if rules.faces_capturable else 0
     p.deal_rotation = 1 if rules.deal_rest == "rotation" else 0
+    p.deal_even = 1 if rules.deal_rest == "even" else 0
+    p.mulle_points = rules.mulle_points
+    p.point_cards_once = 1 if rules.point_cards_once else 0
     load_multi(p, rules)
     p.val_ordered = 1
     p.num_mask = 0
@@ -2970,31 +2998,43 @@ cdef class State:
             if n > 255:
                 raise ValueError("too many defaults")
             c.h.ndefaults[t] = n
+        for t, n in enumerate(pos.mulles):
+            if n > 255:
+                raise ValueError("too many Mulle captures")
+            c.h.nmulle[t] = n
         self._scores = tuple(pos.scores)
         self._depth = 0
         self._version += 1
         return 0
 
     # -- construction ----------------------------------------------------------------------
+    # A system whose deck needs more card ids than this module's NCARDS (Mulle's 104 in
+    # _core) gets a State of cassino._core128 from the constructors below.
     @classmethod
-    def from_position(cls, position: Position) -> State:
+    def from_position(cls, position: Position):
         """A state at ``position``."""
+        if position.rules.num_ids > NCARDS:
+            return _wide().State.from_position(position)
         return cls(position)
 
     @classmethod
-    def from_json(cls, text) -> State:
+    def from_json(cls, text):
         """A state from position JSON."""
-        return cls(Position.from_json(text))
+        return cls.from_position(Position.from_json(text))
 
     @classmethod
-    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None) -> State:
+    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None):
         """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
         cdef State st
         cdef uint8_t cards[NCARDS]
         cdef int i
+        if rules.num_ids > NCARDS:
+            return _wide().State.new_hand(rules, dealer, deck, scores)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         deck = system_deck(rules, deck)
+        if len(deck) > NCARDS:
+            raise ValueError(f"{rules.system} needs the {rules.num_ids}-card core (cassino._core128)")
         for i in range(len(deck)):
             cards[i] = <uint8_t>deck[i]
         st = cls.__new__(cls)
@@ -3007,22 +3047,24 @@ cdef class State:
         return st
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, seed: int) -> State:
+    def deal(cls, rules: Rules, dealer: int, seed: int):
         """A freshly dealt hand, the deck shuffled from ``seed`` in C: the same deal as
         ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
         cdef Rng64 rng
         cdef uint8_t cards[NCARDS]
         cdef State st
+        if rules.num_ids > NCARDS:
+            return _wide().State.deal(rules, dealer, seed)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
-        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-        shuffle_deck(&rng, cards, NCARDS)
         st = cls.__new__(cls)
         memset(&st.c, 0, sizeof(Core))
         load_params(&st.c.p, rules, dealer)
-        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, NCARDS), dealer)
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        shuffle_deck(&rng, cards, st.c.p.nids)
+        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, st.c.p.nids), dealer)
         st._rules = rules
         st._scores = tuple([0] * rules.num_teams)
         st._root = None
@@ -3070,7 +3112,13 @@ cdef class State:
             phase=("start", "plucked", "after")[c.h.phase],
             trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             defaults=self._defaults(),
+            mulles=self._mulles(),
         )
+
+    cdef tuple _mulles(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.nmulle[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
 
     cdef tuple _defaults(self):
         cdef int t
@@ -3178,7 +3226,8 @@ cdef class State:
         last = pos.last_capturer
         # Sistan (Swedish Kassino): the last capturer of a finished hand
         team = self._rules.team_of(last) if last is not None and pos.is_over else None
-        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team)
+        return score_hand(self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team,
+                          mulles=pos.mulles)
 
     def is_default(self, move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module
@@ -3435,6 +3484,12 @@ cdef object _to_move(CMove* m):
     return mv
 
 
+def _wide():
+    """cassino._core128, the core of the 104-card deck (Mulle)."""
+    from cassino import _core128
+    return _core128
+
+
 def _unpickle(root, moves) -> State:
     cdef State state = State(Position.from_dict(root))
     cdef CMove mv
@@ -3470,6 +3525,8 @@ def random_hand(rules, seed, int dealer=0):
     cdef MoveBuf buf
     cdef int n, t
     cdef int64_t totals[MAX_SEATS]
+    if rules.num_ids > NCARDS:
+        return _wide().random_hand(rules, seed, dealer)
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
     memset(&core, 0, sizeof(Core))
@@ -3481,8 +3538,8 @@ def random_hand(rules, seed, int dealer=0):
     buf.limit = DEFAULT_LIST_LIMIT
     buf.overflow = 0
     with nogil:
-        shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
+        shuffle_deck(&rng, deck, core.p.nids)
+        init_hand(&core, deck, deck_filter(&core.p, deck, core.p.nids), dealer)
         n = play_random_hand(&core, &rng, &buf)
         score_totals(&core, totals)
     free(buf.moves)
@@ -3513,11 +3570,11 @@ def hand_seed(seed, index) -> int:
     return hand_seed_c(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), <uint64_t>(index & 0xFFFFFFFFFFFFFFFF))
 
 cdef int GREEDY_W[NCARDS]    # card weights of the core greedy policy, in tenths of a point
-for _i in range(NCARDS):
+for _i in range(NCARDS):                     # (_core128: id i + 52 is a copy of i)
     GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0)
-    if _i == 38:
+    if _i % 52 == 38:
         GREEDY_W[_i] += 20                   # 10D
-    elif _i == 4 or _i < 4:
+    elif _i % 52 == 4 or _i % 52 < 4:
         GREEDY_W[_i] += 10                   # 2S, aces
 
 cdef inline int mask_weight(mask_t m) noexcept nogil:
@@ -3611,8 +3668,8 @@ cdef int playout_range(Core* proto, uint64_t seed, Py_ssize_t start, Py_ssize_t 
         core.p = proto.p
         set_first_player(&core.p, dealer)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
-        shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
+        shuffle_deck(&rng, deck, core.p.nids)
+        init_hand(&core, deck, deck_filter(&core.p, deck, core.p.nids), dealer)
         n = play_core_hand(&core, &rng, &buf, pol)
         if n < 0:
             rc = -(<int>k + 1)
@@ -3632,6 +3689,10 @@ def _fill_playouts(rules, seed, Py_ssize_t start, policies, hooks,
     cdef uint8_t pol[MAX_SEATS]
     cdef int s, rc, teams
     cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    if rules.num_ids > NCARDS:
+        _wide()._fill_playouts(rules, seed, start, policies, hooks, points, cards, sweeps,
+                               moves, dealers)
+        return
     memset(&proto, 0, sizeof(Core))
     load_params(&proto.p, rules, 0)
     teams = proto.p.nteams
@@ -3674,8 +3735,8 @@ cdef int _fill_with_hooks(object rules, uint64_t seed, Py_ssize_t start, Py_ssiz
     for k in range(count):
         dealer = <int>((start + k) % rules.players)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
-        shuffle_deck(&rng, deck, NCARDS)
-        st = State.new_hand(rules, dealer, [deck[i] for i in range(NCARDS)])  # filtered there
+        shuffle_deck(&rng, deck, rules.num_ids)
+        st = State.new_hand(rules, dealer, [deck[i] for i in range(rules.num_ids)])  # filtered there
         teams = st.c.p.nteams
         nm = 0
         while not hand_over(&st.c):

@@ -287,7 +287,9 @@ cdef int load_multi(Params* p, object rules) except -1:
     cdef int i
     p.multi_mask = 0
     p.nmulti = 0
-    for i in range(NCARDS):
+    memset(p.alt_val, 0, sizeof(p.alt_val))
+    memset(p.alt_table, 0, sizeof(p.alt_table))
+    for i in range(p.nids):
         p.alt_val[i] = rules.second_value(i)
         p.alt_table[i] = rules.second_value(i, on_table=True)
         if p.alt_val[i]:

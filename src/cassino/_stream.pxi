@@ -302,7 +302,7 @@ cdef void sg_capture_setup(SGen* S) noexcept nogil:
         n += 1
     for j in range(nb):
         tcards = c.h.builds[S.bidx[j]].cards
-        tk = 63 - cas_clz(tcards)
+        tk = cas_top(tcards)
         e = n
         while e > 0 and key[e - 1] > tk:
             key[e] = key[e - 1]

@@ -390,7 +390,7 @@ class Game:
         return contenders[0]
 
     def _deal(self, dealer: int) -> None:
-        deck = self.rules.deck_cards(shuffled_deck(self._rng))
+        deck = self.rules.deck_cards(shuffled_deck(self._rng, self.rules.num_ids))
         self.dealer: int = dealer
         self._state: Any = _state_class().new_hand(self.rules, dealer, deck, list(self._scores))
         self.log.append(
