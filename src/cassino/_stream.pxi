@@ -707,7 +707,7 @@ cdef class MoveStream:
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
-                    or self._core.p.pluck or self._core.p.face_builds
+                    or NCARDS > 52 or self._core.p.pluck or self._core.p.face_builds
                     or self._core.p.callabra or self._core.p.single_group):
                 buf.moves = NULL
                 buf.n = 0
@@ -717,9 +717,11 @@ cdef class MoveStream:
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
-                elif multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
-                    # (positions with a multi-valued card in play, and those of opt_pluck
-                    # and opt_face_cards_all_four, are listed, not streamed)
+                elif (multi_position(&self._core) or self._core.p.pluck
+                        or self._core.p.face_builds or NCARDS > 52):
+                    # (positions with a multi-valued card in play, those of opt_pluck
+                    # and opt_face_cards_all_four, and every position of _core128, whose
+                    # cursors would need more than 64 elements, are listed, not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -735,11 +737,13 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds:
+                if (multi_position(&self._core) or self._core.p.pluck
+                        or self._core.p.face_builds or NCARDS > 52):
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
-                                         "a multi-valued card in play, opt_pluck or "
-                                         "opt_face_cards_all_four is listed, not streamed)")
+                                         "a multi-valued card in play, opt_pluck, "
+                                         "opt_face_cards_all_four or the 104-card deck is "
+                                         "listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")
             self._gen = <SGen*>malloc(sizeof(SGen))
