@@ -88,7 +88,7 @@ def test_a_second_copy_in_a_single_deck_system_is_a_card_error():
         ("swedish_kassino", {"deck": "double104"}, "is the Mulle deck, not for swedish_kassino"),
         ("cassino_standard", {"mulle_points": 1}, "apply only to the double deck of Mulle"),
         ("swedish_kassino", {"point_cards_once": True}, "apply only to the double deck of Mulle"),
-        ("swedish_kassino", {"deal_rest": "even"}, "deal of Callabra"),
+        ("swedish_kassino", {"deal_rest": "even"}, "is the Callabra deal"),
         ("callabra", {"deal_rest": "even"}, "is the Mulle deal"),
     ],
 )

@@ -614,6 +614,7 @@ _INT_RANGES = {
     "good_two_points": "0-100 (kontsina: 2)",
     "good_ten_points": "0-100 (kontsina: 1)",
     "match_hands": "even, >= 2 (kontsina)",
+    "mulle_points": "0-100 (mulle: 1)",
 }
 
 

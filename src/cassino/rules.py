@@ -425,8 +425,8 @@ class Rules:
             )
         elif self.deal_rest != "exact":
             raise RulesError(
-                f"deal_rest={self.deal_rest} (a short last deal) is the deal of Callabra "
-                "(rotation) and Mulle (even, rotation)"
+                f"deal_rest={self.deal_rest} (a short last deal) is the Callabra deal "
+                "(rotation) or the Mulle deal (even, rotation)"
             )
         if self.card_values == "ranked":
             raise RulesError("card_values=ranked (J 11, Q 12, K 13, one value each) is the Callabra valuation")
