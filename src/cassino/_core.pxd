@@ -13,6 +13,8 @@ cdef extern from "_mask.h":
     int cas_ctz(mask_t x) nogil
     int cas_popcount(mask_t x) nogil
     int cas_top(mask_t x) nogil
+    uint64_t cas_lo(mask_t x) nogil
+    uint64_t cas_hi(mask_t x) nogil
 
 cdef enum:
     MAX_SEATS = 8

@@ -2903,6 +2903,15 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
             n = p.val[i]
     return 0
 
+cdef inline object mask_int(mask_t m):
+    """A mask as a Python int. (_core128: Cython's own conversion of a 128-bit integer goes
+    through _PyLong_FromByteArray, whose result for 0 valgrind sees as uninitialised under
+    CPython 3.11; this builds the int from its 64-bit halves.)"""
+    cdef uint64_t hi = cas_hi(m)
+    if hi == 0:
+        return cas_lo(m)
+    return (<object>hi) << 64 | cas_lo(m)
+
 cdef inline mask_t _mask_of(object xs):
     cdef mask_t m = 0
     for x in xs:
@@ -3093,7 +3102,7 @@ cdef class State:
         cdef int s, t, i
         rules = self._rules
         builds = sorted(
-            Build(c.h.builds[i].value, c.h.builds[i].cards, c.h.builds[i].owners,
+            Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
                   bool(c.h.builds[i].multiple),
                   fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else ())
             for i in range(c.h.nbuilds)
@@ -3102,8 +3111,8 @@ cdef class State:
             rules=rules,
             dealer=c.dealer,
             to_move=c.h.to_move,
-            hands=tuple(c.h.hands[s] for s in range(c.p.players)),
-            loose=c.h.loose,
+            hands=tuple(mask_int(c.h.hands[s]) for s in range(c.p.players)),
+            loose=mask_int(c.h.loose),
             builds=tuple(builds),
             piles=tuple(tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
                         for t in range(c.p.nteams)),
@@ -3154,7 +3163,7 @@ cdef class State:
         return self.clone()
 
     def __reduce__(self):
-        moves = [(self._hist[i].card, self._hist[i].kind, self._hist[i].takes,
+        moves = [(self._hist[i].card, self._hist[i].kind, mask_int(self._hist[i].takes),
                   self._hist[i].value, to_move_p(&self.c.p, &self._hist[i]).fixed)
                  for i in range(self._depth)]
         return (_unpickle, (self._root_position().to_dict(), moves))
@@ -3186,17 +3195,17 @@ cdef class State:
     @property
     def hands(self) -> list:
         """Hand masks per seat."""
-        return [self.c.h.hands[s] for s in range(self.c.p.players)]
+        return [mask_int(self.c.h.hands[s]) for s in range(self.c.p.players)]
 
     @property
     def loose(self) -> int:
         """Mask of the loose table cards."""
-        return self.c.h.loose
+        return mask_int(self.c.h.loose)
 
     @property
     def table_mask(self) -> int:
         """Every card on the table."""
-        return table_mask(&self.c)
+        return mask_int(table_mask(&self.c))
 
     @property
     def is_over(self) -> bool:
@@ -3483,7 +3492,7 @@ cdef object _to_move(CMove* m):
     d = mv.__dict__
     d["card"] = m.card
     d["kind"] = _KIND_MEMBERS[m.kind]
-    d["takes"] = m.takes
+    d["takes"] = mask_int(m.takes)
     d["value"] = m.value
     return mv
 

@@ -28,6 +28,14 @@ static inline int cas_ctz(unsigned long long x) { return __builtin_ctzll(x); }
 static inline int cas_popcount(unsigned long long x) { return __builtin_popcountll(x); }
 #endif
 
+/* the two 64-bit halves of a mask (the high one is 0 in the 64-bit core) */
+static inline uint64_t cas_lo(cas_mask_t x) { return (uint64_t)x; }
+#ifdef CASSINO_MASK128
+static inline uint64_t cas_hi(cas_mask_t x) { return (uint64_t)(x >> 64); }
+#else
+static inline uint64_t cas_hi(cas_mask_t x) { (void)x; return 0; }
+#endif
+
 /* the highest set bit of a nonzero mask */
 static inline int cas_top(cas_mask_t x) {
 #ifdef CASSINO_MASK128
