@@ -1,4 +1,5 @@
-"""Build the Cython core ``cassino._core``.
+"""Build the Cython core: ``cassino._core`` (64-bit card masks) and ``cassino._core128``
+(the same source with 128-bit masks, for Mulle's 104-card deck: ``CASSINO_MASK128``).
 
 All project metadata lives in pyproject.toml; this file only declares the extension.
 
@@ -83,9 +84,18 @@ extensions = cythonize(
         Extension(
             "cassino._core",
             sources=["src/cassino/_core.pyx"],
+            include_dirs=["src/cassino"],
             extra_compile_args=COMPILE_ARGS,
             extra_link_args=LINK_ARGS,
-        )
+        ),
+        Extension(
+            "cassino._core128",
+            sources=["src/cassino/_core128.pyx"],
+            include_dirs=["src/cassino"],
+            define_macros=[("CASSINO_MASK128", "1")],
+            extra_compile_args=COMPILE_ARGS,
+            extra_link_args=LINK_ARGS,
+        ),
     ],
     compiler_directives=DIRECTIVES,
     force=_force,

@@ -80,7 +80,7 @@ def test_playouts_per_system(benchmark: Any, system: str) -> None:
     if CORE is None:
         pytest.skip("cassino._core is not built")
     r = cassino.rules(system)
-    n = 10_000
+    n = 1_000 if r.deck == "double104" else 10_000   # (Mulle: 100 plies, tables of up to ~30)
     arrays = _arrays(n, r.num_teams)
     from cassino import _core
 
@@ -91,6 +91,28 @@ def test_playouts_per_system(benchmark: Any, system: str) -> None:
     plies = measure(benchmark, CORE, f"playouts.system.{system}", run, units=n, unit="hand",
                     core_rounds=5)
     assert plies > n
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_mulle_playouts(benchmark: Any, players: int, policy: str) -> None:
+    """Mulle (RULES.md §3.20): the 104-card deck in cassino._core128 (128-bit masks), hands/s
+    for 2, 3 and 4 players, random or greedy players (docs/benchmarks.md)."""
+    if CORE is None:
+        pytest.skip("cassino._core is not built")
+    r = cassino.rules("mulle", players=players)
+    n = 1_000 if policy == "random" else 5_000
+    arrays = _arrays(n, r.num_teams)
+    from cassino import _core
+    code = {"random": 0, "greedy": 1}[policy]
+
+    def run() -> int:
+        _core._fill_playouts(r, 1, 0, (code,) * players, (None,) * players, *arrays)
+        return int(arrays[3].sum())
+
+    plies = measure(benchmark, CORE, f"playouts.mulle.{players}p.{policy}", run, units=n,
+                    unit="hand", core_rounds=3)
+    assert plies >= n * (100 - 4 - (players == 3))   # every card dealt is played
 
 
 def test_random_hand(benchmark: Any, impl: Impl) -> None:

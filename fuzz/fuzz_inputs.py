@@ -110,6 +110,16 @@ def _fixed_positions() -> list[Position]:
             builds = [m for m in moves if m.kind >= MoveKind.BUILD]
             s.push(builds[0] if builds and rng.random() < 0.6 else rng.choice(moves))
         out.append(s.to_position())
+    # Mulle's 104 cards (cassino._core128): a three-player deal, and one a few plies in
+    mulle = rules("mulle", players=3)
+    s = _reference.State.new_hand(mulle, 0, cassino.shuffled_deck(cassino.Rng(3), 104))
+    out.append(s.to_position())
+    rng = random.Random(3)
+    for _ in range(14):
+        moves = s.legal_moves()
+        takes = [m for m in moves if m.kind == MoveKind.CAPTURE]
+        s.push(rng.choice(takes if takes and rng.random() < 0.7 else moves))
+    out.append(s.to_position())
     return out
 
 
@@ -215,7 +225,7 @@ def target_move_object(payload: bytes) -> None:
     if len(payload) < 3:
         return
     p = FIXED[payload[0] % len(FIXED)]
-    card = payload[1] % 64  # 52..63 are not cards
+    card = payload[1] % 64  # (52..63: second copies, in the deck of Mulle only)
     kind = payload[2] % 8  # 5 pluck and 6 pass (no card played), 7 is TWO_CARD
     if kind in (5, 6) and payload[1] & 0x80:
         card = 255  # NO_CARD, as a pluck or a pass must have (other cards: NotationError)
@@ -257,7 +267,10 @@ def target_options(payload: bytes) -> None:
     _check(rules(r.system, **r.options()) == r, "options() does not rebuild the rules")
     if CoreState is not None:
         totals, n = _core.random_hand(r, int.from_bytes(payload[:8].ljust(8, b"\0"), "little"))
-        _check(n == 52 - r.table_cards and len(totals) == r.num_teams, "random hand out of shape")
+        rest = r.deck_size - r.table_cards
+        # (Mulle, deal_rest=even: the odd cards of the last deal go to the table unplayed)
+        odd = rest % (r.players * r.hand_size) % r.players if r.deal_rest == "even" else 0
+        _check(n == rest - odd and len(totals) == r.num_teams, "random hand out of shape")
 
 
 def target_game_log(payload: bytes) -> None:

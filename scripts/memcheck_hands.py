@@ -19,7 +19,7 @@ import pickle
 import sys
 
 import cassino
-from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core
+from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core, _core128
 
 RULES = [
     cassino.rules("cassino_standard"),
@@ -51,12 +51,31 @@ def random_hands(n: int) -> int:
     return moves
 
 
+# Mulle's 104 cards: cassino._core128, the core with 128-bit masks
+MULLE = [
+    cassino.rules("mulle"),
+    cassino.rules("mulle", players=3),
+    cassino.rules("mulle", players=4, deal_rest="rotation", point_cards_once=True),
+]
+
+
+def mulle_hands(n: int) -> int:
+    moves = 0
+    for seed in range(n):
+        r = MULLE[seed % len(MULLE)]
+        totals, played = _core128.random_hand(r, seed * 7919, seed % r.players)
+        assert played == 104 - r.table_cards - (1 if r.players == 3 else 0), (seed, played)
+        assert len(totals) == r.num_teams and all(t >= 0 for t in totals)
+        moves += played
+    return moves
+
+
 def api_hand(seed: int) -> None:
-    r = RULES[seed % len(RULES)]
+    r = RULES[seed % len(RULES)] if seed % 4 else MULLE[seed // 4 % len(MULLE)]
     if r.hand_size > 4:
         r = RULES[0]
     s = cassino.new_hand(r, seed=seed, dealer=seed % r.players)
-    assert type(s) is _core.State
+    assert type(s) is (_core128.State if r.deck == "double104" else _core.State)
     rng = Rng(seed)
     while not s.is_over:
         n = s.num_moves()
@@ -78,7 +97,7 @@ def api_hand(seed: int) -> None:
             m = s.pop()
             assert s.explain(m) is None and s.is_legal(m)
             s.push(m)
-            absent = next(x for x in range(52) if not s.hands[s.to_move] >> x & 1)
+            absent = next(x for x in range(r.num_ids) if not s.hands[s.to_move] >> x & 1)
             try:
                 s.push(Move.trail(absent))
             except IllegalMoveError:
@@ -128,15 +147,19 @@ def main() -> int:
     ap.add_argument("--api", type=int, default=20)
     ap.add_argument("--expect-dir", default=None)
     args = ap.parse_args()
-    print(f"cassino._core: {_core.__file__}")
-    if args.expect_dir is not None and not _core.__file__.startswith(args.expect_dir):
-        print(f"error: the core is not the build under {args.expect_dir}", file=sys.stderr)
-        return 1
+    for mod in (_core, _core128):
+        print(f"{mod.__name__}: {mod.__file__}")
+        if args.expect_dir is not None and not mod.__file__.startswith(args.expect_dir):
+            print(f"error: the core is not the build under {args.expect_dir}", file=sys.stderr)
+            return 1
     moves = random_hands(args.hands)
+    nmulle = min(args.hands // 20, 300)
+    moves += mulle_hands(nmulle)
     for seed in range(args.api):
         api_hand(seed)
     huge_tables()
-    print(f"memcheck driver: {args.hands} random hands ({moves} moves), {args.api} API hands: ok")
+    print(f"memcheck driver: {args.hands} random hands and {nmulle} of Mulle ({moves} moves), "
+          f"{args.api} API hands: ok")
     return 0
 
 

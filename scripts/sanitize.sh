@@ -31,7 +31,7 @@ fi
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cp -r src setup.py pyproject.toml README.md "$WORK"/
-rm -f "$WORK"/src/cassino/_core*.so "$WORK"/src/cassino/_core.c
+rm -f "$WORK"/src/cassino/_core*.so "$WORK"/src/cassino/_core.c "$WORK"/src/cassino/_core128.c
 find "$WORK" -name __pycache__ -prune -exec rm -rf {} +
 
 echo "+ building the sanitized debug core in $WORK"
@@ -41,12 +41,14 @@ if ! (cd "$WORK" && CASSINO_DEBUG_BUILD=1 CASSINO_SANITIZE=1 "$PY" setup.py -q b
     echo "sanitize.sh: the sanitized build failed" >&2
     exit 1
 fi
-SO="$(ls "$WORK"/src/cassino/_core*.so)"
-for lib in libasan libubsan; do
-    if ! readelf -d "$SO" | grep -q "NEEDED.*$lib"; then
-        echo "sanitize.sh: $SO is not linked with $lib" >&2
-        exit 1
-    fi
+# both cores: _core (64-bit masks) and _core128 (Mulle's 104 cards)
+for SO in "$WORK"/src/cassino/_core*.so; do
+    for lib in libasan libubsan; do
+        if ! readelf -d "$SO" | grep -q "NEEDED.*$lib"; then
+            echo "sanitize.sh: $SO is not linked with $lib" >&2
+            exit 1
+        fi
+    done
 done
 
 LOG="$WORK/sanitizer.log"
@@ -64,10 +66,11 @@ run() {
 }
 
 run "$PY" -c "
-import cassino, cassino._core as c
+import cassino, cassino._core as c, cassino._core128 as w
 assert cassino.IMPLEMENTATION == 'core', cassino.IMPLEMENTATION
 assert c.__file__.startswith('$WORK'), c.__file__
-print('sanitized core:', c.__file__)
+assert w.__file__.startswith('$WORK'), w.__file__
+print('sanitized cores:', c.__file__, w.__file__)
 "
 
 run "$PY" -m pytest -q -p no:cacheprovider -m "not slow" \

@@ -112,7 +112,7 @@ case("json suit symbol", "json", edited(lambda d: d["table"].__setitem__(0, "5â™
 case("text rank 11", "text", text_edited("9S", "11S"), NotationError, r"unknown card code '11S'", g)
 case("move unknown card played", "notation", "ZZx9C", NotationError, r"unknown card code 'ZZ'", g)
 case("move unknown card taken", "notation", "9Dx9C,0H", NotationError, r"unknown card code '0H'", g)
-case("move card id out of range", "move_object", (60, MoveKind.TRAIL, 0, 0), CardError, r"no card with id 60", g)
+case("move card id out of range", "move_object", (110, MoveKind.TRAIL, 0, 0), CardError, r"no card with id 110", g)
 # duplicated cards and impossible card totals
 g = "duplicates and card totals"
 case("json stock and discard", "json", edited(lambda d: d.__setitem__("discard", [d["stock"][0]])), PositionError, r"card 6S appears twice \(stock and discard\)", g)
@@ -149,7 +149,7 @@ case("json dealer negative", "json", edited(lambda d: d.__setitem__("dealer", -1
 # systems and options
 g = "systems and options"
 case("unknown system", "rules", ("cassino_royale", {}), UnknownSystemError, r"unknown system 'cassino_royale'", g)
-case("planned system", "rules", ("mulle", {}), UnknownSystemError, r"system 'mulle' is not implemented yet", g)
+case("planned system", "rules", ("zwickern", {}), UnknownSystemError, r"system 'zwickern' is not implemented yet", g)
 case("unknown option", "rules", ("cassino_standard", {"colour": "red"}), RulesError, r"unknown option 'colour'", g)
 case("option named system", "json", edited(lambda d: d.__setitem__("options", {"system": "diloti"})), RulesError, r"unknown option 'system'", g)
 case("option without a value", "option", "sweeps", RulesError, r"option 'sweeps' must look like name=value", g)
@@ -163,7 +163,8 @@ case("four players of 002", "rules", ("cassino_standard_002", {"players": 4}), R
 case("hand size 5", "rules", ("cassino_standard", {"hand_size": 5}), RulesError, r"48 cards cannot be dealt in rounds of 5 to 2 players", g)
 case("choice out of range", "rules", ("cassino_standard", {"face_capture": "two"}), RulesError, r"option face_capture must be one of 'one', 'one_or_three', 'any', not 'two'", g)
 case("obligation v3 without unique values", "rules", ("cassino_standard", {"obligation": "v3", "unique_build_values": False}), RulesError, r"needs unique_build_values=true", g)
-case("planned option value", "rules", ("cassino_standard", {"deck": "double104"}), RulesError, r"option deck=double104 is not implemented yet", g)
+case("planned option value", "rules", ("cassino_standard", {"deck": "jokers"}), RulesError, r"option deck=jokers is not implemented yet", g)
+case("double deck outside Mulle", "rules", ("cassino_standard", {"deck": "double104"}), RulesError, r"deck=double104 \(two decks shuffled together\) is the Mulle deck, not for cassino_standard", g)
 case("planned capture extent", "rules", ("cassino_standard", {"capture_extent": "opponent_insist"}), RulesError, r"option capture_extent=opponent_insist is not implemented yet", g)
 case("count_out for three", "rules", ("cassino_standard_002", {"players": 3, "count_out": True}), RulesError, r"two-player rule, not for 3 players", g)
 case("sweep_points 0", "rules", ("cassino_standard", {"sweeps": True, "sweep_points": 0}), RulesError, r"sweeps=true needs sweep_points of at least 1", g)
@@ -177,7 +178,7 @@ case("build without value", "notation", "3H+5S", NotationError, r"needs a declar
 case("build value a superscript", "notation", "3H+5S=Â²", NotationError, r"needs a declared value", g)
 case("build value too large", "notation", "3H+5S=" + "9" * 5000, NotationError, r"declares a value over 255", g)
 case("move kind 9", "move_object", (0, 9, 0, 0), NotationError, r"no move kind 9", g)
-case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 60, 0), CardError, r"takes must be a mask of the 52 cards", g)
+case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-103", g)
 case("negative value", "move_object", (4, MoveKind.BUILD, 1, -3), NotationError, r"value must be an integer from 0 to 255, not -3", g)
 
 
@@ -220,9 +221,10 @@ case("move after the hand is over", "move", (None, "AS"), IllegalMoveError, r"th
 
 # positions made in code (dataclasses.replace of a valid one): validated like parsed ones
 g = "positions made in code"
-case("stock card id 60", "position_object", (("stock", (60, 1, 2, 3, 4, 5, 6, 7)),), CardError, r"no card with id 60", g)
+case("stock card id 110", "position_object", (("stock", (110, 1, 2, 3, 4, 5, 6, 7)),), CardError, r"no card with id 110", g)
+case("second copy outside Mulle", "position_object", (("stock", (60, 1, 2, 3, 4, 5, 6, 7)),), CardError, r"card 3S' \(stock\) is a second copy: only Mulle", g)
 case("pile card id -1", "position_object", (("piles", ((-1,), ())),), CardError, r"no card with id -1", g)
-case("hand mask beyond the deck", "position_object", (("hands", (1 << 60, 1)),), CardError, r"card mask out of range", g)
+case("hand mask beyond the deck", "position_object", (("hands", (1 << 110, 1)),), CardError, r"card mask out of range", g)
 case("dealer a float", "position_object", (("dealer", 0.5),), PositionError, r"dealer must be a seat number, not 0.5", g)
 case("build flagged simple with two groups", "position_object", (("build_flag", False),), PositionError, r"the build of 9 is a multiple build, but its multiple flag is False", g)
 case("build owned by nobody", "position_object", (("build_owners", 0),), PositionError, r"owners of the build of 9 must be a mask of seats 0 to 1", g)
@@ -429,7 +431,7 @@ def cli_pattern(c: Case) -> str:
     if c.id == "JSON not UTF-8":
         return r"not UTF-8"
     if c.id == "planned system":
-        return r"system 'mulle' is not implemented yet"
+        return r"system 'zwickern' is not implemented yet"
     return c.pattern
 
 

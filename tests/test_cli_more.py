@@ -123,7 +123,7 @@ def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> Non
     ("args", "pattern"),
     [
         (["--system", "nope"], r"unknown system 'nope'"),
-        (["--system", "mulle"], r"'mulle' is not implemented yet"),
+        (["--system", "zwickern"], r"'zwickern' is not implemented yet"),
         (["--option", "colour=red"], r"unknown option 'colour'"),
         (["--option", "sweeps=maybe"], r"option sweeps must be true or false, not 'maybe'"),
         (["--option", "obligation=v9"], r"obligation must be one of"),
@@ -258,12 +258,12 @@ def test_rules_with_options_and_json() -> None:
 
 
 def test_rules_of_a_planned_system() -> None:
-    result = run("rules", "mulle")
+    result = run("rules", "zwickern")
     assert result.exit_code == 0, result.output
-    assert "Mulle (mulle), RULES.md §3.20" in result.stdout
+    assert "Zwickern (zwickern), RULES.md §3.32" in result.stdout
     assert "not implemented yet" in result.stdout
-    assert SYSTEMS["mulle"].summary in result.stdout
-    data = json.loads(run("rules", "mulle", "--json").stdout)
+    assert SYSTEMS["zwickern"].summary in result.stdout
+    data = json.loads(run("rules", "zwickern", "--json").stdout)
     assert data["implemented"] is False and data["options"] is None
 
 
@@ -273,7 +273,7 @@ def test_rules_of_a_planned_system() -> None:
         (["nope"], r"unknown system 'nope'"),
         (["cassino_standard", "--option", "colour=red"], r"unknown option 'colour'"),
         (["cassino_standard", "--option", "target=high"], r"target must be an integer"),
-        (["mulle", "--option", "sweeps=true"], r"not implemented yet"),
+        (["zwickern", "--option", "sweeps=true"], r"not implemented yet"),
         ([], r"Missing argument 'SYSTEM'"),
     ],
 )

@@ -657,7 +657,7 @@ CALLABRA_IDS = ["cb2", "cb3-right", "cb4-right", "cb6-ccw", "cb8"]
 def callabra_lockstep(r: Any, seed: int, choice: int) -> int:
     """As lockstep, but a capture is chosen half the time, so that tables get cleared; every
     position is also compared by iter_moves, the multiset counter, perft and pickling."""
-    deck = shuffled_deck(Rng(seed))
+    deck = shuffled_deck(Rng(seed), r.num_ids)
     dealer = seed % r.players
     rs = RefState.new_hand(r, dealer, deck)
     cs = CoreState.new_hand(r, dealer, deck)
@@ -1070,3 +1070,68 @@ def test_diloti_positions_rich_in_declarations_match(system, options):
             assert cs.to_position() == pos
             compared += 1
     assert compared >= 30 and rich >= 3
+
+
+# RULES.md §3.20 Mulle: the 104-card deck in cassino._core128 (128-bit masks), which
+# cassino._core's constructors hand it; Mulle captures, the even last deal (AMB-55) or the
+# rotation, every copy of a point card (AMB-56) or once
+MULLE_SETUPS = [
+    {},
+    {"players": 3},
+    {"players": 4, "direction": "ccw"},
+    {"players": 3, "deal_rest": "rotation", "point_cards_once": True},
+]
+MULLE_IDS = ["mu2", "mu3", "mu4-ccw", "mu3-rotation-once"]
+
+
+@pytest.mark.parametrize("options", MULLE_SETUPS, ids=MULLE_IDS)
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_mulle(options, seed, choice):
+    callabra_lockstep(rules("mulle", **options), seed, choice)
+
+
+@pytest.mark.parametrize("options", MULLE_SETUPS, ids=MULLE_IDS)
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS)
+def test_random_hand_matches_mulle(options, seed):
+    r = rules("mulle", **options)
+    assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
+
+
+def test_mulle_states_are_core128_and_seeded_playouts_are_identical():
+    wide = pytest.importorskip("cassino._core128")
+    r = rules("mulle", players=3)
+    s = CoreState.deal(r, 0, 5)
+    assert type(s) is wide.State and s.to_position() == RefState.deal(r, 0, 5).to_position()
+    assert type(CoreState.from_json(s.to_json())) is wide.State
+    for k, options in enumerate(MULLE_SETUPS):
+        r = rules("mulle", **options)
+        for seed in (5 + k, 50 + k):
+            assert callabra_lockstep(r, seed, 3 * seed) > 40
+
+
+def test_core128_plays_the_single_deck_systems_as_core():
+    """The same source with 128-bit masks: identical hands on every other system."""
+    wide = pytest.importorskip("cassino._core128")
+    for sid in cassino.implemented_systems():
+        if sid == "mulle":
+            continue
+        r = rules(sid)
+        for seed in range(3):
+            assert wide.random_hand(r, seed, seed % r.players) == core.random_hand(r, seed, seed % r.players)
+        s, t = wide.State.deal(r, 1, 9), CoreState.deal(r, 1, 9)
+        assert s.to_position() == t.to_position() and s.perft(2) == t.perft(2)
+
+
+def test_104_bit_masks_convert_both_ways():
+    """mask_t is unsigned __int128 in _core128: Cython's size-generic conversion keeps
+    every bit of a Python int up to 2**104."""
+    wide = pytest.importorskip("cassino._core128")
+    hands = ["KC' QC' 2S' AS", "KD' JH' 10D AH'"]
+    p = make_position(hands, "KS' AD'", system="mulle", stock="")
+    s = wide.State.from_position(p)
+    assert s.hands == list(p.hands) and s.loose == p.loose and p.hands[0] >> 103 & 1
+    assert s.to_position() == p
+    m = cassino.Move(103, cassino.MoveKind.CAPTURE, 1 << 100)   # KC'xKS'
+    assert s.is_legal(m) and s.push(m) == m and s.to_position().piles[0][-2:] == (100, 103)

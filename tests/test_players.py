@@ -47,6 +47,8 @@ VIEW_FIELDS = {
     "unseen",
     "plucked",
     "phase",
+    "defaults",
+    "mulles",
 }
 
 
@@ -183,6 +185,17 @@ def test_played_of_a_resumed_position_whose_first_deal_is_uneven() -> None:
     record = _record_hand(state, 1)
     seats = [s for s, _ in record]
     assert seats[:6] == [1, 0, 1, 0, 1, 1]
+
+
+def test_view_shows_the_public_mulle_count() -> None:
+    """A Mulle (RULES.md §3.20) is made in view of all: every seat's view counts it."""
+    hands = ["7H 9C", "KS 3D"]
+    pos = conftest.make_position(hands, "7H' 2D 5S", system="mulle", stock="")
+    state = cassino.State.from_position(pos)
+    assert View.of(state, 1).mulles == ()
+    state.push(Move.parse("7Hx7H'"))
+    assert state.to_position().mulles == (1, 0)
+    assert View.of(state, 0).mulles == View.of(state, 1).mulles == (1, 0)
 
 
 def test_view_seat_must_exist() -> None:

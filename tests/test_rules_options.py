@@ -273,6 +273,7 @@ def test_implemented_systems():
         "diloti",
         "diloti_four_player",
         "swedish_kassino",
+        "mulle",
         "finnish_kasino",
     ]
     assert cassino.implemented_systems() == implemented_systems()
@@ -287,7 +288,7 @@ def test_implemented_systems():
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
-        "kontsina", "swedish_kassino", "finnish_kasino", "diloti", "diloti_four_player")],
+        "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

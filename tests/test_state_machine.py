@@ -84,12 +84,12 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         return [int(k == max(sizes)) for k in sizes]
     masks = [sum(1 << c for c in pile) for pile in p.piles]
     pts = [0] * n
-    spades = [(m & SPADES).bit_count() for m in masks]
+    spades = [(m & (SPADES | SPADES << 52)).bit_count() for m in masks]   # (Mulle: both copies)
     categories = [([len(x) for x in p.piles], r.most_cards_points)]
     if r.card_points:  # (Tablanette: no spades, 10D, 2S or aces)
         categories.append((spades, r.most_spades_points))  # (Swedish: 2)
     # Kontsina: most clubs
-    categories.append(([(m & CLUBS).bit_count() for m in masks], r.most_clubs_points))
+    categories.append(([(m & (CLUBS | CLUBS << 52)).bit_count() for m in masks], r.most_clubs_points))
     for counts, award in categories:
         best = max(counts)
         if counts.count(best) == 1:
@@ -108,7 +108,10 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         for t in range(n):
             if code[0] == "A" and r.aces_mode == "all_four_only" and masks[t] & aces != aces:
                 continue
-            pts[t] += award * (masks[t] >> card & 1) * (r.card_points or code == "7D")
+            # (Mulle: each copy, id + 52, or once with point_cards_once)
+            copies = (masks[t] >> card & 1) + (masks[t] >> (card + 52) & 1)
+            copies = min(copies, 1) if r.point_cards_once else copies
+            pts[t] += award * copies * (r.card_points or code == "7D")
     for t in range(n):  # Tablanette: picture_points per J, Q, K
         pts[t] += r.picture_points * sum(masks[t] >> (40 + k) & 1 for k in range(12))
     if r.spade_points != "none":
@@ -138,6 +141,8 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
             pts[t] += r.sweep_points * mokki[t]
     for t, n in enumerate(p.defaults):  # opt_michigan: -2 a default
         pts[t] -= 2 * n
+    for t, n in enumerate(p.mulles):  # Mulle: the captures of the identical card
+        pts[t] += r.mulle_points * n
     return pts
 
 
@@ -150,7 +155,8 @@ def check_cards(p: Position) -> None:
     for m in places:
         assert union & m == 0, "a card is in two places"
         union |= m
-    assert union == p.rules.deck_mask and p.rules.deck_mask & ~ALL_CARDS == 0
+    assert union == p.rules.deck_mask and p.rules.deck_mask >> p.rules.num_ids == 0
+    assert p.rules.num_ids == 104 or p.rules.deck_mask & ~ALL_CARDS == 0
     assert sum(m.bit_count() for m in places) == p.rules.deck_size
     listed = [c for pile in p.piles for c in pile] + list(p.stock) + list(p.discard)
     assert len(listed) == len(set(listed)), "a pile, the stock or the discard repeats a card"
@@ -173,7 +179,10 @@ def check_state(s: Any, start: Position) -> list[Move]:
     played = sum(1 for m in s.history if m.plays_card) + sum(m.kind == MoveKind.TWO_CARD for m in s.history)
     # (michigan_rounds_to_5: a hand ended early set the cards in hand and the stock aside)
     early = r.michigan_rounds_to_5 and max(instant_against(r, p.sweep_order, p.defaults)) >= 3
-    assert in_hands + len(p.stock) == r.deck_size - r.table_cards - played or (early and s.is_over)
+    # (Mulle's last deal, deal_rest=even: the cards that cannot go round go to the table)
+    rest = r.deck_size - r.table_cards
+    to_table = rest % (r.players * r.hand_size) % r.players if r.deal_rest == "even" and not p.stock else 0
+    assert in_hands + len(p.stock) == rest - to_table - played or (early and s.is_over)
     if not r.michigan:
         assert p.defaults == ()
     assert sum(p.defaults) <= s.ply + sum(start.defaults)
@@ -220,7 +229,9 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # scores
     hs = s.hand_score()
     last = r.team_of(p.last_capturer) if p.is_over and p.last_capturer is not None else None
-    assert hs == score_hand(r, p.piles, p.sweep_order, p.defaults, last_team=last, scores=p.scores)
+    assert hs == score_hand(
+        r, p.piles, p.sweep_order, p.defaults, last_team=last, scores=p.scores, mulles=p.mulles
+    )
     assert hs.totals() == pile_points(r, p)
     # serial forms round-trip
     assert Position.from_json(s.to_json()) == p
@@ -314,7 +325,7 @@ class StateMachine(RuleBasedStateMachine):
         self.path: list[tuple[Position, str]] = []  # before each move: position, JSON
 
     def deal_with(self, r: cassino.Rules, seed: int, dealer: int) -> None:
-        deck = cassino.shuffled_deck(Rng(seed))
+        deck = cassino.shuffled_deck(Rng(seed), r.num_ids)
         self.state = cassino.State.new_hand(r, dealer % r.players, deck)
         self.start = self.state.to_position()
         self.path = []
@@ -802,6 +813,31 @@ class DilotiFourMachine(DilotiMachine):
     system = "diloti_four_player"
 
 
+# RULES.md §3.20: Mulle, the 104-card deck (cassino._core128), for 2, 3 and 4 players
+class MulleMachine(StateMachine):
+    system = "mulle"
+    examples = max(1, EXAMPLES // 4) if CORE else 1
+
+    def _random_push(self, choice: int) -> bool:
+        # a capture three times in four: 104 cards trailed at random make tables whose
+        # subsets no generator lists in time (the Mulle players capture most turns)
+        if self.state.is_over:
+            return False
+        moves = self.state.legal_moves()
+        takes = [m for m in moves if m.kind == MoveKind.CAPTURE]
+        pool = takes if takes and choice % 4 else moves
+        self._push(pool[(choice >> 2) % len(pool)])
+        return True
+
+
+class MulleThreeMachine(MulleMachine):
+    options = {"players": 3}  # noqa: RUF012
+
+
+class MulleFourMachine(MulleMachine):
+    options = {"players": 4, "deal_rest": "rotation", "point_cards_once": True}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -862,6 +898,9 @@ STATE_MACHINES = [
     DilotiMachine,
     DilotiOptionsMachine,
     DilotiFourMachine,
+    MulleMachine,
+    MulleThreeMachine,
+    MulleFourMachine,
 ]
 
 

@@ -2,12 +2,22 @@
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-ctypedef uint64_t mask_t
+# mask_t is uint64_t in cassino._core and unsigned __int128 in cassino._core128 (Mulle's
+# 104 cards), chosen by the CASSINO_MASK128 macro of setup.py; so are NCARDS (52 / 104) and
+# MAX_BUILDS (every build holds two cards or more: NCARDS / 2). Cython converts mask_t to
+# and from Python ints with size-generic code.
+cdef extern from "_mask.h":
+    ctypedef unsigned long long mask_t "cas_mask_t"
+    enum: NCARDS "CAS_NCARDS"
+    enum: MAX_BUILDS "CAS_MAX_BUILDS"
+    int cas_ctz(mask_t x) nogil
+    int cas_popcount(mask_t x) nogil
+    int cas_top(mask_t x) nogil
+    uint64_t cas_lo(mask_t x) nogil
+    uint64_t cas_hi(mask_t x) nogil
 
 cdef enum:
     MAX_SEATS = 8
-    MAX_BUILDS = 26          # every build holds two cards or more: at most 52 / 2
-    NCARDS = 52
     NVALUES = 32             # room for values up to 31 (jokers, Finnish hand values)
     MAX_SWEEPS = 64
 
@@ -59,6 +69,7 @@ cdef struct Hot:
     uint8_t phase            # PH_START, PH_PLUCKED or PH_AFTER
     uint8_t trailed1         # in PH_AFTER: the card trailed this turn + 1 (0: none)
     uint8_t ndefaults[MAX_SEATS]   # opt_michigan: defaults on the build duty per team
+    uint8_t nmulle[MAX_SEATS]      # Mulle: Mulle captures per team
 
 cdef struct Params:
     int players
@@ -142,6 +153,10 @@ cdef struct Params:
     int partnership          # ... raises record the team (Four Player Diloti)
     int ace_points           # Diloti: each ace (card_points off)
     int whole_deal           # deal_order=whole_hands_then_table: a whole hand at a time
+    int nids                 # card ids of the deck kind: 52, or 104 (Mulle, _core128 only)
+    int deal_even            # deal_rest=even (Mulle): a short deal evenly, the odd cards to the table
+    int mulle_points         # Mulle: a capture of exactly the other copy of the card played
+    int point_cards_once     # Mulle: each point card scores once per team (AMB-56 option)
 
 cdef struct Core:
     Params p

@@ -18,9 +18,6 @@ from cassino.scoring import score_hand
 
 cdef extern from *:
     """
-    static inline int cas_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int cas_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int cas_clz(unsigned long long x) { return __builtin_clzll(x); }
     static inline unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                                unsigned long long *lo) {
         __uint128_t m = (__uint128_t)a * b;
@@ -29,9 +26,6 @@ cdef extern from *:
     }
     """
     ctypedef unsigned long long u128 "__uint128_t"
-    int cas_ctz(unsigned long long x) nogil
-    int cas_clz(unsigned long long x) nogil
-    int cas_popcount(unsigned long long x) nogil
     unsigned long long cas_mulhi(unsigned long long a, unsigned long long b,
                                  unsigned long long *lo) nogil
 
@@ -44,8 +38,11 @@ cdef mask_t SPADES_MASK = 0
 cdef mask_t PICTURES_MASK = (<mask_t>0xFFF) << 40    # J, Q, K
 cdef mask_t FACE_MASK = (<mask_t>0xFFF) << 40        # (the same, for the face-card rules)
 cdef int _i
-for _i in range(13):
+for _i in range(NCARDS // 4):                        # (_core128: both copies)
     SPADES_MASK |= (<mask_t>1) << (_i * 4)
+if NCARDS > 52:
+    PICTURES_MASK |= PICTURES_MASK << 52
+    FACE_MASK |= FACE_MASK << 52
 
 # ---------------------------------------------------------------------------------------
 # RNG: splitmix64 and Lemire's bounded integers, bit for bit as cassino._rng
@@ -156,7 +153,7 @@ cdef inline uint64_t held_values(Core* c, mask_t hand) noexcept nogil:
         # opt_face_cards_all_four: a face card takes the natural builds of its rank (11-13)
         faces = hand & FACE_MASK
         while faces:
-            held |= (<uint64_t>1) << (cas_ctz(faces) // 4 + 1)
+            held |= (<uint64_t>1) << (cas_ctz(faces) % 52 // 4 + 1)
             faces &= faces - 1
     while hand:
         held |= (<uint64_t>1) << c.p.val[cas_ctz(hand)]
@@ -343,7 +340,7 @@ cdef void loose_setup(Core* c, Loose* L) noexcept nogil:
     L.n = n
     for v in range(NVALUES):
         L.le64[v] = 0
-    for i in range(n):
+    for i in range(n if n <= 64 else 64):   # (_core128: more than 64 is refused by the caller)
         L.le64[L.vals[i]] |= (<uint64_t>1) << i
     for v in range(1, NVALUES):
         L.le64[v] |= L.le64[v - 1]
@@ -759,9 +756,9 @@ cdef enum:
 
 cdef void key_sort(CMove* mv, size_t n) noexcept nogil:
     """Sort n <= KEY_SORT_MAX moves of one card and kind by takes, then value: shell sort
-    of one integer key per move, (takes << 6) | value (takes < 2**52, value < 64)."""
-    cdef uint64_t keys[KEY_SORT_MAX]
-    cdef uint64_t t
+    of one integer key per move, (takes << 6) | value (takes < 2**NCARDS, value < 64)."""
+    cdef mask_t keys[KEY_SORT_MAX]
+    cdef mask_t t
     cdef size_t i, j, gap
     cdef int g
     cdef size_t gaps[6]
@@ -2004,6 +2001,10 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     if not fast:
         memset(best, 0, sizeof(best))
         loose_setup(c, &L)
+        if L.n > 64:
+            # (_core128 only: the subsets of more than 64 loose cards are far past any limit)
+            buf.overflow = 1
+            return -1
         m = hand
         while m and not buf.overflow:
             p = cas_ctz(m)
@@ -2450,6 +2451,19 @@ cdef void deal_round(Core* c) noexcept nogil:
             c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
             c.h.stock_pos += 1
         return
+    if c.p.deal_even and c.stock_len - c.h.stock_pos < c.p.players * size:
+        # deal_rest=even (Mulle, AMB-55): one card at a time from the dealer's left, as many
+        # each as go round; the rest face up to the table
+        k = (c.stock_len - c.h.stock_pos) // c.p.players * c.p.players
+        seat = c.dealer
+        for j in range(k):
+            seat = c.p.next_seat[seat]
+            c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
+        while c.h.stock_pos < c.stock_len:
+            c.h.loose |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
+        return
     r = 0
     while r < size:
         batch = size if c.p.whole_deal else (2 if size - r >= 2 else 1)
@@ -2675,6 +2689,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         c.piles[team][c.h.pile_len[team]] = m.card
         c.h.pile_len[team] += 1
         c.h.last_capturer = <int8_t>seat
+        if NCARDS > 52 and c.p.mulle_points and m.takes == (<mask_t>1) << (
+                m.card + 52 if m.card < 52 else m.card - 52) and c.h.nmulle[team] < 255:
+            c.h.nmulle[team] += 1        # Mulle: the one card taken is the other copy
         # (Callabra logs the clear that ends the game, which scores no sweep points)
         # (Diloti, AMB-48: the first play of the hand clearing the layout is no Xeri)
         if (c.p.sweeps or c.p.callabra) and table_mask(c) == 0 and c.h.nsweeps < MAX_SWEEPS and not first:
@@ -2807,7 +2824,7 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 18               # cassino.scoring.CATEGORIES
+    NCATS = 19               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
@@ -2818,6 +2835,7 @@ cdef enum:
     CAT_CLUBS = 15
     CAT_GOOD_TWO = 16
     CAT_GOOD_TEN = 17
+    CAT_MULLE = 18
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
@@ -2920,10 +2938,15 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         pts[c.p.team_of[c.h.last_capturer] * NCATS + CAT_SISTAN] = <int16_t>c.p.sistan_points
     for i in range(6 if c.p.card_points else 0):
         for t in range(c.p.nteams):
-            if (masks[t] >> special[i]) & 1:
+            k = <int>((masks[t] >> special[i]) & 1)
+            if NCARDS > 52:      # Mulle: each copy scores (AMB-56), or once a team
+                k += <int>((masks[t] >> (special[i] + 52)) & 1)
+                if k > 1 and c.p.point_cards_once:
+                    k = 1
+            if k:
                 if i >= 2 and c.p.aces_all_four and (masks[t] & aces) != aces:
                     continue
-                pts[t * NCATS + 2 + i] = <int16_t>value[i]
+                pts[t * NCATS + 2 + i] = <int16_t>(value[i] * k)
     if c.p.ace_points and not c.p.card_points:                  # Diloti: each ace
         for i in range(2, 6):
             for t in range(c.p.nteams):
@@ -2967,6 +2990,9 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     if c.p.michigan:
         for t in range(c.p.nteams):
             pts[t * NCATS + CAT_DEFAULTS] = <int16_t>(-DEFAULT_PENALTY_C * c.h.ndefaults[t])
+    if c.p.mulle_points:
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_MULLE] = <int16_t>(c.p.mulle_points * c.h.nmulle[t])
 
 cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
     """Points per team, the sum of score_cats."""
@@ -3070,13 +3096,17 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.pluck_last_deal = 1 if rules.pluck_in_last_deal else 0
     p.pluck_loose = 1 if rules.pluck_last_loose else 0
     p.face_builds = 1 if rules.face_cards_all_four else 0
+    p.nids = rules.num_ids                     # (_core128: id i + 52 is a copy of i)
+    if p.nids > NCARDS:
+        raise ValueError(f"{rules.system} needs the {p.nids}-card core (cassino._core128)")
     for i in range(NCARDS):
-        p.val[i] = i // 4 + 1 if i // 4 + 1 <= 10 else 0
+        p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids else 0
     if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13
-        for i in range(NCARDS):
-            p.val[i] = i // 4 + 1
+        for i in range(p.nids):
+            p.val[i] = i % 52 // 4 + 1
     for i in range(NCARDS):
-        p.hval[i] = rules.hand_value(i) if rules.card_values == "finnish" else p.val[i]
+        finnish = rules.card_values == "finnish" and i < p.nids
+        p.hval[i] = rules.hand_value(i) if finnish else p.val[i]
     p.finnish = 1 if rules.finnish else 0
     p.rank_pairs = 1 if rules.rank_pairing_always else 0
     p.mokki_cutoff = rules.mokki_cutoff
@@ -3087,6 +3117,9 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     p.combine = 1 if rules.combine_match_and_sum else 0
     p.faces_capturable = 1 if rules.faces_capturable else 0
     p.deal_rotation = 1 if rules.deal_rest == "rotation" else 0
+    p.deal_even = 1 if rules.deal_rest == "even" else 0
+    p.mulle_points = rules.mulle_points
+    p.point_cards_once = 1 if rules.point_cards_once else 0
     load_multi(p, rules)
     p.val_ordered = 1
     p.num_mask = 0
@@ -3111,6 +3144,16 @@ cdef int set_start_scores(Core* c, object scores) except -1:
         if t < MAX_SEATS:
             c.start_scores[t] = <int>max(-(1 << 30), min(1 << 30, int(x)))
     return 0
+
+
+cdef inline object mask_int(mask_t m):
+    """A mask as a Python int. (_core128: Cython's own conversion of a 128-bit integer goes
+    through _PyLong_FromByteArray, whose result for 0 valgrind sees as uninitialised under
+    CPython 3.11; this builds the int from its 64-bit halves.)"""
+    cdef uint64_t hi = cas_hi(m)
+    if hi == 0:
+        return cas_lo(m)
+    return (<object>hi) << 64 | cas_lo(m)
 
 cdef inline mask_t _mask_of(object xs):
     cdef mask_t m = 0
@@ -3212,6 +3255,10 @@ cdef class State:
             if n > 255:
                 raise ValueError("too many defaults")
             c.h.ndefaults[t] = n
+        for t, n in enumerate(pos.mulles):
+            if n > 255:
+                raise ValueError("too many Mulle captures")
+            c.h.nmulle[t] = n
         self._scores = tuple(pos.scores)
         set_start_scores(c, self._scores)
         if pos.rules.xeri_first_play == "first_hand" and any(self._scores):
@@ -3221,25 +3268,33 @@ cdef class State:
         return 0
 
     # -- construction ----------------------------------------------------------------------
+    # A system whose deck needs more card ids than this module's NCARDS (Mulle's 104 in
+    # _core) gets a State of cassino._core128 from the constructors below.
     @classmethod
-    def from_position(cls, position: Position) -> State:
+    def from_position(cls, position: Position):
         """A state at ``position``."""
+        if position.rules.num_ids > NCARDS:
+            return _wide().State.from_position(position)
         return cls(position)
 
     @classmethod
-    def from_json(cls, text) -> State:
+    def from_json(cls, text):
         """A state from position JSON."""
-        return cls(Position.from_json(text))
+        return cls.from_position(Position.from_json(text))
 
     @classmethod
-    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None) -> State:
+    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None):
         """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
         cdef State st
         cdef uint8_t cards[NCARDS]
         cdef int i
+        if rules.num_ids > NCARDS:
+            return _wide().State.new_hand(rules, dealer, deck, scores)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         deck = system_deck(rules, deck)
+        if len(deck) > NCARDS:
+            raise ValueError(f"{rules.system} needs the {rules.num_ids}-card core (cassino._core128)")
         for i in range(len(deck)):
             cards[i] = <uint8_t>deck[i]
         st = cls.__new__(cls)
@@ -3255,22 +3310,24 @@ cdef class State:
         return st
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, seed: int) -> State:
+    def deal(cls, rules: Rules, dealer: int, seed: int):
         """A freshly dealt hand, the deck shuffled from ``seed`` in C: the same deal as
         ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
         cdef Rng64 rng
         cdef uint8_t cards[NCARDS]
         cdef State st
+        if rules.num_ids > NCARDS:
+            return _wide().State.deal(rules, dealer, seed)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
-        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-        shuffle_deck(&rng, cards, NCARDS)
         st = cls.__new__(cls)
         memset(&st.c, 0, sizeof(Core))
         load_params(&st.c.p, rules, dealer)
-        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, NCARDS), dealer)
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        shuffle_deck(&rng, cards, st.c.p.nids)
+        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, st.c.p.nids), dealer)
         st._rules = rules
         st._scores = tuple([0] * rules.num_teams)
         st._root = None
@@ -3295,7 +3352,7 @@ cdef class State:
         cdef int s, t, i
         rules = self._rules
         builds = sorted(
-            Build(c.h.builds[i].value, c.h.builds[i].cards, c.h.builds[i].owners,
+            Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
                   bool(c.h.builds[i].multiple),
                   fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
                   c.h.builds[i].raised)
@@ -3305,8 +3362,8 @@ cdef class State:
             rules=rules,
             dealer=c.dealer,
             to_move=c.h.to_move,
-            hands=tuple(c.h.hands[s] for s in range(c.p.players)),
-            loose=c.h.loose,
+            hands=tuple(mask_int(c.h.hands[s]) for s in range(c.p.players)),
+            loose=mask_int(c.h.loose),
             builds=tuple(builds),
             piles=tuple(tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
                         for t in range(c.p.nteams)),
@@ -3319,7 +3376,13 @@ cdef class State:
             phase=("start", "plucked", "after")[c.h.phase],
             trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             defaults=self._defaults(),
+            mulles=self._mulles(),
         )
+
+    cdef tuple _mulles(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.nmulle[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
 
     cdef tuple _defaults(self):
         cdef int t
@@ -3351,7 +3414,7 @@ cdef class State:
         return self.clone()
 
     def __reduce__(self):
-        moves = [(self._hist[i].card, self._hist[i].kind, self._hist[i].takes,
+        moves = [(self._hist[i].card, self._hist[i].kind, mask_int(self._hist[i].takes),
                   self._hist[i].value, to_move_p(&self.c.p, &self._hist[i]).fixed)
                  for i in range(self._depth)]
         return (_unpickle, (self._root_position().to_dict(), moves))
@@ -3383,17 +3446,17 @@ cdef class State:
     @property
     def hands(self) -> list:
         """Hand masks per seat."""
-        return [self.c.h.hands[s] for s in range(self.c.p.players)]
+        return [mask_int(self.c.h.hands[s]) for s in range(self.c.p.players)]
 
     @property
     def loose(self) -> int:
         """Mask of the loose table cards."""
-        return self.c.h.loose
+        return mask_int(self.c.h.loose)
 
     @property
     def table_mask(self) -> int:
         """Every card on the table."""
-        return table_mask(&self.c)
+        return mask_int(table_mask(&self.c))
 
     @property
     def is_over(self) -> bool:
@@ -3429,7 +3492,7 @@ cdef class State:
         team = self._rules.team_of(last) if last is not None and pos.is_over else None
         return score_hand(
             self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team,
-            scores=pos.scores,
+            scores=pos.scores, mulles=pos.mulles,
         )
 
     def is_default(self, move) -> bool:
@@ -3682,9 +3745,15 @@ cdef object _to_move(CMove* m):
     d = mv.__dict__
     d["card"] = m.card
     d["kind"] = _KIND_MEMBERS[m.kind]
-    d["takes"] = m.takes
+    d["takes"] = mask_int(m.takes)
     d["value"] = m.value
     return mv
+
+
+def _wide():
+    """cassino._core128, the core of the 104-card deck (Mulle)."""
+    from cassino import _core128
+    return _core128
 
 
 def _unpickle(root, moves) -> State:
@@ -3722,6 +3791,8 @@ def random_hand(rules, seed, int dealer=0):
     cdef MoveBuf buf
     cdef int n, t
     cdef int64_t totals[MAX_SEATS]
+    if rules.num_ids > NCARDS:
+        return _wide().random_hand(rules, seed, dealer)
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
     memset(&core, 0, sizeof(Core))
@@ -3733,8 +3804,8 @@ def random_hand(rules, seed, int dealer=0):
     buf.limit = DEFAULT_LIST_LIMIT
     buf.overflow = 0
     with nogil:
-        shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
+        shuffle_deck(&rng, deck, core.p.nids)
+        init_hand(&core, deck, deck_filter(&core.p, deck, core.p.nids), dealer)
         n = play_random_hand(&core, &rng, &buf)
         score_totals(&core, totals)
     free(buf.moves)
@@ -3765,11 +3836,11 @@ def hand_seed(seed, index) -> int:
     return hand_seed_c(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), <uint64_t>(index & 0xFFFFFFFFFFFFFFFF))
 
 cdef int GREEDY_W[NCARDS]    # card weights of the core greedy policy, in tenths of a point
-for _i in range(NCARDS):
+for _i in range(NCARDS):                     # (_core128: id i + 52 is a copy of i)
     GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0)
-    if _i == 38:
+    if _i % 52 == 38:
         GREEDY_W[_i] += 20                   # 10D
-    elif _i == 4 or _i < 4:
+    elif _i % 52 == 4 or _i % 52 < 4:
         GREEDY_W[_i] += 10                   # 2S, aces
 
 cdef inline int mask_weight(mask_t m) noexcept nogil:
@@ -3863,8 +3934,8 @@ cdef int playout_range(Core* proto, uint64_t seed, Py_ssize_t start, Py_ssize_t 
         core.p = proto.p
         set_first_player(&core.p, dealer)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
-        shuffle_deck(&rng, deck, NCARDS)
-        init_hand(&core, deck, deck_filter(&core.p, deck, NCARDS), dealer)
+        shuffle_deck(&rng, deck, core.p.nids)
+        init_hand(&core, deck, deck_filter(&core.p, deck, core.p.nids), dealer)
         n = play_core_hand(&core, &rng, &buf, pol)
         if n < 0:
             rc = -(<int>k + 1)
@@ -3884,6 +3955,10 @@ def _fill_playouts(rules, seed, Py_ssize_t start, policies, hooks,
     cdef uint8_t pol[MAX_SEATS]
     cdef int s, rc, teams
     cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    if rules.num_ids > NCARDS:
+        _wide()._fill_playouts(rules, seed, start, policies, hooks, points, cards, sweeps,
+                               moves, dealers)
+        return
     memset(&proto, 0, sizeof(Core))
     load_params(&proto.p, rules, 0)
     teams = proto.p.nteams
@@ -3926,8 +4001,8 @@ cdef int _fill_with_hooks(object rules, uint64_t seed, Py_ssize_t start, Py_ssiz
     for k in range(count):
         dealer = <int>((start + k) % rules.players)
         rng.state = hand_seed_c(seed, <uint64_t>(start + k))
-        shuffle_deck(&rng, deck, NCARDS)
-        st = State.new_hand(rules, dealer, [deck[i] for i in range(NCARDS)])  # filtered there
+        shuffle_deck(&rng, deck, rules.num_ids)
+        st = State.new_hand(rules, dealer, [deck[i] for i in range(rules.num_ids)])  # filtered there
         teams = st.c.p.nteams
         nm = 0
         while not hand_over(&st.c):

@@ -138,7 +138,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
     # new declarations: p with loose numeric cards and plain declarations of the value;
     # the value is held after the play (dil_ok), so no card above the highest held value
     # can be in one
-    hmax = 63 - cas_clz(held) if held else 0
+    hmax = cas_top(held) if held else 0
     cand = dil_below(c, hmax) if hmax >= vp else 0
     sub = 0
     while hmax >= vp:

@@ -182,6 +182,12 @@ def system_deck(rules: Rules, cards: Any) -> list[int]:
     """``cards`` checked to be a shuffle of the system's cards; a shuffle of all 52 cards is
     accepted too, and the cards the system sets aside (five-player: 2D 2H 2C) are dropped."""
     deck: list[int] = list(cards)
+    if rules.num_ids != 52:
+        if sorted(deck) == list(range(rules.num_ids)):
+            return deck
+        raise PositionError(
+            f"deck must be a permutation of the {rules.num_ids} card ids of {rules.system}"
+        )
     if sorted(deck) == list(range(52)):
         return rules.deck_cards(deck)
     if rules.deck_size != 52 and sorted(deck) == rules.deck_cards(list(range(52))):
@@ -253,6 +259,7 @@ class State:
         self.phase: str = p.phase
         self.trailed: int | None = p.trailed
         self.defaults: list[int] = list(p.defaults) or [0] * p.rules.num_teams
+        self.mulles: list[int] = list(p.mulles) or [0] * p.rules.num_teams
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -306,7 +313,7 @@ class State:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-        return cls.new_hand(rules, dealer, shuffled_deck(Rng(seed)))
+        return cls.new_hand(rules, dealer, shuffled_deck(Rng(seed), rules.num_ids))
 
     def to_position(self) -> Position:
         """The current position."""
@@ -327,6 +334,7 @@ class State:
             phase=self.phase,
             trailed=self.trailed,
             defaults=tuple(self.defaults) if any(self.defaults) else (),
+            mulles=tuple(self.mulles) if any(self.mulles) else (),
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -401,6 +409,7 @@ class State:
         return score_hand(
             self.rules, self.piles, self.sweep_order, self.defaults, last_team=team,
             scores=self.scores,
+            mulles=self.mulles,
         )
 
     # -- move generation -------------------------------------------------------------------
@@ -1320,6 +1329,7 @@ class State:
             self.phase,
             self.trailed,
             list(self.defaults),
+            list(self.mulles),
         )
 
     def _push_unchecked(self, m: Move) -> None:
@@ -1352,6 +1362,9 @@ class State:
             self.piles[team].extend(bits(m.takes))
             self.piles[team].append(m.card)
             self.last_capturer = seat
+            if r.mulle_points and m.takes == 1 << (m.card + 52 if m.card < 52 else m.card - 52):
+                # Mulle (RULES.md §3.20): the one card taken is the other copy of the card
+                self.mulles[team] += 1
             last_card = not any(self.hands) and not self.stock
             # (Callabra logs the clear that ends the game, which scores no sweep points)
             logs = r.sweeps or r.two_card_capture
@@ -1450,6 +1463,16 @@ class State:
         dealer last; never table cards."""
         r = self.rules
         size = r.deal_size(len(self.stock))
+        if r.deal_rest == "even" and len(self.stock) < r.players * size:
+            # Mulle (AMB-55): one card at a time from the dealer's left, the same number
+            # each; the cards that cannot go round go face up to the table
+            each = len(self.stock) // r.players * r.players
+            for i, c in enumerate(self.stock[:each]):
+                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            for c in self.stock[each:]:
+                self.loose |= 1 << c
+            self.stock = []
+            return
         if r.deal_rest == "rotation" and len(self.stock) < r.players * size:
             # Callabra (RULES.md §3.14): one card at a time from the dealer's left
             for i, c in enumerate(self.stock):
@@ -1485,6 +1508,7 @@ class State:
             self.phase,
             self.trailed,
             self.defaults,
+            self.mulles,
         ) = self._stack.pop()
         for p, n in zip(self.piles, pile_lens, strict=True):
             del p[n:]
@@ -1588,7 +1612,7 @@ def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], in
 
     Returns the points per team and the number of moves; identical in the core."""
     rng = Rng(seed)
-    deck = rules.deck_cards(shuffled_deck(rng))
+    deck = rules.deck_cards(shuffled_deck(rng, rules.num_ids))
     state = State.new_hand(rules, dealer, deck)
     n = 0
     while not state.is_over:

@@ -113,7 +113,7 @@ cdef inline bint value_loose(Core* c, mask_t sub, mask_t hi, int cap, Valuing* V
 
 cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
     cdef uint64_t held = held_multi(c, hand & ~((<mask_t>1) << p))
-    cdef mask_t loose = c.h.loose, mloose, sub, hi, takes, bm
+    cdef mask_t loose = c.h.loose, mloose, sub, hi, takes, bm, cand
     cdef int vps[2]
     cdef int nvp = 0, k, vp, palt, i, j, nb, bs, v, w, size
     cdef int bidx[MAX_BUILDS]
@@ -138,7 +138,15 @@ cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexc
         if vp <= 0 or vp >= NVALUES:
             continue
         palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
-        # captures: loose groups of vp, with any of the builds of vp
+        # captures: loose groups of vp (of the cards that can count vp or less), with any of
+        # the builds of vp
+        cand = 0
+        sub = loose
+        while sub:
+            i = cas_ctz(sub)
+            if c.p.val[i] <= vp or (c.p.alt_table[i] and c.p.alt_table[i] <= vp):
+                cand |= (<mask_t>1) << i
+            sub &= sub - 1
         nb = 0
         for i in range(c.h.nbuilds):
             if c.h.builds[i].value == vp and nb < 16:
@@ -165,11 +173,11 @@ cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexc
                         best[p] = size
                     if is_legal(c, K_CAPTURE, p, takes, 0, held):
                         emit_alt(buf, p, K_CAPTURE, takes, 0, 0)
-            sub = (sub - loose) & loose
+            sub = (sub - cand) & cand
             if sub == 0 or buf.overflow:
                 break
-        # creates
-        sub = loose
+        # creates (none when vp is above every build value: Swedish Kassino, Mulle)
+        sub = loose if vp <= c.p.build_max else 0
         while sub and not buf.overflow:
             hi = sub & mloose
             while True:
@@ -287,7 +295,9 @@ cdef int load_multi(Params* p, object rules) except -1:
     cdef int i
     p.multi_mask = 0
     p.nmulti = 0
-    for i in range(NCARDS):
+    memset(p.alt_val, 0, sizeof(p.alt_val))
+    memset(p.alt_table, 0, sizeof(p.alt_table))
+    for i in range(p.nids):
         p.alt_val[i] = rules.second_value(i)
         p.alt_table[i] = rules.second_value(i, on_table=True)
         if p.alt_val[i]:

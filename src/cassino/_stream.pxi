@@ -302,7 +302,7 @@ cdef void sg_capture_setup(SGen* S) noexcept nogil:
         n += 1
     for j in range(nb):
         tcards = c.h.builds[S.bidx[j]].cards
-        tk = 63 - cas_clz(tcards)
+        tk = cas_top(tcards)
         e = n
         while e > 0 and key[e - 1] > tk:
             key[e] = key[e - 1]
@@ -707,7 +707,7 @@ cdef class MoveStream:
         if self._mode == MS_START:
             memcpy(&self._core, &self._state.c, sizeof(Core))
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
-                    or self._core.p.pluck or self._core.p.face_builds
+                    or NCARDS > 52 or self._core.p.pluck or self._core.p.face_builds
                     or self._core.p.callabra or self._core.p.single_group
                     or pairs_needed(&self._core) or self._core.p.diloti):
                 buf.moves = NULL
@@ -719,11 +719,12 @@ cdef class MoveStream:
                     # (the cursors have no capture-all card, no two-card capture and no
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
-                elif (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
-                        or pairs_needed(&self._core)):
+                elif (multi_position(&self._core) or self._core.p.pluck
+                        or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52):
                     # (positions with a multi-valued card in play, those of opt_pluck and
-                    # opt_face_cards_all_four, and Finnish rank pairing (AMB-52) are listed,
-                    # not streamed)
+                    # opt_face_cards_all_four, Finnish rank pairing (AMB-52) and every
+                    # position of _core128, whose cursors would need more than 64 elements,
+                    # are listed, not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
                 self._busy = 1
@@ -739,12 +740,13 @@ cdef class MoveStream:
                         self._release()
                     return r
                 free(buf.moves)
-                if (multi_position(&self._core) or self._core.p.pluck or self._core.p.face_builds
-                        or pairs_needed(&self._core)):
+                if (multi_position(&self._core) or self._core.p.pluck
+                        or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52):
                     self._release()
                     raise MoveLimitError(f"more than {LIST_LIMIT} legal moves (a position with "
                                          "a multi-valued card in play, opt_pluck, "
-                                         "opt_face_cards_all_four or rank_pairing_always is "
+                                         "opt_face_cards_all_four, rank_pairing_always or the "
+                                         "104-card deck is "
                                          "listed, not streamed)")
                 if buf.n < self._small:
                     raise MemoryError("out of memory while listing moves")

@@ -1,7 +1,9 @@
 """Cards as small integers and card sets as bitmasks.
 
 A standard card id is ``(rank - 1) * 4 + suit`` with suits ``S, H, D, C`` = 0..3 and
-ranks ``A=1 .. K=13``, so the four cards of a rank form one 4-bit nibble.
+ranks ``A=1 .. K=13``, so the four cards of a rank form one 4-bit nibble. Mulle's double
+deck (``DOUBLE104``) adds a second copy of every card at ``id + 52``, written with a prime
+(``AS'``); :data:`NUM_CARDS_DOUBLE` ids in all.
 
 >>> parse_card("10D")
 38
@@ -11,6 +13,8 @@ ranks ``A=1 .. K=13``, so the four cards of a rank form one 4-bit nibble.
 CardSet('AS 2S 10D')
 >>> popcount(SPADES), parse_card("KS") in CardSet(SPADES)
 (13, True)
+>>> parse_card("AS'"), card_code(90)
+(52, "10D'")
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from .errors import CardError
 __all__ = [
     "ACES",
     "ALL_CARDS",
+    "ALL_CARDS_DOUBLE",
     "CLUBS",
     "DIAMONDS",
     "FACES",
@@ -34,6 +39,8 @@ __all__ = [
     "card_code",
     "card_rank",
     "card_suit",
+    "check_deck",
+    "double_mask",
     "make_card",
     "parse_card",
     "parse_cards",
@@ -45,6 +52,7 @@ RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_NAMES = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 NUM_CARDS = 52
+NUM_CARDS_DOUBLE = 104   # Mulle: the second copy of card c is c + 52
 
 _RANK_BY_NAME = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
 _RANK_BY_NAME["T"] = 10
@@ -59,8 +67,8 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def card_rank(card: int) -> int:
-    """Rank 1..13 of a card id."""
-    return card // 4 + 1
+    """Rank 1..13 of a card id (either copy of the double deck)."""
+    return card % NUM_CARDS // 4 + 1
 
 
 def card_suit(card: int) -> int:
@@ -69,22 +77,29 @@ def card_suit(card: int) -> int:
 
 
 def card_code(card: int) -> str:
-    """Text code of a card id, e.g. ``'10D'``."""
-    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+    """Text code of a card id, e.g. ``'10D'``; the second copy of the double deck (ids
+    52-103) takes a prime, ``"10D'"``."""
+    if not isinstance(card, int) or not 0 <= card < NUM_CARDS_DOUBLE:
         raise CardError(f"no card with id {card!r}")
-    return RANK_NAMES[card // 4] + SUIT_NAMES[card % 4]
+    base = card % NUM_CARDS
+    return RANK_NAMES[base // 4] + SUIT_NAMES[base % 4] + ("'" if card >= NUM_CARDS else "")
 
 
 def parse_card(code: str) -> int:
-    """Card id of a code such as ``AS``, ``10D`` or ``TD``; case-insensitive."""
+    """Card id of a code such as ``AS``, ``10D`` or ``TD``; case-insensitive. A prime
+    (``AS'``) names the second copy of Mulle's double deck (id + 52); whether the system has
+    it is checked where the rules are known (:func:`check_deck`)."""
     if not isinstance(code, str):
         raise CardError(f"card code must be a string, not {type(code).__name__}")
     text = code.strip().upper()
+    second = text.endswith("'")
+    if second:
+        text = text[:-1]
     rank = _RANK_BY_NAME.get(text[:-1])
     suit = _SUIT_BY_NAME.get(text[-1:])
     if rank is None or suit is None:
         raise CardError(f"unknown card code {code!r} (expected rank A,2-10,J,Q,K then suit S,H,D,C)")
-    return (rank - 1) * 4 + suit
+    return (rank - 1) * 4 + suit + (NUM_CARDS if second else 0)
 
 
 def parse_cards(codes: Iterable[str]) -> list[int]:
@@ -97,6 +112,25 @@ def rank_mask(rank: int) -> int:
     return 0xF << (4 * (rank - 1))
 
 
+def double_mask(mask: int) -> int:
+    """``mask`` over the 52 ids together with the same cards of the second copy (ids + 52):
+    a suit, rank or card mask of the double deck."""
+    return mask | mask << NUM_CARDS
+
+
+def check_deck(mask: int, deck_mask: int, where: str = "") -> None:
+    """Raise :class:`CardError` if ``mask`` holds a card outside ``deck_mask``: a second
+    copy (``AS'``) in a single-deck system, or an id past the deck."""
+    extra = mask & ~deck_mask & ALL_CARDS << NUM_CARDS
+    if not extra:
+        return  # (cards set aside from a single deck are the caller's PositionError)
+    card = (extra & -extra).bit_length() - 1
+    raise CardError(
+        f"card {card_code(card)}{where} is a second copy: only Mulle (deck=double104) "
+        "plays with two decks"
+    )
+
+
 def popcount(mask: int) -> int:
     """Number of cards in a mask."""
     return mask.bit_count()
@@ -107,6 +141,7 @@ def _suit_mask(suit: int) -> int:
 
 
 ALL_CARDS = (1 << NUM_CARDS) - 1
+ALL_CARDS_DOUBLE = (1 << NUM_CARDS_DOUBLE) - 1
 SPADES = _suit_mask(0)
 HEARTS = _suit_mask(1)
 DIAMONDS = _suit_mask(2)
@@ -131,7 +166,7 @@ class CardSet:
         if isinstance(mask, str):  # the form repr() shows: CardSet('AS 10D')
             mask = parse_cards(mask.replace(",", " ").split())
         if isinstance(mask, int):
-            if mask < 0 or mask > ALL_CARDS:
+            if mask < 0 or mask > ALL_CARDS_DOUBLE:
                 raise CardError(f"card mask out of range: {mask:#x}")
             self.mask = mask
         else:
@@ -158,7 +193,7 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < NUM_CARDS and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < NUM_CARDS_DOUBLE and bool(self.mask >> card & 1)
 
     def __int__(self) -> int:
         return self.mask

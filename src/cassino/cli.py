@@ -615,6 +615,7 @@ _INT_RANGES = {
     "good_ten_points": "0-100 (kontsina: 1)",
     "match_hands": "even, >= 2 (kontsina)",
     "mokki_cutoff": "0-1000, 0 = never (finnish_kasino: 10)",
+    "mulle_points": "0-100 (mulle: 1)",
 }
 
 

@@ -390,7 +390,7 @@ class Game:
         return contenders[0]
 
     def _deal(self, dealer: int) -> None:
-        deck = self.rules.deck_cards(shuffled_deck(self._rng))
+        deck = self.rules.deck_cards(shuffled_deck(self._rng, self.rules.num_ids))
         redeals: list[list[str]] = []
         if self.rules.redeal_layout != "none":
             deck, redeals = layout_redeal(self.rules, deck, self._rng)

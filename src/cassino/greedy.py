@@ -50,7 +50,8 @@ _EPS = 1e-9
 
 def card_weight(card: int) -> float:
     """Points a captured card is worth: 10D 2, 2S 1, each ace 1, plus the card and spade
-    weights."""
+    weights (Mulle's second copies, ids 52-103, as the first)."""
+    card %= 52
     w = CARD_WEIGHT
     if SPADES >> card & 1:
         w += SPADE_WEIGHT
@@ -61,7 +62,7 @@ def card_weight(card: int) -> float:
     return w
 
 
-_WEIGHTS = tuple(card_weight(c) for c in range(52))
+_WEIGHTS = tuple(card_weight(c) for c in range(104))
 
 
 def _weight(mask: int) -> float:
@@ -74,7 +75,7 @@ def _weight(mask: int) -> float:
 
 
 def _mask_sum(mask: int) -> int:
-    return sum(_value(c) for c in range(52) if mask >> c & 1)
+    return sum(_value(c) for c in range(104) if mask >> c & 1)
 
 
 def _value(card: int) -> int:
@@ -243,7 +244,7 @@ class GreedyPlayer:
                 return 0.0, False
             if r.face_capture == "any" or (r.face_capture == "one_or_three" and n == 3):
                 return _weight(same), same == table
-            best = max(_WEIGHTS[c] for c in range(52) if same >> c & 1)
+            best = max(_WEIGHTS[c] for c in range(104) if same >> c & 1)
             return best, n == 1 and same == table
         taken = same
         for b in builds:
@@ -285,7 +286,7 @@ class GreedyPlayer:
 
 def _groups(mask: int, value: int) -> list[int]:
     """Every subset of ``mask`` whose values sum to ``value``."""
-    cards = [c for c in range(52) if mask >> c & 1]
+    cards = [c for c in range(104) if mask >> c & 1]
     out: list[int] = []
 
     def walk(i: int, need: int, acc: int) -> None:

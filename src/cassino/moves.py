@@ -78,7 +78,7 @@ class MoveKind(enum.IntEnum):
 
 
 _BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
-_ALL_CARDS = (1 << 52) - 1
+_ALL_CARDS = (1 << 104) - 1   # the ids of Mulle's double deck (the rules check the deck)
 # The largest declared value a Move may carry: far above any legal build (at most 10 in the
 # standard systems), and small enough for the core's C fields.
 MAX_MOVE_VALUE = 255
@@ -113,7 +113,7 @@ class Move:
         # the fast path first: Moves are made by the thousand while listing legal moves
         if type(self.takes) is not int or not 0 <= self.takes <= _ALL_CARDS:
             if not _int_in(self.takes, _ALL_CARDS):
-                raise CardError(f"takes must be a mask of the 52 cards, not {self.takes!r}")
+                raise CardError(f"takes must be a mask of the card ids 0-103, not {self.takes!r}")
         if type(self.value) is not int or not 0 <= self.value <= MAX_MOVE_VALUE:
             if not _int_in(self.value, MAX_MOVE_VALUE):
                 raise NotationError(
@@ -306,7 +306,7 @@ def _parse_valued(code: str, text: str, fixed: dict[int, int] | None) -> int:
 
 def _first_value(card: int) -> int:
     """A card's first value, the one ``Move.fixed`` never lists: its rank (A 1, J 11, ...)."""
-    return card // 4 + 1
+    return card % 52 // 4 + 1
 
 
 def _check_fixed(m: Move) -> None:

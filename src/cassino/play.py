@@ -71,6 +71,7 @@ _CATEGORY_NAMES = {
     "clubs": "most clubs",
     "good_two": "the Good 2 (2♣)",
     "good_ten": "the Good 10 (10♦)",
+    "mulle": "Mulle (the identical card)",
 }
 
 
@@ -137,8 +138,10 @@ class _Session:
     def card(self, c: int) -> Text:
         """A card in colour: red hearts and diamonds, bold black spades and clubs."""
         suit = card_suit(c)
-        rank = card_code(c)[:-1]
-        text = rank + (SUIT_SYMBOLS[suit] if self.symbols else card_code(c)[-1])
+        code = card_code(c)
+        prime = "'" if code.endswith("'") else ""   # Mulle's second copy: 8♦'
+        code = code.rstrip("'")
+        text = code[:-1] + (SUIT_SYMBOLS[suit] if self.symbols else code[-1]) + prime
         return Text(text, style="bold red" if suit in (1, 2) else "bold")
 
     def cards(self, mask: int, sep: str = " ") -> Text:

@@ -56,7 +56,8 @@ class View:
     game scores per team; ``played`` lists ``(seat, move)`` for every move of the hand;
     ``unseen`` is every card the seat has not seen (the other hands and the stock);
     with opt_pluck, ``plucked`` is the mask of the seats that have plucked in this deal and
-    ``phase`` the phase of the turn (``Position.phase``).
+    ``phase`` the phase of the turn (``Position.phase``); ``defaults`` (Michigan) and
+    ``mulles`` (Mulle) are the public per-team counts of the position, empty elsewhere.
     """
 
     rules: Rules
@@ -77,6 +78,8 @@ class View:
     unseen: CardSet
     plucked: int = 0
     phase: str = "start"
+    defaults: tuple[int, ...] = ()
+    mulles: tuple[int, ...] = ()
 
     @property
     def team(self) -> int:
@@ -129,6 +132,8 @@ class View:
             unseen=CardSet(unseen),
             plucked=pos.plucked,
             phase=pos.phase,
+            defaults=pos.defaults,
+            mulles=pos.mulles,
         )
 
 

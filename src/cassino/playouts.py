@@ -18,7 +18,7 @@ Policies, one per seat:
 >>> import cassino
 >>> run = cassino.playouts("cassino_standard", 4, seed=1)
 >>> run.points.shape, run.totals.shape, run.moves.shape
-((4, 2, 18), (4, 2), (4,))
+((4, 2, 19), (4, 2), (4,))
 >>> bool((run.totals.sum(axis=1) >= 8).all())      # 11 points a hand, minus ties
 True
 >>> list(run.totals[2]) == cassino.random_hand(run.rules, hand_seed(1, 2), 0)[0]
@@ -64,6 +64,7 @@ def hand_seed(seed: int, index: int) -> int:
 
 
 def _greedy_weight(card: int) -> int:
+    card %= 52  # (Mulle's second copies weigh as the first)
     w = 2 + (2 if card % 4 == 0 else 0)  # a card, a spade
     if card == 38:  # 10D
         w += 20
@@ -72,7 +73,7 @@ def _greedy_weight(card: int) -> int:
     return w
 
 
-GREEDY_WEIGHTS: tuple[int, ...] = tuple(_greedy_weight(c) for c in range(52))
+GREEDY_WEIGHTS: tuple[int, ...] = tuple(_greedy_weight(c) for c in range(104))
 """Weight of each card id for the core greedy policy, in tenths of a point: 2 for a card,
 2 more for a spade, 20 more for 10D, 10 more for 2S and each ace."""
 
@@ -250,15 +251,15 @@ def greedy_index(
         if m.kind == MoveKind.PASS:
             g = 0
         elif m.kind == MoveKind.PLUCK:
-            g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)
+            g = sum(GREEDY_WEIGHTS[c] for c in range(104) if taken >> c & 1)
         elif m.kind == MoveKind.TRAIL:
             g = -GREEDY_WEIGHTS[m.card]
         elif m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD):
-            g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1)
+            g = sum(GREEDY_WEIGHTS[c] for c in range(104) if taken >> c & 1)
             if sweep_bonus and m.takes & table == table:
                 g += 10 * sweep_bonus
         else:
-            g = sum(GREEDY_WEIGHTS[c] for c in range(52) if taken >> c & 1) // 2
+            g = sum(GREEDY_WEIGHTS[c] for c in range(104) if taken >> c & 1) // 2
         if is_default is not None and is_default(m):
             g -= 10 * DEFAULT_PENALTY
         if best is None or g > best:
@@ -280,7 +281,7 @@ def _fill_reference(
     for k in range(moves.shape[0]):
         d = (start + k) % r.players
         rng = Rng(hand_seed(seed, start + k))
-        state = State.new_hand(r, d, shuffled_deck(rng))
+        state = State.new_hand(r, d, shuffled_deck(rng, r.num_ids))
         count = 0
         while not state.is_over:
             seat = state.to_move

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS, CardSet, card_code, card_rank, parse_card, rank_mask
+from .cards import ALL_CARDS, CardSet, card_code, card_rank, check_deck, parse_card, rank_mask
 from .errors import CassinoError, NotationError, PositionError
 from .rules import Rules, parse_option, rules
 from .scoring import instant_against
@@ -273,6 +273,9 @@ class Position:
     # opt_michigan: defaults on the build duty per team in this hand (-2 each); empty when
     # there are none (the canonical form of all zeros)
     defaults: tuple[int, ...] = field(default=())
+    # Mulle (RULES.md §3.20): Mulle captures per team in this hand (a capture of exactly one
+    # table card, the other copy of the played card); empty when there are none
+    mulles: tuple[int, ...] = field(default=())
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -328,12 +331,22 @@ class Position:
                 raise PositionError(f"defaults must be {r.num_teams} non-negative counts, one per team")
             if not any(self.defaults):
                 raise PositionError("defaults of all zeros must be left out")
+        if self.mulles:
+            if not r.mulle_points:
+                raise PositionError("mulles count the Mulle captures of Mulle: they need mulle_points")
+            if len(self.mulles) != r.num_teams or any(
+                not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in self.mulles
+            ):
+                raise PositionError(f"mulles must be {r.num_teams} non-negative counts, one per team")
+            if not any(self.mulles):
+                raise PositionError("mulles of all zeros must be left out")
         seen: dict[int, str] = {}
 
         in_play = r.deck_mask
 
         def claim(card: int, where: str) -> None:
-            card_code(card)  # a card id: an int from 0 to 51, else CardError
+            card_code(card)  # a card id: an int from 0 to 103, else CardError
+            check_deck(1 << card, in_play, f" ({where})")  # AS' outside Mulle: CardError
             if not in_play >> card & 1:
                 aside = CardSet(ALL_CARDS & ~in_play)
                 raise PositionError(
@@ -381,6 +394,11 @@ class Position:
             raise PositionError(
                 f"the position records {len(self.sweep_order)} sweeps, but only "
                 f"{max(played, 0)} cards have been played in this hand"
+            )
+        if self.mulles and sum(self.mulles) * 2 > sum(len(p) for p in self.piles):
+            raise PositionError(
+                f"the position records {sum(self.mulles)} Mulle captures, but the piles hold "
+                f"only {sum(len(p) for p in self.piles)} cards"
             )
         if sum(self.defaults) > max(played, 0):
             raise PositionError(
@@ -490,7 +508,7 @@ class Position:
         known = {
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
-            "plucked", "phase", "trailed", "defaults",
+            "plucked", "phase", "trailed", "defaults", "mulles",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -551,6 +569,9 @@ class Position:
         defaults = tuple(_ints(data.get("defaults", []), "defaults"))
         if not any(defaults):
             defaults = ()
+        mulles = tuple(_ints(data.get("mulles", []), "mulles"))
+        if not any(mulles):
+            mulles = ()
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
@@ -581,6 +602,7 @@ class Position:
             phase=phase,
             trailed=trailed,
             defaults=defaults,
+            mulles=mulles,
         )
         return pos.validate()
 
@@ -623,6 +645,8 @@ class Position:
             d["trailed"] = card_code(self.trailed)
         if self.defaults:
             d["defaults"] = list(self.defaults)
+        if self.mulles:
+            d["mulles"] = list(self.mulles)
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -673,6 +697,8 @@ class Position:
             if self.trailed is not None:
                 extra += ":" + card_code(self.trailed)
             fields.append(extra)
+        if self.mulles:
+            fields.append("mulle:" + ",".join(str(m) for m in self.mulles))
         return " ".join(fields)
 
     @classmethod
@@ -684,8 +710,13 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) in (11, 12, 13, 14) and parts[-1].startswith("mulle:"):
+            try:
+                pluck["mulles"] = [int(m) for m in parts.pop()[6:].split(",")]
+            except ValueError:
+                raise NotationError("bad mulle field (mulle:<count>,<count>,...)") from None
         if len(parts) in (11, 12, 13) and parts[-1].startswith("pluck:"):
-            pluck = _pluck_field(parts.pop())
+            pluck |= _pluck_field(parts.pop())
         if len(parts) not in (10, 11, 12):
             raise NotationError(f"position text needs 10 to 12 fields, not {len(parts)}")
         head = parts[0]

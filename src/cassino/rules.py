@@ -33,7 +33,7 @@ __all__ = [
 # Values that later systems need are listed in PLANNED_VALUES and rejected for now.
 CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("individual", "partnership"),
-    "deck": ("standard52", "standard49", "short40"),
+    "deck": ("standard52", "standard49", "short40", "double104"),
     "direction": ("cw", "ccw"),
     "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
     "match_mode": ("rank", "value"),
@@ -66,13 +66,13 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "card_values": ("standard", "royal", "ranked", "finnish"),
     "mokki_cutoff_check": ("capture", "hand_end"),
     "most_spades_tie": ("none", "split_two"),
-    "deal_rest": ("exact", "rotation"),
+    "deal_rest": ("exact", "rotation", "even"),
     "big_ten": ("none", "any", "hand_only"),
 }
 
 # Values named by RULES.md that belong to systems not implemented yet.
 PLANNED_VALUES: dict[str, tuple[str, ...]] = {
-    "deck": ("double104", "jokers", "italian40"),
+    "deck": ("jokers", "italian40"),
     "match_mode": (),
     "face_capture": ("n.a.",),
     "sum_groups": ("none",),
@@ -98,6 +98,7 @@ _DECK_MASKS = {
     "standard52": (1 << 52) - 1,
     "standard49": ((1 << 52) - 1) & ~(1 << 5 | 1 << 6 | 1 << 7),
     "short40": (1 << 40) - 1,
+    "double104": (1 << 104) - 1,   # Mulle: two decks, the second copy of card c is c + 52
 }
 _DECK49_SYSTEMS = ("cassino_five_player",)
 _DECK40_SYSTEMS = ("cassino_diamond",)
@@ -118,6 +119,7 @@ _DILOTI_FIXED: dict[str, Any] = {
     "sweeps": True, "hand_size": 6, "table_cards": 4, "deal_order": "whole_hands_then_table",
     "first_player": "non_dealer", "end_check": "compare_totals", "game_end": "target",
 }
+_MULLE = "mulle"
 
 # Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -146,6 +148,11 @@ _FIXED: dict[str, dict[str, Any]] = {
     },
     "diloti": {**_DILOTI_FIXED, "players": 2, "teams": "individual", "direction": "cw"},
     "diloti_four_player": {**_DILOTI_FIXED, "players": 4, "teams": "partnership", "direction": "ccw"},
+    _MULLE: {
+        "teams": "individual", "card_values": "royal", "match_mode": "value",
+        "build_kinds": "none", "sweeps": True, "game_end": "target",
+        "end_check": "compare_totals", "deck": "double104",
+    },
     _KONTSINA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "game_end": "hands_won",
@@ -190,6 +197,14 @@ _FIXED_WHY = {
     (_FINNISH, "end_check"): ": the first player to reach the target wins (ordered tally)",
     (_FINNISH, "sudden_death"): ": 10D, 2S and the aces score when captured, and reaching the "
     "target with them wins at once",
+    (_MULLE, "deck"): ": Mulle is played with two 52-card decks shuffled together (RULES.md §3.20)",
+    (_MULLE, "build_kinds"): ": there is no building in Mulle (as Swedish Kassino)",
+    (_MULLE, "card_values"): ": Royal values, A 1 or 14, J 11, Q 12, K 13 (as Swedish Kassino)",
+    (_MULLE, "match_mode"): ": a card takes cards of its value",
+    (_MULLE, "sweeps"): ": every tabbe (sweep) scores a point",
+    (_MULLE, "teams"): ": each plays for himself",
+    (_MULLE, "game_end"): ": the game is played to a target (16)",
+    (_MULLE, "end_check"): ": after each hand the highest total at or above the target wins",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (RULES.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -334,6 +349,14 @@ class Rules:
     xeri_first_play: str = "counts"
     redeal_layout: str = "none"
     declaration_min_cards: int = 1
+    # Mulle (RULES.md §3.20): points of a Mulle (a capture of exactly one table card, the
+    # other copy of the played card); point_cards_once: each point card (10D, 2S, an ace)
+    # scores once per hand and team however many copies it took (AMB-56 option; default:
+    # every copy scores). deal_rest=even (the Mulle default, AMB-55): a stock too small for
+    # a full deal is dealt one card at a time from the dealer's left, as many each as all
+    # can get, and the rest goes face up to the table
+    mulle_points: int = 0
+    point_cards_once: bool = False
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -451,12 +474,26 @@ class Rules:
             )
         if not 1 <= self.hand_size <= 26 or not 0 <= self.table_cards <= 12:
             raise RulesError("hand_size must be 1-26 and table_cards 0-12")
+        if self.deck == "double104" and self.system != _MULLE:
+            raise RulesError(
+                f"deck=double104 (two decks shuffled together) is the Mulle deck, not for {self.system}"
+            )
         if self.system == _CALLABRA:
             self._check_callabra()
             return
         self._check_diloti()
-        if self.deal_rest != "exact":
-            raise RulesError("deal_rest=rotation (a short last deal in rotation) is the Callabra deal")
+        if self.deck == "double104":
+            self._check_mulle()
+        elif self.mulle_points or self.point_cards_once:
+            raise RulesError(
+                "mulle_points and point_cards_once apply only to the double deck of Mulle "
+                "(deck=double104)"
+            )
+        elif self.deal_rest != "exact":
+            raise RulesError(
+                f"deal_rest={self.deal_rest} (a short last deal) is the Callabra deal "
+                "(rotation) or the Mulle deal (even, rotation)"
+            )
         if self.card_values == "ranked":
             raise RulesError("card_values=ranked (J 11, Q 12, K 13, one value each) is the Callabra valuation")
         if self.last_hand_size and not 1 <= self.last_hand_size <= 26:
@@ -466,7 +503,9 @@ class Rules:
         rest = self.deck_size - self.table_cards
         per_deal = self.players * self.hand_size
         last = self.players * self.last_size
-        if self.last_size == self.hand_size:
+        if self.deal_rest != "exact":
+            pass  # (Mulle: the short last deal is checked by _check_mulle)
+        elif self.last_size == self.hand_size:
             if rest % per_deal:
                 raise RulesError(
                     f"{rest} cards cannot be dealt in rounds of {self.hand_size} to "
@@ -511,6 +550,24 @@ class Rules:
         if self.mokki_cutoff_check != "capture" and not self.mokki_cutoff:
             raise RulesError("mokki_cutoff_check applies only with a mokki_cutoff (not 0)")
 
+    def _check_mulle(self) -> None:
+        """The double deck of Mulle (RULES.md §3.20, AMB-55, AMB-56)."""
+        first = self.players * self.hand_size + self.table_cards
+        if first > self.deck_size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} and {self.table_cards} table cards need "
+                f"{first} cards, more than the {self.deck_size} of the deck"
+            )
+        if self.deal_rest == "exact":
+            raise RulesError(
+                "the 100 cards after the layout do not deal out in rounds of 4: Mulle needs "
+                "deal_rest=even (the rest evenly, the odd cards to the table) or rotation"
+            )
+        if self.last_hand_size:
+            raise RulesError("Mulle deals its last stock cards by deal_rest: last_hand_size must be 0")
+        if not 0 <= self.mulle_points <= 100:
+            raise RulesError(f"mulle_points must be between 0 and 100, not {self.mulle_points}")
+
     def _check_callabra(self) -> None:
         """The deal of Callabra (RULES.md §3.14): hand_size each and table_cards face up on
         the first deal; later deals of hand_size each from the stock; a stock too small for
@@ -525,6 +582,8 @@ class Rules:
                 f"{self.players} hands of {self.hand_size} and {self.table_cards} table cards need "
                 f"{first} cards, more than the {self.deck_size} of the deck"
             )
+        if self.deal_rest == "even":
+            raise RulesError("deal_rest=even (the odd cards of a short deal to the table) is the Mulle deal")
         if self.last_hand_size:
             raise RulesError("callabra deals its last stock cards in rotation: last_hand_size must be 0")
         unused = {
@@ -780,6 +839,12 @@ class Rules:
         return _DECK_MASKS[self.deck]
 
     @property
+    def num_ids(self) -> int:
+        """Size of the card id space: 104 for Mulle's double deck (the second copy of card
+        ``c`` is ``c + 52``), else 52. A shuffled deck is a permutation of these ids."""
+        return 104 if self.deck == "double104" else 52
+
+    @property
     def deck_size(self) -> int:
         """Number of cards in play."""
         return self.deck_mask.bit_count()
@@ -800,7 +865,7 @@ class Rules:
         """Number of deals in one hand (cassino_draw: one, refilled by draws)."""
         if self.draw_refill:
             return 1
-        if self.deal_rest == "rotation":
+        if self.deal_rest != "exact":
             rest = self.deck_size - self.table_cards - self.players * self.hand_size
             per_deal = self.players * self.hand_size
             return 1 + (rest + per_deal - 1) // per_deal
@@ -817,7 +882,7 @@ class Rules:
             return 1
         if not stock:
             return self.deals_per_hand
-        if self.deal_rest == "rotation":
+        if self.deal_rest != "exact":
             per_deal = self.players * self.hand_size
             return self.deals_per_hand - (stock + per_deal - 1) // per_deal
         later = 1 + (stock - self.players * self.last_size) // (self.players * self.hand_size)
@@ -828,7 +893,7 @@ class Rules:
         any number, the stock shrinks by one a turn)."""
         if not stock or self.draw_refill:
             return True
-        if self.deal_rest == "rotation":
+        if self.deal_rest != "exact":
             first = self.deck_size - self.table_cards - self.players * self.hand_size
             return stock <= first and (first - stock) % (self.players * self.hand_size) == 0
         rest = stock - self.players * self.last_size
@@ -843,7 +908,7 @@ class Rules:
     def card_value(self, card: int) -> int:
         """The first (primary) value of ``card``: A 1, 2-10 pip; J, Q, K 11-13 with
         card_values=royal, else 0 (no value: they match by rank only)."""
-        rank = card // 4 + 1
+        rank = card % 52 // 4 + 1
         return rank if rank <= 10 or self.card_values != "standard" else 0
 
     def second_value(self, card: int, *, on_table: bool = False) -> int:
@@ -851,7 +916,7 @@ class Rules:
         Buckeye 10D 11 (with big_ten=hand_only, only when played from hand)."""
         if self.card_values != "royal":
             return 0   # (ranked: one value a card)
-        if card < 4:
+        if card % 52 < 4:
             return 14
         if card == 38 and (self.big_ten == "any" or (self.big_ten == "hand_only" and not on_table)):
             return 11
@@ -1166,7 +1231,20 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "end_check": "compare_totals", "tie_most_spades": True,
             },
         ),
-        _info("mulle", "Mulle", "2-4", "3.20", "Two decks; capturing an identical card is a Mulle."),
+        SystemInfo(
+            "mulle", "Mulle", "2-4",
+            "Swedish Kassino with two decks (104 cards): capturing the one identical card is a "
+            "Mulle (1 point); no most-cards point, every copy of a point card scores; the "
+            "short last deal is shared evenly, the odd card to the table.",
+            True, "3.20",
+            {
+                **_ROYAL, "tie_hand_target": 0, "build_kinds": "none", "obligation": "none",
+                "holding_invariant": False, "sweeps": True, "most_cards_points": 0,
+                "most_spades_points": 2, "sistan_points": 1, "target": 16,
+                "end_check": "compare_totals", "tie_most_spades": True, "deck": "double104",
+                "deal_rest": "even", "mulle_points": 1,
+            },
+        ),
         SystemInfo(
             "finnish_kasino", "Finnish Kasino", "2-4",
             "Swedish play with hand values A 14, 2S 15, 10D 16 (table A 1, 2S 2, 10D 10); "

@@ -4,8 +4,9 @@ Categories are scored in the ordered-tally order: most cards 3, most spades 1, m
 (Kontsina), big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts
 and diamonds 1 each, the Good 2 and Good 10 (Kontsina), the 7D (Diamond Cassino), pictures
 (Tablanette), spade points (Spade Cassino), the all-eleven bonus, sistan (Swedish
-Kassino), then sweeps in the order they were made (RULES.md §3.1, §3.6, §3.12, §3.13,
-§3.16, §3.19, §3.37).
+Kassino), then sweeps in the order they were made, then Mulle captures (RULES.md §3.1,
+§3.6, §3.12, §3.13, §3.16, §3.19, §3.20, §3.37). In Mulle's double deck (ids 52-103 are the
+second copies) suits count both copies and every copy of a point card scores (AMB-56).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ACES, CLUBS, SPADES, parse_card, rank_mask
+from .cards import ACES, double_mask, parse_card, rank_mask
+from .cards import CLUBS as _CLUBS1
+from .cards import SPADES as _SPADES1
 from .rules import Rules
 
 __all__ = [
@@ -51,6 +54,7 @@ CATEGORIES = (
     "clubs",
     "good_two",
     "good_ten",
+    "mulle",
 )
 # opt_michigan (AMB-19): points a default on the build duty costs its player
 DEFAULT_PENALTY = 2
@@ -71,7 +75,10 @@ _TWO_ACE_SPADES = 1 << parse_card("2S") | 1 << parse_card("AS")
 # the base categories of an 11-point hand (opt_all_eleven): all but sweeps and bonuses
 _BASE = frozenset(CATEGORIES[:8])
 
-_PICTURES = rank_mask(11) | rank_mask(12) | rank_mask(13)
+_PICTURES = double_mask(rank_mask(11) | rank_mask(12) | rank_mask(13))
+# suits over both copies of Mulle's double deck (a single deck has no ids above 51)
+_SPADES = double_mask(_SPADES1)
+_CLUBS = double_mask(_CLUBS1)
 
 
 @dataclass(frozen=True)
@@ -116,9 +123,12 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
     """The single-card categories (10D, 2S, the aces, 7D) in tally order."""
     events: list[tuple[str, int, int]] = []
     aces_whole = rules.aces_mode == "all_four_only"
+    once = rules.point_cards_once
     for name, card, pts in _SINGLES if rules.card_points else ():
         for t, m in enumerate(masks):
-            if m >> card & 1:
+            # Mulle: each copy (card + 52) scores too, unless point_cards_once (AMB-56)
+            copies = (m >> card & 1) + (m >> (card + 52) & 1)
+            for _ in range(min(copies, 1) if once else copies):
                 if aces_whole and name.startswith("ace_") and (m & ACES) != ACES:
                     continue   # Diamond option: the aces score only as a complete set
                 events.append((name, t, pts))
@@ -147,7 +157,7 @@ def spade_points(rules: Rules, mask: int) -> int:
     spade and 1 more for the J of spades; ``additive`` gives the 2 and A of spades 1 more."""
     if rules.spade_points == "none":
         return 0
-    pts = (mask & SPADES).bit_count() + (mask >> _JACK_SPADES & 1)
+    pts = (mask & _SPADES).bit_count() + (mask >> _JACK_SPADES & 1)
     if rules.spade_points == "additive":
         pts += (mask & _TWO_ACE_SPADES).bit_count()
     return pts
@@ -160,6 +170,7 @@ def score_hand(
     defaults: Sequence[int] = (),
     last_team: int | None = None,
     scores: Sequence[int] | None = None,
+    mulles: Sequence[int] = (),
 ) -> HandScore:
     """Score captured piles (per team) and the sweeps made, in ordered-tally order.
 
@@ -178,13 +189,16 @@ def score_hand(
     Finnish Kasino (RULES.md §3.21, AMB-54): the point cards come first (scored when
     captured), then most spades (two tied: 1 each), most cards and the Mokkis after
     cancellation (``mokki_first``: the Mokkis before most spades). ``scores`` are the game
-    scores at the start of the hand, which ``mokki_cutoff_check=hand_end`` reads."""
+    scores at the start of the hand, which ``mokki_cutoff_check=hand_end`` reads.
+
+    ``mulles`` counts the Mulle captures per team (RULES.md §3.20): ``mulle_points`` each,
+    after the sweeps."""
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
     base: list[tuple[str, int, int]] = []
     counts = [len(p) for p in piles]
-    spades = [(m & SPADES).bit_count() for m in masks]
+    spades = [(m & _SPADES).bit_count() for m in masks]
     most = _unique_max(counts)
     if most is None and rules.cards_tie_spades and len(piles) > 1:
         # Portuguese (RULES.md §3.12): at 26-26 the side with most spades takes the cards
@@ -208,7 +222,7 @@ def score_hand(
     if rules.finnish:
         base.reverse()   # most spades, then most cards (AMB-54)
     if rules.most_clubs_points:
-        most = _unique_max([(m & CLUBS).bit_count() for m in masks])
+        most = _unique_max([(m & _CLUBS).bit_count() for m in masks])
         if most is not None:
             base.append(("clubs", most, rules.most_clubs_points))
     cards = _point_cards(rules, masks)
@@ -245,6 +259,8 @@ def score_hand(
         events = cards + base + extra + sweeps
     else:
         events = base + cards + extra + sweeps
+    if rules.mulle_points:
+        events += [("mulle", t, rules.mulle_points * n) for t, n in enumerate(mulles) if n]
     return HandScore(rules.num_teams, tuple(events))
 
 
@@ -326,6 +342,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         out.append("sweeps")
     if rules.michigan:
         out.append("defaults")
+    if rules.mulle_points:
+        out.append("mulle")
     return tuple(out)
 
 
@@ -396,7 +414,7 @@ def _target_leaders(
 
 def hand_spades(piles: Sequence[Sequence[int]]) -> list[int]:
     """Spades captured per team in a hand (the Swedish tie-break, AMB-57)."""
-    return [sum(1 for c in p if SPADES >> c & 1) for p in piles]
+    return [sum(1 for c in p if c % 4 == 0) for p in piles]
 
 
 def hand_winner(hand: HandScore) -> int | None:

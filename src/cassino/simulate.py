@@ -339,7 +339,7 @@ def check_conservation(pos: Any, index: int = 0) -> None:
     cards = [c for pile in pos.piles for c in pile] + list(pos.discard)
     cleared = r.two_card_capture and bool(pos.sweep_order)
     if cleared:
-        cards += [c for h in pos.hands for c in range(52) if h >> c & 1] + list(pos.stock)
+        cards += [c for h in pos.hands for c in range(r.num_ids) if h >> c & 1] + list(pos.stock)
     mask = 0
     for c in cards:
         mask |= 1 << c

@@ -374,6 +374,22 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
          system="diloti_four_player", last_capturer=3), (1, 2, 3, 4)),
     ("diloti_four_player: random play, seed 71 after 9 plies",
      played(71, 9, 3, "diloti_four_player"), (1, 2, 3)),
+    ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
+     (1, 2, 3)),
+    ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "
+     "the sistan inside perft",
+     pos(["AS 10D 7C", "AS' KC 5H"], ["10D' 5H' 2S 3C"], system="mulle", last_capturer=1),
+     (1, 2, 3, 4, 5, 6)),
+    ("mulle, three players: the last 4 cards dealt inside perft, 1 each and 1 to the table "
+     "(AMB-55)",
+     pos(["7H", "9C", "AS'"], ["7H' 2D 5S"], system="mulle", dealer=2, to_move=0,
+         stock="AD 3C 4C 7D", last_capturer=1), (1, 2, 3, 4, 5, 6)),
+    ("mulle, three players, deal_rest=rotation: the last 4 cards 2, 1, 1 from the dealer's left",
+     pos(["7H", "9C", "AS'"], ["7H' 2D 5S"], system="mulle", dealer=2, to_move=0,
+         stock="AD 3C 4C 7D", last_capturer=1, options={"deal_rest": "rotation"}),
+     (1, 2, 3, 4, 5, 6)),
+    ("mulle, four players: random play, seed 71 after 9 plies",
+     played(71, 9, 8, "mulle", players=4), (1, 2, 3)),
 ]  # fmt: skip
 
 
