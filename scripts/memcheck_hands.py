@@ -70,6 +70,21 @@ def mulle_hands(n: int) -> int:
     return moves
 
 
+# every other implemented system with its defaults (Royal's aces, Diloti's declarations,
+# Kontsina's single group, Finnish hand values, pluck, face builds, Callabra, ...)
+SYSTEMS = [cassino.rules(sid) for sid in cassino.implemented_systems() if sid != "mulle"]
+
+
+def system_hands(n: int) -> int:
+    moves = 0
+    for seed in range(n):
+        r = SYSTEMS[seed % len(SYSTEMS)]
+        totals, played = _core.random_hand(r, seed * 104729, seed % r.players)
+        assert played > 0 and len(totals) == r.num_teams, (r.system, seed, played)
+        moves += played
+    return moves
+
+
 def api_hand(seed: int) -> None:
     r = RULES[seed % len(RULES)] if seed % 4 else MULLE[seed // 4 % len(MULLE)]
     if r.hand_size > 4:
@@ -155,11 +170,13 @@ def main() -> int:
     moves = random_hands(args.hands)
     nmulle = min(args.hands // 20, 300)
     moves += mulle_hands(nmulle)
+    nsys = min(args.hands // 10, 10 * len(SYSTEMS))
+    moves += system_hands(nsys)
     for seed in range(args.api):
         api_hand(seed)
     huge_tables()
-    print(f"memcheck driver: {args.hands} random hands and {nmulle} of Mulle ({moves} moves), "
-          f"{args.api} API hands: ok")
+    print(f"memcheck driver: {args.hands} random hands, {nmulle} of Mulle and {nsys} of the "
+          f"other systems ({moves} moves), {args.api} API hands: ok")
     return 0
 
 
