@@ -654,32 +654,44 @@ CALLABRA_SETUPS = [
 CALLABRA_IDS = ["cb2", "cb3-right", "cb4-right", "cb6-ccw", "cb8"]
 
 
-def callabra_lockstep(r: Any, seed: int, choice: int) -> int:
-    """As lockstep, but a capture is chosen half the time, so that tables get cleared; every
-    position is also compared by iter_moves, the multiset counter, perft and pickling."""
+def _not_trail(m: cassino.Move) -> bool:
+    return m.kind != cassino.MoveKind.TRAIL
+
+
+def biased_lockstep(
+    r: Any, seed: int, choice: int, *, prefer: Any = _not_trail, odds: int = 2,
+    every: int = 9, depth: int = 3, scores: list[int] | None = None,
+) -> int:
+    """As lockstep, but a move that ``prefer`` accepts (default: a capture, so that tables
+    get cleared) is chosen ``odds - 1`` times in ``odds`` when there is one; every position
+    is also compared by iter_moves, the multiset counter and the hand score, every
+    ``every``-th by perft ``depth`` and pickling. ``scores``: game scores at the start of
+    the hand. Returns the number of positions compared."""
     deck = shuffled_deck(Rng(seed), r.num_ids)
     dealer = seed % r.players
-    rs = RefState.new_hand(r, dealer, deck)
-    cs = CoreState.new_hand(r, dealer, deck)
+    start = () if scores is None else (scores,)
+    rs = RefState.new_hand(r, dealer, deck, *start)
+    cs = CoreState.new_hand(r, dealer, deck, *start)
     rng = Rng(choice)
     positions = 0
     while True:
         rm = assert_same_moves(cs, rs)
         assert list(cs.iter_moves(chunk=3)) == rm and cs._count_by_multisets() == len(rm)
         assert cs.to_position() == rs.to_position()
+        assert cs.hand_score() == rs.hand_score()
         positions += 1
-        if positions % 9 == 0:
-            assert cs.perft(3) == rs.perft(3)
+        if positions % every == 0:
+            assert cs.perft(depth) == rs.perft(depth)
             assert pickle.loads(pickle.dumps(cs)) == cs
         if rs.is_over:
             assert rm == [] and cs.perft(2) == rs.perft(2) == 1
             break
-        takes = [m for m in rm if m.kind != cassino.MoveKind.TRAIL]
+        preferred = [m for m in rm if prefer(m)]
         k = rng.next_u64()
-        m = (takes if takes and k % 2 else rm)[(k >> 1) % len(takes if takes and k % 2 else rm)]
+        pool = preferred if preferred and k % odds else rm
+        m = pool[(k >> 1) % len(pool)]
         assert cs.explain(m) is None and rs.explain(m) is None
         assert cs.push(m) == rs.push(m) == m
-    assert cs.hand_score() == rs.hand_score()
     assert cs.to_json() == rs.to_json() and cs.history == rs.history
     return positions
 
@@ -688,7 +700,7 @@ def callabra_lockstep(r: Any, seed: int, choice: int) -> int:
 @settings(max_examples=8)
 @given(seed=SEEDS, choice=SEEDS)
 def test_random_play_matches_callabra(options, seed, choice):
-    callabra_lockstep(rules("callabra", **options), seed, choice)
+    biased_lockstep(rules("callabra", **options), seed, choice)
 
 
 def test_callabra_games_end_both_ways():
@@ -696,7 +708,7 @@ def test_callabra_games_end_both_ways():
     cleared = exhausted = 0
     for k in range(40):
         r = rules("callabra", **CALLABRA_SETUPS[k % len(CALLABRA_SETUPS)])
-        callabra_lockstep(r, 1000 + k, 77 * k)
+        biased_lockstep(r, 1000 + k, 77 * k)
         s = RefState.new_hand(r, 0, shuffled_deck(Rng(1000 + k)))
         rng = Rng(77 * k)
         while not s.is_over:
@@ -824,7 +836,7 @@ NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay"]
 @settings(max_examples=5)
 @given(seed=SEEDS, choice=SEEDS)
 def test_random_play_matches_swedish_and_kontsina(system, options, seed, choice):
-    callabra_lockstep(rules(system, **options), seed, choice)
+    biased_lockstep(rules(system, **options), seed, choice)
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)
@@ -841,7 +853,7 @@ def test_swedish_and_kontsina_seeded_playouts_are_identical():
     for k, (system, options) in enumerate(NORDIC_SETUPS):
         r = rules(system, **options)
         for seed in (3 + k, 40 + k):
-            assert callabra_lockstep(r, seed, 7 * seed) > 12
+            assert biased_lockstep(r, seed, 7 * seed) > 12
 
 
 def test_kontsina_explain_agrees_on_illegal_captures():
@@ -869,31 +881,12 @@ FINNISH_IDS = ["fi2", "fi3", "fi4-ccw", "fi-pairs", "fi-hand-end", "fi3-pairs-cu
 
 
 def finnish_lockstep(r: Any, seed: int, choice: int) -> int:
-    """callabra_lockstep from a deal with random game scores at the start of the hand (so
-    that the Mokki cut-off applies in some hands and not in others)."""
-    deck = shuffled_deck(Rng(seed))
-    dealer = seed % r.players
+    """biased_lockstep (a capture two times in three) from a deal with random game scores at
+    the start of the hand, so that the Mokki cut-off applies in some hands and not in
+    others."""
     rng = Rng(choice)
     scores = [rng.below(12) for _ in range(r.num_teams)]
-    rs = RefState.new_hand(r, dealer, deck, scores)
-    cs = CoreState.new_hand(r, dealer, deck, scores)
-    positions = 0
-    while True:
-        rm = assert_same_moves(cs, rs)
-        assert list(cs.iter_moves(chunk=3)) == rm and cs._count_by_multisets() == len(rm)
-        assert cs.to_position() == rs.to_position()
-        positions += 1
-        if positions % 11 == 0:
-            assert cs.perft(3) == rs.perft(3)
-            assert pickle.loads(pickle.dumps(cs)) == cs
-        if rs.is_over:
-            break
-        takes = [m for m in rm if m.kind != cassino.MoveKind.TRAIL]
-        k = rng.next_u64()
-        pool = takes if takes and k % 3 else rm
-        m = pool[(k >> 2) % len(pool)]
-        assert cs.push(m) == rs.push(m) == m
-        assert cs.hand_score() == rs.hand_score()
+    return biased_lockstep(r, seed, choice, odds=3, every=11, scores=scores)
 
 
 # RULES.md §3.17, §3.18 Diloti (gen_diloti, _diloti.pxi): declarations, raises, family
@@ -912,31 +905,12 @@ DILOTI_IDS = ["di2", "di2-options", "di4", "di4-options"]
 
 
 def diloti_lockstep(r: Any, seed: int, choice: int) -> int:
-    """As callabra_lockstep, but a declaring move (build, raise, family addition) is chosen
+    """biased_lockstep in which a declaring move (build, raise, family addition) is chosen
     two times in three when there is one, so that tables fill with declarations."""
-    deck = shuffled_deck(Rng(seed))
-    dealer = seed % r.players
-    rs = RefState.new_hand(r, dealer, deck)
-    cs = CoreState.new_hand(r, dealer, deck)
-    rng = Rng(choice)
-    positions = 0
-    while True:
-        rm = assert_same_moves(cs, rs)
-        assert list(cs.iter_moves(chunk=5)) == rm and cs._count_by_multisets() == len(rm)
-        assert cs.to_position() == rs.to_position()
-        positions += 1
-        if positions % 7 == 0:
-            assert cs.perft(2) == rs.perft(2)
-            assert pickle.loads(pickle.dumps(cs)) == cs
-        if rs.is_over:
-            break
-        decl = [m for m in rm if m.kind >= cassino.MoveKind.BUILD]
-        pick = decl if decl and rng.below(3) else rm
-        m = pick[rng.below(len(pick))]
-        assert cs.push(m) == rs.push(m) == m
-    assert cs.hand_score() == rs.hand_score()
-    assert cs.to_json() == rs.to_json() and cs.history == rs.history
-    return positions
+    return biased_lockstep(
+        r, seed, choice, prefer=lambda m: m.kind >= cassino.MoveKind.BUILD, odds=3, every=7,
+        depth=2,
+    )
 
 
 @pytest.mark.parametrize("options", FINNISH_SETUPS, ids=FINNISH_IDS)
@@ -1088,7 +1062,7 @@ MULLE_IDS = ["mu2", "mu3", "mu4-ccw", "mu3-rotation-once"]
 @settings(max_examples=3, deadline=None)
 @given(seed=SEEDS, choice=SEEDS)
 def test_random_play_matches_mulle(options, seed, choice):
-    callabra_lockstep(rules("mulle", **options), seed, choice)
+    biased_lockstep(rules("mulle", **options), seed, choice)
 
 
 @pytest.mark.parametrize("options", MULLE_SETUPS, ids=MULLE_IDS)
@@ -1108,7 +1082,7 @@ def test_mulle_states_are_core128_and_seeded_playouts_are_identical():
     for k, options in enumerate(MULLE_SETUPS):
         r = rules("mulle", **options)
         for seed in (5 + k, 50 + k):
-            assert callabra_lockstep(r, seed, 3 * seed) > 40
+            assert biased_lockstep(r, seed, 3 * seed) > 40
 
 
 def test_core128_plays_the_single_deck_systems_as_core():
