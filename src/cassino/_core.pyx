@@ -1589,8 +1589,10 @@ cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogi
     while cards:
         p = cas_ctz(cards)
         cards &= cards - 1
-        if cas_popcount(T) > best[p]:     # (only ordinary captures of builds left aside
-            best[p] = cas_popcount(T)     # by five_of_spades_builds=false can take more)
+        # (only ordinary captures of builds left aside by five_of_spades_builds=false can
+        # take more; best is set only for the maximal filter, which zeroes it first)
+        if c.p.maximal and cas_popcount(T) > best[p]:
+            best[p] = cas_popcount(T)
         if is_legal(c, K_CAPTURE, p, T, 0, held_values(c, hand & ~((<mask_t>1) << p))):
             emit(buf, p, K_CAPTURE, T, 0)
     return 1
