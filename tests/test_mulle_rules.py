@@ -278,6 +278,16 @@ def test_104_bit_masks_round_trip_through_the_state():
         s.push(Move(parse_card("2S'"), MoveKind.CAPTURE, 1 << parse_card("JH'")))
 
 
+def test_the_64_bit_core_refuses_a_mulle_position_by_name():
+    """cassino._core.State(position) cannot hold 104 ids: a clear error, not an overflow;
+    the constructors hand the position to cassino._core128."""
+    core = pytest.importorskip("cassino._core")
+    p = make_position(["KC' AS", "2S' 5S'"], "KS' JH'", system="mulle", stock="")
+    with pytest.raises(ValueError, match=r"mulle has 104 card ids.*cassino\._core128\.State"):
+        core.State(p)
+    assert type(core.State.from_position(p)).__module__ == "cassino._core128"
+
+
 # -- command line ----------------------------------------------------------------------------
 def test_cli_simulate_games():
     from cassino.cli import cli

@@ -3212,6 +3212,11 @@ cdef class State:
     cdef int _load(self, object pos) except -1:
         cdef Core* c = &self.c
         cdef int s, t, i, a
+        if pos.rules.num_ids > NCARDS:
+            raise ValueError(
+                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than the masks of "
+                "this core hold: State.from_position/from_json/deal/new_hand give a "
+                "cassino._core128.State for it")
         memset(c, 0, sizeof(Core))
         self._rules = pos.rules
         load_params(&c.p, pos.rules, pos.dealer)
