@@ -167,6 +167,60 @@ cdef int target_of(Core* c, mask_t takes) noexcept nogil:
             return i
     return -1
 
+cdef bint match_values(uint64_t* cand, int k, int i, uint64_t used) noexcept nogil:
+    """Whether values i..k-1 can each take a distinct card (cand[j]: the cards of value j)."""
+    cdef uint64_t m
+    if i == k:
+        return True
+    m = cand[i] & ~used
+    while m:
+        if match_values(cand, k, i + 1, used | (m & (~m + 1))):
+            return True
+        m &= m - 1
+    return False
+
+cdef bint holds_distinct(Core* c, int kind, int card, mask_t takes, int value,
+                         int target) noexcept nogil:
+    """RULES.md §3.1, holding requirement and invariant as one check: after the play, the
+    player holds a distinct card for each value of the builds he owns, the new one included
+    (builds of one value count once). Only multi-valued cards (Royal ace, Buckeye 10♦) can
+    hold two values, so a card per value is matched only among them: the single-valued
+    cards of the hand cover their own values first."""
+    cdef int seat = c.h.to_move
+    cdef int me = 1 << seat
+    cdef int i, v, k = 0, n = 0
+    cdef mask_t hand = c.h.hands[seat] & ~((<mask_t>1) << card)
+    cdef mask_t multi = hand & c.p.multi_mask
+    cdef uint64_t need = 0, cand[MAX_BUILDS + 1]
+    cdef int ids[64]
+    if kind >= K_BUILD:
+        need |= (<uint64_t>1) << value
+    if c.p.holding_invariant:
+        for i in range(c.h.nbuilds):
+            if not (c.h.builds[i].owners & me) or i == target:
+                continue
+            if kind == K_CAPTURE and (c.h.builds[i].cards & takes):
+                continue
+            need |= (<uint64_t>1) << c.h.builds[i].value
+    need &= ~held_values(c, hand & ~c.p.multi_mask)    # covered by single-valued cards
+    if cas_popcount(need) <= 1:
+        return True       # one value left: the per-value checks decide it
+    while multi and n < 64:
+        ids[n] = cas_ctz(multi)
+        n += 1
+        multi &= multi - 1
+    while need:
+        v = cas_ctz(need)
+        cand[k] = 0
+        for i in range(n):
+            if c.p.val[ids[i]] == v or c.p.alt_val[ids[i]] == v:
+                cand[k] |= (<uint64_t>1) << i
+        if cand[k] == 0:
+            return False
+        k += 1
+        need &= need - 1
+    return match_values(cand, k, 0, 0)
+
 cdef bint is_legal(Core* c, int kind, int card, mask_t takes, int value,
                    uint64_t held) noexcept nogil:
     cdef int seat = c.h.to_move
@@ -215,6 +269,9 @@ cdef bint is_legal(Core* c, int kind, int card, mask_t takes, int value,
                 continue
             if not (held >> b.value) & 1:
                 return False
+    if c.p.nmulti and (c.h.hands[seat] & c.p.multi_mask & ~((<mask_t>1) << card)):
+        if not holds_distinct(c, kind, card, takes, value, target):
+            return False
     return True
 
 # ---------------------------------------------------------------------------------------
@@ -3167,6 +3224,23 @@ cdef inline mask_t _mask_of(object xs):
 # The Python-facing State
 # ---------------------------------------------------------------------------------------
 
+cdef bint _fits_move(object card, object takes, object value):
+    """Whether a move's card id, table mask and value fit this core's masks and fields.
+
+    A Move holds any id of the 104-card double deck; the 64-bit core's masks hold 52, so a
+    second-copy card (``JH'``) or an over-wide mask is no move of its positions. Checked before
+    any ``<mask_t>`` cast, which would raise OverflowError or truncate.
+    """
+    if type(card) is not int or type(takes) is not int or type(value) is not int:
+        if not (isinstance(card, int) and isinstance(takes, int) and isinstance(value, int)):
+            return False
+    if not (0 <= card < NCARDS or card == NO_CARD):
+        return False
+    if takes < 0 or takes >> NCARDS:
+        return False
+    return -256 <= value <= 256
+
+
 cdef class State:
     """A position of one hand: legal moves, push/pop, perft and playouts, in C."""
 
@@ -3507,6 +3581,8 @@ cdef class State:
         (under michigan: legal, and fined 2 points when played; RULES.md §3.37, AMB-19)."""
         if not isinstance(move, Move):
             raise TypeError(f"is_default takes a Move, not {type(move).__name__}")
+        if not _fits_move(move.card, move.takes, move.value):
+            return False     # not a move of this deck: never a legal one, so never a default
         return bool(is_default(&self.c, int(move.kind), <mask_t>move.takes))
 
     # -- moves -----------------------------------------------------------------------------
@@ -3624,8 +3700,11 @@ cdef class State:
             n = <int>self._buf.n     # the moves of this position are in the buffer already
         else:
             n = self._generate(DEFAULT_LIST_LIMIT)
-        cdef int i, card = move.card, kind = int(move.kind), value = move.value
-        cdef mask_t takes = <mask_t>move.takes
+        card_o, takes_o, value_o = move.card, move.takes, move.value
+        if not _fits_move(card_o, takes_o, value_o):
+            return -1     # a card id or mask this core's deck cannot hold: no legal move has it
+        cdef int i, card = card_o, kind = int(move.kind), value = value_o
+        cdef mask_t takes = <mask_t>takes_o
         cdef bint build_like = K_BUILD <= kind <= K_INCREASE
         cdef CMove* m
         cdef int alt = 0
@@ -3638,8 +3717,9 @@ cdef class State:
         for i in range(n):
             m = &self._buf.moves[i]
             if m.card == card and m.takes == takes and m.value == value:
-                if self.c.p.nmulti and m.alt != alt:
-                    continue
+                if self.c.p.nmulti and m.alt != alt and not (
+                        build_like and alt_equiv(&self.c.p, m.alt, alt)):
+                    continue     # (another labelling of interchangeable cards: the same move)
                 if m.kind == kind or (build_like and K_BUILD <= m.kind <= K_INCREASE):
                     return i
         return -1
@@ -3668,7 +3748,8 @@ cdef class State:
         cdef Py_ssize_t i = self._find(move)
         if i < 0:
             raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
-        if self._buf.moves[i].kind == <int>move.kind:
+        if self._buf.moves[i].kind == <int>move.kind and self._buf.moves[i].alt == alt_of(
+                &self.c.p, move.fixed):
             result = move        # the move given (a build-like kind may be resolved)
         else:
             result = to_move_p(&self.c.p, &self._buf.moves[i])

@@ -7,7 +7,9 @@ It has the same API as :mod:`cassino._core`. ``CASSINO_PURE_PYTHON=1`` makes
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -231,6 +233,23 @@ def first_player(rules: Rules, dealer: int) -> int:
         return (dealer - 1) % rules.players if rules.direction == "cw" else (dealer + 1) % rules.players
     return next_seat(rules, dealer)
 
+
+
+def _matching(values: list[int], cards: dict[int, set[int]]) -> bool:
+    """Whether each of ``values`` can be given a distinct card of ``cards`` (card -> the
+    values it can take): a bipartite matching, by augmenting paths."""
+    owner: dict[int, int] = {}   # card -> the value it takes
+
+    def place(v: int, seen: set[int]) -> bool:
+        for c, vs in cards.items():
+            if v in vs and c not in seen:
+                seen.add(c)
+                if c not in owner or place(owner[c], seen):
+                    owner[c] = v
+                    return True
+        return False
+
+    return all(place(v, set()) for v in values)
 
 class State:
     """A position of one hand with its legal moves, push/pop and scoring."""
@@ -960,7 +979,39 @@ class State:
                             w = b.value + vp + sum(vals.values())
                             if w <= r.build_max_value:
                                 moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
-        return sorted(moves)
+        return self._canonical(sorted(moves))
+
+    def _kinds_raised(self, fixed: tuple[tuple[int, int], ...]) -> Counter[tuple[int, int]]:
+        """How many cards of each kind (first value, second value) ``fixed`` raises."""
+        r = self.rules
+        return Counter((r.card_value(c), r.second_value(c)) for c, _ in fixed)
+
+    def _canonical(self, moves: list[Move]) -> list[Move]:
+        """One move per build (issue 24): build moves that differ only in which of
+        interchangeable multi-valued cards (Royal aces) count their second value reach
+        equal states; the first in move order (the lowest card ids) is kept."""
+        out: list[Move] = []
+        kept: dict[tuple[int, int, int, int], list[Counter[tuple[int, int]]]] = {}
+        for m in moves:
+            if m.kind in BUILD_KINDS and m.fixed:
+                key = (m.card, m.kind, m.takes, m.value)
+                raised = self._kinds_raised(m.fixed)
+                if raised in kept.setdefault(key, []):
+                    continue
+                kept[key].append(raised)
+            out.append(m)
+        return out
+
+    def _relabelled(self, move: Move, legal: list[Move]) -> Move | None:
+        """The legal move that ``move`` writes with interchangeable cards labelled otherwise."""
+        if move.kind not in BUILD_KINDS or not self.rules.multi_valued:
+            return None
+        raised = self._kinds_raised(move.fixed)
+        for m in legal:
+            same = (m.card, m.takes, m.value) == (move.card, move.takes, move.value)
+            if same and m.kind in BUILD_KINDS and self._kinds_raised(m.fixed) == raised:
+                return m
+        return None
 
     def _multi_reason(self, m: Move) -> str:
         """Why a move of a Royal or Buckeye game is not even structurally valid."""
@@ -1037,7 +1088,38 @@ class State:
                         f"you own a build of {b.value} and would have no {_vname(b.value)} "
                         "left in your hand to take it"
                     )
+        if r.multi_valued:
+            return self._holding_conflict(m, after, target)
         return None
+
+    def _holding_conflict(self, m: Move, after: int, target: Build | None) -> str | None:
+        """RULES.md §3.1 with multi-valued cards: after the play the player must hold a
+        distinct card for each value of the builds he owns, the new build included (builds
+        of one value count once). None if he does; else the conflict, named."""
+        need = {m.value} if m.kind in BUILD_KINDS else set()
+        if self.rules.holding_invariant:
+            for b in self.builds:
+                if b is target or not b.owners >> self.to_move & 1:
+                    continue
+                if m.kind == CAPTURE and b.cards & m.takes:
+                    continue
+                need.add(b.value)
+        cards = {c: set(self._hand_values(c)) for c in bits(after)}
+        if _matching(sorted(need), cards):
+            return None
+        # Hall's condition fails for some set of values: name the smallest
+        for size in range(2, len(need) + 1):
+            for vals in itertools.combinations(sorted(need), size):
+                takers = [c for c, vs in cards.items() if vs & set(vals)]
+                if len(takers) < size:
+                    builds = " and ".join(f"your build of {v}" for v in vals)
+                    if len(takers) == 1:
+                        return f"your {card_code(takers[0])} cannot take both {builds}"
+                    if not takers:
+                        return f"you would hold no card to take {builds}"
+                    held = ", ".join(card_code(c) for c in takers)
+                    return f"your {held} cannot take all of {builds}"
+        raise AssertionError("no Hall violator for an unmatched set")  # pragma: no cover
 
     def _duty_reason(self, m: Move) -> str | None:
         return duty_reason(self.rules.obligation, self.to_move, self.builds, m)
@@ -1084,11 +1166,17 @@ class State:
         if not legal and not self.is_over and self.phase != "after":
             # no move satisfies the duties (only in positions no legal play reaches):
             # every trail is allowed
-            legal = [Move(p, TRAIL) for p in bits(self.hands[self.to_move])]
+            legal = self._fallback_trails()
             for m in legal:
                 reasons.pop(m, None)
         legal.sort()
         return legal, reasons
+
+    def _fallback_trails(self) -> list[Move]:
+        """The moves of a position where no move satisfies the duties: every trail. Legal
+        play never reaches one (the holding check keeps a distinct card for each owned
+        build value); hand-made positions may. Tests patch this to prove it unreached."""
+        return [Move(p, TRAIL) for p in bits(self.hands[self.to_move])]
 
     def legal_moves(self, limit: int | None = None) -> list[Move]:
         """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
@@ -1146,6 +1234,8 @@ class State:
             for m in legal:
                 if same_notation(m, move):
                     return None
+            if self._relabelled(move, legal) is not None:
+                return None
             for m, why in reasons.items():
                 if same_notation(m, move):
                     return why
@@ -1163,6 +1253,16 @@ class State:
             if self.rules.two_card_capture and self.sweep_order:
                 return "the table was cleared: the game is over"
             return "the hand is over"
+        if m.plays_card and not 0 <= m.card < 104:
+            return f"no card has the id {m.card}"
+        if m.takes < 0 or m.takes >> 104:
+            return f"takes {m.takes:#x} is not a mask of the card ids 0-103"
+        off_deck = ((0 if not m.plays_card else 1 << m.card) | m.takes) & ~self.rules.deck_mask
+        if off_deck:
+            return (
+                f"{card_code(next(bits(off_deck)))} is not a card of the deck of "
+                f"{self.rules.system}"
+            )
         if not m.plays_card:
             return self._pluck_reason(m)
         if self.phase == "after":
@@ -1296,6 +1396,9 @@ class State:
             for m in legal:
                 if same_notation(m, move):
                     return m
+            relabelled = self._relabelled(move, legal)
+            if relabelled is not None:
+                return relabelled
         raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
 
     def is_legal(self, move: Move) -> bool:

@@ -44,6 +44,32 @@ cdef inline int cmp_alt(int a, int b) noexcept nogil:
         return -1 if (b >> i) != 0 else 1
     return 1 if (a >> i) != 0 else -1
 
+cdef bint alt_equiv(const Params* p, int a, int b) noexcept nogil:
+    """Whether two valuings of one move's cards put the same number of cards of each kind
+    (first value, second value) at their second value: they differ only in which of
+    interchangeable cards (Royal aces) is labelled, and reach equal states (issue 24)."""
+    cdef mask_t m = p.multi_mask, n
+    cdef int ca, cb, ci, cj, sj
+    if a == b:
+        return True
+    while m:
+        ci = cas_ctz(m)
+        ca = 0
+        cb = 0
+        n = p.multi_mask
+        sj = 0
+        while n:
+            cj = cas_ctz(n)
+            if p.val[cj] == p.val[ci] and p.alt_val[cj] == p.alt_val[ci]:
+                ca += (a >> sj) & 1
+                cb += (b >> sj) & 1
+            sj += 1
+            n &= n - 1
+        if ca != cb:
+            return False
+        m &= m - 1
+    return True
+
 cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
     cdef int r = cmp_moves(x, y)
     if r != 0:
@@ -246,11 +272,20 @@ cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexc
                 if sub == 0 or buf.overflow:
                     break
 
+cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_t w,
+                            int alt) noexcept nogil:
+    """Whether a kept move of moves[g:w] is ``alt``'s valuing up to interchangeable cards."""
+    cdef size_t i
+    for i in range(g, w):
+        if alt_equiv(p, moves[i].alt, alt):
+            return True
+    return False
+
 cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_moves for a position with a multi-valued card in the hand to move or loose."""
     cdef mask_t hand = c.h.hands[c.h.to_move], m
     cdef int best[NCARDS]
-    cdef size_t r, w
+    cdef size_t r, w, g
     memset(best, 0, sizeof(best))
     m = hand
     while m and not buf.overflow:
@@ -260,9 +295,18 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
         return -1
     sort_multi(buf.moves, buf.n)
     w = 0
+    g = 0           # the first kept move of the current (card, kind, takes, value) group
     for r in range(buf.n):
         if w > 0 and cmp_multi(&buf.moves[w - 1], &buf.moves[r]) == 0:
             continue
+        if w > 0 and cmp_moves(&buf.moves[g], &buf.moves[r]) == 0:
+            # the same build with interchangeable cards labelled otherwise: one move, the
+            # canonical (lowest) labelling first in the sort order (docs/format.md)
+            if K_BUILD <= buf.moves[r].kind <= K_INCREASE and relabelled(
+                    &c.p, buf.moves, g, w, buf.moves[r].alt):
+                continue
+        else:
+            g = w
         if c.p.maximal and buf.moves[r].kind == K_CAPTURE and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]:
             continue
         buf.moves[w] = buf.moves[r]
@@ -323,8 +367,11 @@ cdef int alt_of(const Params* p, object fixed) except -1:
     """CMove.alt / CBuild.alt of Move.fixed / Build.fixed; -1 (and no error) if some pair
     is not a multi-valued card at its second value."""
     cdef int alt = 0, card
-    for card, value in fixed:
-        if not 0 <= card < NCARDS or not (p.multi_mask >> card) & 1 or p.alt_val[card] != value:
+    for card_o, value in fixed:
+        if not isinstance(card_o, int) or not 0 <= card_o < NCARDS:
+            return -2     # (checked before the C cast, which would overflow)
+        card = card_o
+        if not (p.multi_mask >> card) & 1 or p.alt_val[card] != value:
             return -2
         alt |= 1 << slot_of(p, card)
     return alt

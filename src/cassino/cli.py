@@ -22,7 +22,7 @@ from .errors import CassinoError, MoveLimitError, PositionError, RulesError, Unk
 from .game import Game
 from .moves import Move, MoveKind
 from .players import PlayerError
-from .position import MAX_JSON_BYTES, Position, card_values, face_build, mask_sum
+from .position import MAX_JSON_BYTES, Build, Position, card_values, face_build, mask_sum
 from .rules import (
     CHOICES,
     OPTION_MODULES,
@@ -37,7 +37,7 @@ from .scoring import used_categories
 from .simulate import ENGINES, MAX_HANDS, SimulationResult, display_names, plot_result
 from .simulate import simulate as run_simulation
 
-__all__ = ["cli", "demo", "main", "move_record", "read_position"]
+__all__ = ["cli", "demo", "made_build", "main", "move_record", "read_position"]
 
 EXIT_ERROR = 2
 MOVES_CHUNK = 4096  # moves generated and printed at a time by ``cassino moves``
@@ -122,18 +122,30 @@ def rules_total(cards: int, r: Rules, fixed: tuple[tuple[int, int], ...]) -> int
     return sum(card_values(cards, r, fixed).values())
 
 
-def move_record(move: Move, rules: Rules | None = None) -> dict[str, Any]:
-    """The JSON object ``cassino moves`` prints for ``move``."""
+def move_record(move: Move, rules: Rules | None = None, state: Any = None) -> dict[str, Any]:
+    """The JSON object ``cassino moves`` prints for ``move``.
+
+    For a move that makes or changes a build, ``result`` describes the build on the table
+    after the move. Given ``state`` (the position the move is legal in, left unchanged),
+    ``multiple`` is read off that build itself: two or more groups, or a value other than its
+    card total. Without it, it is worked out from the cards the build will hold.
+    """
     kind = MoveKind(move.kind)
     result: dict[str, Any] | None = None
     if kind in (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE):
         cards = move.takes | 1 << move.card
-        if kind == MoveKind.BUILD:
-            total = mask_sum(cards) if rules is None else rules_total(cards, rules, move.fixed)
-            # (a natural build of face cards, opt_face_cards_all_four, is always multiple)
-            multiple = total >= 2 * move.value or face_build(cards, move.value)
+        if state is not None:
+            multiple = made_build(state, move).multiple
         else:
-            multiple = kind == MoveKind.AUGMENT
+            total = mask_sum(cards) if rules is None else rules_total(cards, rules, move.fixed)
+            # a build is multiple when its cards hold two groups of its value or more (a
+            # raise extended with groups of the new value included); a natural build of
+            # face cards (opt_face_cards_all_four) always is; an augmented build stays so
+            multiple = (
+                total >= 2 * move.value
+                or face_build(cards, move.value)
+                or kind == MoveKind.AUGMENT
+            )
         result = {"cards": CardSet(cards).codes(), "value": move.value, "multiple": multiple}
         if move.fixed:
             result["fixed"] = {card_code(c): v for c, v in move.fixed}
@@ -144,6 +156,16 @@ def move_record(move: Move, rules: Rules | None = None) -> dict[str, Any]:
         "takes": CardSet(move.takes).codes(),
         "result": result,
     }
+
+
+def made_build(state: Any, move: Move) -> Build:
+    """The build that ``move``, a legal build-kind move of ``state``, leaves on the table
+    (``state`` is unchanged: the move is played and taken back)."""
+    state.push(move)
+    try:
+        return next(b for b in state.to_position().builds if b.cards >> move.card & 1)
+    finally:
+        state.pop()
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -180,8 +202,9 @@ def moves(position: str, limit: int | None, count: bool) -> None:
         raise MoveLimitError(f"{n} legal moves exceed the listing limit of {limit}")
     # streamed: the first lines appear at once even when there are millions of moves
     stream = state.iter_moves(MOVES_CHUNK)
+    probe = State.from_position(state.to_position())  # plays the builds while state streams
     while chunk := list(islice(stream, MOVES_CHUNK)):
-        click.echo("\n".join(json.dumps(move_record(m, state.rules)) for m in chunk))
+        click.echo("\n".join(json.dumps(move_record(m, state.rules, probe)) for m in chunk))
 
 
 @cli.command()

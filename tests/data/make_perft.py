@@ -244,6 +244,14 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
          system="cassino_royal", stock="2H 3H 4H 5S 6S 7S 8S 9D"), (1, 2, 3, 4)),
     ("royal, three players: random play, seed 32 after 9 plies",
      played(32, 5, 3, "cassino_royal", players=3), (1, 2, 3)),
+    ("royal: the deal of `cassino new --system cassino_royal --seed 3` (one move per build "
+     "whichever ace is labelled 14; a card per build value: issues 22, 24)",
+     new_hand("cassino_royal", seed=3).to_position(), (1, 2, 3, 4)),
+    ("royal: two aces in hand, AH KH loose (AD+AH:14,KH=14 and AD:14+AH,KH=14 are one move)",
+     pos(["AD AC", "8S"], ["AH KH"], system="cassino_royal", stock=""), (1, 2, 3)),
+    ("royal: an owned build of 1, AD 3D in hand (3D+JH=14 would leave the AD for both)",
+     pos(["AD 3D", "8S"], ["JH", b("AH|AC", 1, 0)], system="cassino_royal", stock=""),
+     (1, 2, 3)),
     # §3.10 Buckeye Cassino: the 10D is 10 or 11 too
     ("buckeye: opening deal, seed 33", new_hand("cassino_buckeye", seed=33).to_position(), (1, 2, 3)),
     ("buckeye: the 10D and aces loose, a 10D fixed at 11 in a build of 14",
@@ -252,6 +260,10 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("buckeye: the 10D loose beside aces and a build of 14",
      pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
          system="cassino_buckeye"), (1, 2, 3)),
+    ("buckeye: 10D 2C in hand beside an owned build of 10 (a build of 11 would leave the 10D "
+     "for both: issue 22)",
+     pos(["10D 2C 5S", "9H 4C 6H"], ["JD 9C 3D", b("2H+8C|3C+7S", 10, 0)],
+         system="cassino_buckeye", stock="2S 3S 4S 5H 6S 7H 8S 8D"), (1, 2, 3, 4)),
     ("buckeye with big_ten=hand_only: the same position (the loose 10D counts 10 only)",
      pos(["AH 3S JD 10C", "KH 2C 9C 4S"], ["AS 10D 3D", b("10H+4D|QS+2D", 14, 0)],
          system="cassino_buckeye", options={"big_ten": "hand_only"}), (1, 2, 3)),
