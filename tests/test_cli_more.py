@@ -104,6 +104,43 @@ def test_simulate_plot(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["summary"]["games"] == 4
 
 
+@pytest.mark.parametrize("players", ["greedy,random", "random,greedy"])
+def test_simulate_plot_at_0_and_100_percent_wins(players: str, tmp_path: Path) -> None:
+    """Issue 23: the Wilson bounds at 0 wins and at all wins rounded past the win rate,
+    and matplotlib refused the negative error bar (the issue's own command, both seatings)."""
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "chart.png"
+    result = run("simulate", "--games", "50", "--players", players, "--seed", "1",
+                 "--plot", str(png), "--json")
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    summary = json.loads(result.stdout)["summary"]
+    for lo, hi in summary["ci95"]:
+        assert 0.0 <= lo <= hi <= 1.0
+
+
+def test_wilson_bounds_are_exact_at_the_ends() -> None:
+    from cassino.simulate import wilson_interval
+
+    for n in (1, 7, 50, 1000, 10**6):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+        lo, hi = wilson_interval(n // 3, n)
+        assert 0.0 <= lo <= n // 3 / n <= hi <= 1.0
+
+
+def test_a_failing_plot_keeps_the_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    import cassino.cli as cli_module
+
+    def broken(result: object, path: str) -> None:
+        raise ValueError("the plot broke")
+
+    monkeypatch.setattr(cli_module, "plot_result", broken)
+    result = run("simulate", "--games", "4", "--workers", "1", "--plot", str(tmp_path / "p.png"))
+    assert result.exit_code != 0
+    assert "win rate" in result.stdout       # the table came out before the plot failed
+
+
 def test_simulate_plot_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     result = run("simulate", "--games", "2", "--plot", str(tmp_path / "x.png"))
@@ -212,6 +249,22 @@ def test_variants_lists_every_system() -> None:
         assert mid in out
 
 
+@pytest.mark.parametrize("columns", ["80", "60", "200"])
+def test_variants_never_cuts_an_id(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: at COLUMNS=80 the ids came out as ``cassino_standa…``; ids are typed."""
+    monkeypatch.setenv("COLUMNS", columns)
+    out = run("variants").stdout
+    lines = out.splitlines()
+    assert "…" not in out
+    for sid, info in SYSTEMS.items():
+        line = next(ln for ln in lines if re.search(rf"(^|[│ ]){sid}($|[│ ])", ln))
+        assert ("done" if info.implemented else "planned") in line
+    for mid in OPTION_MODULES:
+        assert re.search(rf"(^|[│ ]){mid}($|[│ ])", out), mid
+    if int(columns) >= 80:
+        assert max(len(ln) for ln in lines) <= int(columns)
+
+
 def test_variants_json_and_subprocess() -> None:
     data = json.loads(run("variants", "--json").stdout)
     assert [s["id"] for s in data["systems"]] == list(SYSTEMS)
@@ -293,3 +346,24 @@ def test_help_lists_the_new_commands() -> None:
     out = run("--help").stdout
     for name in ("simulate", "bench", "variants", "rules", "moves", "perft", "score", "new"):
         assert re.search(rf"^\s+{name}\b", out, re.M), name
+
+
+def test_perft_depth_below_zero_is_named(tmp_path: Path) -> None:
+    """Issue 23: ``cassino perft pos.json -1`` said "No such option '-1'"."""
+    path = tmp_path / "p.json"
+    path.write_text(cassino.new_hand(seed=1).to_position().to_json())
+    assert_one_line_error(run("perft", str(path), "-1"), r"the depth must be ≥ 0, not -1")
+    assert_one_line_error(run("perft", str(path), "two"), r"the depth must be a whole number ≥ 0")
+    ok = run("perft", str(path), "2")
+    assert ok.exit_code == 0 and ok.stdout == "43\n"
+
+
+def test_an_unknown_option_lists_the_valid_ones() -> None:
+    from cassino.rules import OPTION_NAMES
+
+    result = run("simulate", "--games", "1", "--option", "sweep=true")
+    assert_one_line_error(result, r"unknown option 'sweep' \(did you mean 'sweeps'\?\)")
+    for name in OPTION_NAMES:
+        assert name in result.stderr
+    with pytest.raises(cassino.RulesError, match=r"valid options: .*target"):
+        cassino.rules("cassino_standard", colour="red")

@@ -222,13 +222,20 @@ def test_csv_rows(serial: Any) -> None:
     rows = list(csv.reader(io.StringIO(serial.to_csv())))
     header, body = rows[0], rows[1:]
     assert header[:5] == ["index", "seed", "winner", "hands", "moves"]
-    assert "p0_player" in header and "p1_ace_diamonds" in header
+    assert "p0_player" in header and "p1_points_ace_diamonds" in header
+    assert len(set(header)) == len(header), "duplicate column names"
     assert len(body) == GAMES and all(len(r) == len(header) for r in body)
     for row, g in zip(body, serial.games, strict=True):
         rec = dict(zip(header, row, strict=True))
         assert int(rec["index"]) == g.index and int(rec["winner"]) == g.winner
         assert int(rec["p1_score"]) == g.scores[1] and int(rec["p0_seat"]) == g.seats[0]
-        assert int(rec["p0_cards"]) == g.points[0]["cards"]
+        assert int(rec["p0_points_cards"]) == g.points[0]["cards"]
+    # csv.DictReader keeps every column: the sweeps made and the points they scored
+    records = list(csv.DictReader(io.StringIO(serial.to_csv())))
+    for rec, g in zip(records, serial.games, strict=True):
+        assert len(rec) == len(header)
+        assert int(rec["p0_sweeps"]) == g.sweeps[0]
+        assert int(rec["p0_points_sweeps"]) == g.points[0]["sweeps"]
 
 
 def test_display_names() -> None:

@@ -125,28 +125,22 @@ def rules_total(cards: int, r: Rules, fixed: tuple[tuple[int, int], ...]) -> int
 def move_record(move: Move, rules: Rules | None = None, state: Any = None) -> dict[str, Any]:
     """The JSON object ``cassino moves`` prints for ``move``.
 
-    For a move that makes or changes a build, ``result`` describes the build on the table
-    after the move. Given ``state`` (the position the move is legal in, left unchanged),
-    ``multiple`` is read off that build itself: two or more groups, or a value other than its
-    card total. Without it, it is worked out from the cards the build will hold.
+    For a move that makes or changes a build, ``result`` describes the build the move leaves
+    on the table: its cards, value and ``multiple``, read off that build (two or more groups,
+    that is a value other than its card total, or a natural build of face cards). Given
+    ``state``, the position the move is legal in, the multi-valued cards already in a build
+    the move takes count at the values they were built at.
     """
     kind = MoveKind(move.kind)
     result: dict[str, Any] | None = None
     if kind in (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE):
         cards = move.takes | 1 << move.card
-        if state is not None:
-            multiple = made_build(state, move).multiple
-        else:
-            total = mask_sum(cards) if rules is None else rules_total(cards, rules, move.fixed)
-            # a build is multiple when its cards hold two groups of its value or more (a
-            # raise extended with groups of the new value included); a natural build of
-            # face cards (opt_face_cards_all_four) always is; an augmented build stays so
-            multiple = (
-                total >= 2 * move.value
-                or face_build(cards, move.value)
-                or kind == MoveKind.AUGMENT
-            )
-        result = {"cards": CardSet(cards).codes(), "value": move.value, "multiple": multiple}
+        builds = () if state is None else state.to_position().builds
+        result = {
+            "cards": CardSet(cards).codes(),
+            "value": move.value,
+            "multiple": result_multiple(move, rules, builds),
+        }
         if move.fixed:
             result["fixed"] = {card_code(c): v for c, v in move.fixed}
     return {
@@ -158,12 +152,32 @@ def move_record(move: Move, rules: Rules | None = None, state: Any = None) -> di
     }
 
 
+def result_multiple(move: Move, rules: Rules | None, builds: Sequence[Build] = ()) -> bool:
+    """Whether the build that ``move`` leaves is multiple: its cards (the played card, the
+    loose cards and builds it takes) total more than its value, or it is a natural build of
+    face cards (opt_face_cards_all_four). ``builds``, the builds on the table before the
+    move, give the values their multi-valued cards were built at (an augmented build is
+    always multiple, so without them its fixed aces do not matter)."""
+    cards = move.takes | 1 << move.card
+    if face_build(cards, move.value):
+        return True
+    if move.kind == MoveKind.AUGMENT:
+        return True       # a group of the value added to a build: two groups or more
+    fixed = dict(move.fixed)
+    for b in builds:
+        if b.cards & move.takes:
+            fixed.update(b.fixed)
+    total = mask_sum(cards) if rules is None else rules_total(cards, rules, tuple(sorted(fixed.items())))
+    return total != move.value
+
+
 def made_build(state: Any, move: Move) -> Build:
     """The build that ``move``, a legal build-kind move of ``state``, leaves on the table
     (``state`` is unchanged: the move is played and taken back)."""
     state.push(move)
     try:
-        return next(b for b in state.to_position().builds if b.cards >> move.card & 1)
+        pos: Position = state.to_position()
+        return next(b for b in pos.builds if b.cards >> move.card & 1)
     finally:
         state.pop()
 
@@ -202,14 +216,31 @@ def moves(position: str, limit: int | None, count: bool) -> None:
         raise MoveLimitError(f"{n} legal moves exceed the listing limit of {limit}")
     # streamed: the first lines appear at once even when there are millions of moves
     stream = state.iter_moves(MOVES_CHUNK)
-    probe = State.from_position(state.to_position())  # plays the builds while state streams
+    builds = state.to_position().builds
     while chunk := list(islice(stream, MOVES_CHUNK)):
-        click.echo("\n".join(json.dumps(move_record(m, state.rules, probe)) for m in chunk))
+        click.echo("\n".join(json.dumps(_record(m, state.rules, builds)) for m in chunk))
 
 
-@cli.command()
+def _record(move: Move, rules: Rules, builds: Sequence[Build]) -> dict[str, Any]:
+    record = move_record(move, rules)
+    if record["result"] is not None and builds:
+        record["result"]["multiple"] = result_multiple(move, rules, builds)
+    return record
+
+
+def _depth(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    try:
+        depth = int(value)
+    except ValueError:
+        raise click.BadParameter(f"the depth must be a whole number ≥ 0, not {value!r}") from None
+    if depth < 0:
+        raise click.BadParameter(f"the depth must be ≥ 0, not {depth}")
+    return depth
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("position", metavar="POS.json")
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", callback=_depth)
 @click.option("--divide", is_flag=True, help="Print the count below each legal move first.")
 def perft(position: str, depth: int, divide: bool) -> None:
     """Count the move sequences of length DEPTH (a finished hand is a leaf)."""
@@ -281,17 +312,22 @@ def _console(stderr: bool = False) -> Any:
         highlight=False,
         force_terminal=tty,
         no_color=not tty,
-        width=None if tty else 250,  # not a terminal: tables as wide as their content
+        # not a terminal: tables as wide as their content, unless COLUMNS sets a width
+        width=None if tty or os.environ.get("COLUMNS", "").isdigit() else 250,
     )
 
 
-def _table(columns: Sequence[tuple[str, str]]) -> Any:
-    """A rich table; each column is (header, justify)."""
+def _table(columns: Sequence[tuple[str, str]], keep: Sequence[str] = ()) -> Any:
+    """A rich table; each column is (header, justify). The columns named in ``keep`` (ids,
+    which users type) are never wrapped or cut: the other columns wrap instead."""
     from rich.table import Table
 
     table = Table()
     for header, justify in columns:
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        if header in keep:
+            table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        else:
+            table.add_column(header, justify=justify, overflow="fold")  # type: ignore[arg-type]
     return table
 
 
@@ -526,14 +562,15 @@ def simulate_command(
     finally:
         if bar is not None:
             bar.close()
-    if plot is not None:
-        plot_result(result, plot)
+    # the results first: a plot that fails must not lose them
     if as_json:
         click.echo(result.to_json())
     elif as_csv:
         click.echo(result.to_csv(), nl=False)
     else:
         _print_summary(result)
+    if plot is not None:
+        plot_result(result, plot)
 
 
 @cli.command()
@@ -686,16 +723,16 @@ def variants(as_json: bool) -> None:
         return
     console = _console()
     console.print("Game systems (details: cassino rules ID)")
-    table = _table(
-        [("id", "left"), ("name", "left"), ("players", "left"), ("status", "left"), ("summary", "left")],
-    )
+    # ids are what users type: never cut; a narrow terminal drops the summaries instead
+    wide = console.width >= 120
+    cols = [("id", "left"), ("name", "left"), ("players", "left"), ("status", "left")]
+    table = _table([*cols, ("summary", "left")] if wide else cols, keep=("id", "status"))
     for s in systems:
-        table.add_row(
-            s["id"], s["name"], s["players"], "done" if s["implemented"] else "planned", s["summary"]
-        )
+        row = [s["id"], s["name"], s["players"], "done" if s["implemented"] else "planned"]
+        table.add_row(*row, *([s["summary"]] if wide else []))
     console.print(table)
     console.print("Option modules")
-    opts = _table([("id", "left"), ("rules option", "left"), ("status", "left")])
+    opts = _table([("id", "left"), ("rules option", "left"), ("status", "left")], keep=("id",))
     for m in modules:
         opts.add_row(m["id"], m["option"] or "-", "done" if m["implemented"] else "planned")
     console.print(opts)

@@ -954,7 +954,7 @@ class Rules:
         """A copy with options changed; unknown names raise :class:`RulesError`."""
         for name in options:
             if name not in OPTION_NAMES:
-                raise RulesError(f"unknown option {name!r} for {self.system}")
+                raise RulesError(unknown_option_message(name, self.system))
         if options.get("face_cards_all_four") is True and "face_capture" not in options:
             # opt_face_cards_all_four: a face card takes every card of its rank
             options = {**options, "face_capture": "any"}
@@ -975,6 +975,22 @@ OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in ("system", "player_range")
 )
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Rules)}
+
+
+def unknown_option_message(name: str, system: str | None = None) -> str:
+    """The error for an unknown option name: the closest names, then every valid one.
+
+    >>> unknown_option_message("sweep")[:52]
+    "unknown option 'sweep' (did you mean 'sweeps'?); val"
+    """
+    import difflib
+
+    where = f" for {system}" if system else ""
+    close = difflib.get_close_matches(name, OPTION_NAMES, n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    return (
+        f"unknown option {name!r}{where}{hint}; valid options: {', '.join(sorted(OPTION_NAMES))}"
+    )
 
 
 def _check_value(name: str, value: object, typ: object) -> None:
@@ -1006,7 +1022,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     name = name.strip().replace("-", "_")
     raw = raw.strip()
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown option {name!r}")
+        raise RulesError(unknown_option_message(name))
     typ = _FIELD_TYPES[name]
     if typ in (bool, "bool"):
         low = raw.lower()
@@ -1128,12 +1144,16 @@ SYSTEMS: dict[str, SystemInfo] = {
         SystemInfo(
             "cassino_royal", "Royal Cassino", "2-4",
             "J 11, Q 12, K 13, ace 1 or 14 (fixed inside a build); value matching, court cards "
-            "build and take any number; builds up to 14; sweeps off.",
+            "build and take any number; builds up to 14; sweeps off. An owner of builds must "
+            "hold a distinct card for each of their values: one ace cannot keep a build of 1 "
+            "and one of 14.",
             True, "3.9", _ROYAL,
         ),
         SystemInfo(
             "cassino_buckeye", "Buckeye Cassino", "2-4",
-            "Royal Cassino with the 10 of diamonds worth 10 or 11.",
+            "Royal Cassino with the 10 of diamonds worth 10 or 11. The 10D is one card: its "
+            "owner cannot keep builds of 10 and of 11 with it alone (a distinct card in hand "
+            "for each value of the builds one owns, RULES.md §3.1).",
             True, "3.10", {**_ROYAL, "big_ten": "any"},
         ),
         SystemInfo(

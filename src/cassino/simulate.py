@@ -192,7 +192,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact at the ends (the formula rounds to 1.7e-18 and 0.9999999999999999 there)
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 @dataclass(frozen=True)
@@ -303,11 +306,13 @@ class SimulationResult:
         return json.dumps(self.to_dict())
 
     def csv_header(self) -> list[str]:
-        """Column names of :meth:`csv_rows` (``p0_...`` for player 0, and so on)."""
+        """Column names of :meth:`csv_rows` (``p0_...`` for player 0, and so on): unique,
+        so that ``csv.DictReader`` keeps every column (``pK_sweeps`` counts the sweeps made,
+        ``pK_points_sweeps`` the points they scored)."""
         cols = ["index", "seed", "winner", "hands", "moves"]
         for k in range(len(self.players)):
             cols += [f"p{k}_{f}" for f in ("player", "seat", "seed", "score", "sweeps")]
-            cols += [f"p{k}_{c}" for c in CATEGORIES]
+            cols += [f"p{k}_points_{c}" for c in CATEGORIES]
         return cols
 
     def csv_rows(self) -> list[list[Any]]:
@@ -642,8 +647,8 @@ def plot_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
     left.legend()
     xs = range(len(labels))
     err = [
-        [r - lo for r, (lo, _) in zip(s.win_rate, s.ci95, strict=True)],
-        [hi - r for r, (_, hi) in zip(s.win_rate, s.ci95, strict=True)],
+        [max(0.0, r - lo) for r, (lo, _) in zip(s.win_rate, s.ci95, strict=True)],
+        [max(0.0, hi - r) for r, (_, hi) in zip(s.win_rate, s.ci95, strict=True)],
     ]
     right.bar(xs, s.win_rate, yerr=err, capsize=6, color="tab:blue")
     right.set_xticks(list(xs), labels)
