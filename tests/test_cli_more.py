@@ -69,7 +69,9 @@ def test_simulate_json() -> None:
     assert result.exit_code == 0, result.output
     assert len(result.stdout.splitlines()) == 1
     data = json.loads(result.stdout)
-    assert data == simulate(games=4, seed=1, workers=1, options={"sweeps": True}, duplicate=True).to_dict()
+    api = simulate(games=4, seed=1, workers=1, options={"sweeps": True}, duplicate=True)
+    assert data == api.to_dict()
+    assert result.stdout == api.to_json() + "\n"   # streamed game by game, the same bytes
     s = data["summary"]
     assert s["players"] == ["random", "random"] and s["games"] == 4
     assert s["options"] == {"sweeps": True} and s["duplicate"] is True
@@ -82,7 +84,8 @@ def test_simulate_csv() -> None:
     result = run("simulate", "--games", "3", "--seed", "1", "--workers", "1", "--csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO(result.stdout)))
-    assert rows[0][:5] == ["index", "seed", "winner", "hands", "moves"]
+    assert rows[0][:6] == ["index", "seed", "winner", "hands", "moves", "first"]
+    assert result.stdout == simulate(games=3, seed=1, workers=1).to_csv()   # streamed rows
     assert [r[0] for r in rows[1:]] == ["0", "1", "2"]
     assert all(len(r) == len(rows[0]) for r in rows)
 
@@ -367,3 +370,52 @@ def test_an_unknown_option_lists_the_valid_ones() -> None:
         assert name in result.stderr
     with pytest.raises(cassino.RulesError, match=r"valid options: .*target"):
         cassino.rules("cassino_standard", colour="red")
+
+
+BOT_MODULE = '''
+class Bot:
+    """Plays the first legal move."""
+
+    def choose(self, view, moves):
+        return moves[0]
+
+
+class Broken:
+    def choose(self, view, moves):
+        raise RuntimeError("boom")
+'''
+
+
+def _in(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``cassino ARGS`` as a user runs it, in ``tmp``, with no PYTHONPATH."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CASSINO_DEBUG")}
+    script = Path(sys.executable).with_name("cassino")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-c",
+                                                 "from cassino.cli import main; main()"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=120, cwd=tmp, env=env)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bot_from_the_working_directory(tmp_path: Path, workers: str) -> None:
+    """Issue 23: ``--players mybot:Bot`` with mybot.py in the working directory."""
+    (tmp_path / "mybot_wd.py").write_text(BOT_MODULE)
+    res = _in(tmp_path, "simulate", "--games", "2", "--players", "mybot_wd:Bot,random",
+              "--workers", workers, "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["summary"]["games"] == 2
+
+
+def test_a_bot_that_raises_shows_its_traceback_with_debug(tmp_path: Path) -> None:
+    (tmp_path / "mybot_wd.py").write_text(BOT_MODULE)
+    args = ("simulate", "--games", "1", "--players", "mybot_wd:Broken,random", "--workers", "1")
+    plain = _in(tmp_path, *args)
+    assert plain.returncode == 2
+    assert plain.stderr.splitlines() == [
+        "error: internal error: RuntimeError: boom (run with --debug, as "
+        "'cassino --debug COMMAND ...', for the traceback)"
+    ]
+    debug = _in(tmp_path, "--debug", *args)
+    assert debug.returncode == 2
+    assert "Traceback (most recent call last)" in debug.stderr
+    assert 'mybot_wd.py", line 11, in choose' in debug.stderr
+    assert debug.stderr.splitlines()[-1] == "error: internal error: RuntimeError: boom"

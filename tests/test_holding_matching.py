@@ -6,6 +6,7 @@ at its second value."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
@@ -185,3 +186,38 @@ def test_made_build_is_the_canonical_labelling() -> None:
     m = next(m for m in s.legal_moves() if str(m) == "AD+AH:14,KH=14")
     b = made_build(s, m)
     assert b.multiple and b.fixed == ((1, 14),)
+
+
+BUCKEYE_HANDS = int(os.environ.get("CASSINO_BUCKEYE_HANDS", "0")) or (
+    2_000 if cassino.IMPLEMENTATION == "core" else 40
+)
+
+
+@pytest.mark.slow
+def test_random_buckeye_hands_never_reach_an_uncovered_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22's done-when: uniform random Buckeye play (CASSINO_BUCKEYE_HANDS hands, 2,000
+    by default; 10,000 for the issue's figure) never leaves the mover owning builds he
+    cannot cover with distinct cards, and never needs the every-trail fallback; the
+    reference lists the same moves as the core at every position of every 10th hand."""
+
+    def no_fallback(self: Any) -> Any:
+        raise AssertionError(f"the fallback was used from a reached position: {self!r}")
+
+    monkeypatch.setattr(ref.State, "_fallback_trails", no_fallback)
+    r = cassino.rules("cassino_buckeye")
+    rng = random.Random(2222)
+    positions = compared = 0
+    for h in range(BUCKEYE_HANDS):
+        s = cassino.State.deal(r, h % r.players, rng.randrange(1 << 30))
+        while not s.is_over:
+            moves = s.legal_moves()
+            if h % 10 == 0:
+                expected = notations(ref.State.from_position(s.to_position()))
+                assert {str(m) for m in moves} == expected, s.to_position().to_text()
+                compared += 1
+            seat = s.to_move
+            s.push(moves[rng.randrange(len(moves))])
+            positions += 1
+            if not s.is_over:
+                assert _covers(s, seat), s.to_position().to_text()
+    assert positions > 20 * BUCKEYE_HANDS and compared > 0

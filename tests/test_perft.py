@@ -62,3 +62,27 @@ def test_perft_one_is_the_move_count():
         if depth == 1:
             s = cassino.State.from_position(Position.from_text(text))
             assert s.count_moves() == len(s.legal_moves()) == count
+
+
+@pytest.mark.parametrize("system", ["cassino_standard", "mulle"])
+def test_ctrl_c_stops_a_deep_perft_and_leaves_the_state(system):
+    """SIGINT (Ctrl-C) raises KeyboardInterrupt from inside a long perft, in the core too
+    (it checks for signals every 65,536 nodes), and the position is the one before."""
+    import os
+    import signal
+    import threading
+
+    s = cassino.new_hand(cassino.rules(system), seed=3)
+    before = s.to_position()
+    legal = s.legal_moves()
+    # standard seed 3 at depth 11 is 199,962,988 sequences, seconds for the core, and Mulle's
+    # more: a perft that is not interrupted fails the test by returning
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s.perft(11)
+    finally:
+        timer.cancel()
+    assert s.to_position() == before and s.ply == 0 and s.legal_moves() == legal
+    assert s.perft(2) == cassino.State.from_position(before).perft(2)

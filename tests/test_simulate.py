@@ -212,16 +212,19 @@ def test_json_structure(serial: Any) -> None:
     assert len(data["games"]) == GAMES
     assert set(data["games"][0]) == {
         "index", "seed", "player_seeds", "seats", "winner", "scores", "hands", "moves",
-        "points", "sweeps", "winners",
+        "points", "sweeps", "winners", "first",
     }
     for g in data["games"]:
         assert g["winners"] == ([] if g["winner"] is None else [g["winner"]])
+    for key in ("score_sd", "seat_wins", "first_wins", "first_win_rate", "first_ci95", "score_counts"):
+        assert key in summary
+    assert list(data) == ["games", "summary"]   # the games first: the CLI streams them
 
 
 def test_csv_rows(serial: Any) -> None:
     rows = list(csv.reader(io.StringIO(serial.to_csv())))
     header, body = rows[0], rows[1:]
-    assert header[:5] == ["index", "seed", "winner", "hands", "moves"]
+    assert header[:6] == ["index", "seed", "winner", "hands", "moves", "first"]
     assert "p0_player" in header and "p1_points_ace_diamonds" in header
     assert len(set(header)) == len(header), "duplicate column names"
     assert len(body) == GAMES and all(len(r) == len(header) for r in body)
@@ -230,6 +233,7 @@ def test_csv_rows(serial: Any) -> None:
         assert int(rec["index"]) == g.index and int(rec["winner"]) == g.winner
         assert int(rec["p1_score"]) == g.scores[1] and int(rec["p0_seat"]) == g.seats[0]
         assert int(rec["p0_points_cards"]) == g.points[0]["cards"]
+        assert int(rec["first"]) == g.first
     # csv.DictReader keeps every column: the sweeps made and the points they scored
     records = list(csv.DictReader(io.StringIO(serial.to_csv())))
     for rec, g in zip(records, serial.games, strict=True):
@@ -311,3 +315,111 @@ def test_greedy_beats_random() -> None:
     assert s.ci95[0][0] > 0.6, s
     assert s.wins[0] > 3 * s.wins[1]
     assert s.mean_score[0] > s.mean_score[1] + 5
+
+
+# -- streaming: bounded work in flight, online totals (issue 23) ------------------------------
+class _CountingExecutor(ThreadPoolExecutor):
+    """A thread pool that records the most tasks submitted and not yet finished."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.outstanding = 0
+        self.most = 0
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.outstanding += 1
+        self.submitted += 1
+        self.most = max(self.most, self.outstanding)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self._finished())
+        return future
+
+    def _finished(self) -> None:
+        self.outstanding -= 1
+
+
+def test_tasks_in_flight_are_bounded(serial: Any) -> None:
+    from cassino.simulate import IN_FLIGHT
+
+    with _CountingExecutor(2) as ex:
+        result = simulate(games=GAMES, seed=11, executor=ex, chunk_size=1, workers=2)
+    assert result.games == serial.games
+    assert ex.submitted == GAMES and ex.most <= IN_FLIGHT * 2 < GAMES
+
+
+def test_on_game_streams_every_game_in_order_and_keep_games_false_keeps_none(serial: Any) -> None:
+    seen: list[GameRecord] = []
+    with ThreadPoolExecutor(3) as ex:   # chunks finish out of order: delivered in order
+        result = simulate(games=GAMES, seed=11, executor=ex, chunk_size=2, keep_games=False,
+                          on_game=seen.append)
+    assert result.games == () and tuple(seen) == serial.games
+    assert result.summary == serial.summary
+
+
+def test_summary_totals_online(serial: Any) -> None:
+    from cassino.simulate import Tally
+
+    s = serial.summary
+    games = serial.games
+    assert summarize(s.players, reversed(games)) == s   # integer totals: order-free
+    tally = Tally(s.players)
+    for g in games:
+        tally.add(g)
+    assert tally.summary() == s
+    # the seat split and the first mover
+    assert sum(s.seat_wins) == sum(s.wins)
+    assert s.seat_wins == tuple(
+        sum(1 for g in games for w in g.winners if g.seats[w] == seat) for seat in range(2)
+    )
+    assert all(g.first in (0, 1) for g in games)
+    assert s.first_wins == sum(1 for g in games if g.first in g.winners)
+    assert s.first_win_rate == s.first_wins / GAMES
+    assert s.first_ci95 == wilson_interval(s.first_wins, GAMES)
+    # the score distribution and its spread
+    for k in range(2):
+        scores = [g.scores[k] for g in games]
+        assert s.score_counts[k] == {v: scores.count(v) for v in sorted(set(scores))}
+        mean = sum(scores) / GAMES
+        sd = (sum((x - mean) ** 2 for x in scores) / GAMES) ** 0.5
+        assert abs(s.score_sd[k] - sd) < 1e-9
+
+
+def test_the_first_mover_is_the_player_who_moved_first() -> None:
+    from cassino.game import Game
+    from cassino.simulate import game_plan, play_game
+
+    r = cassino.rules("cassino_standard")
+    for i in range(4):
+        g = play_game(r, ["random", "random"], 5, i)
+        deal = game_plan(5, i, 2)[0]
+        assert g.seats[g.first] == Game(r, seed=deal).state.to_move
+
+
+def test_records_are_not_kept_when_games_are_not_kept() -> None:
+    """With keep_games=False only the record being delivered is alive: the run's memory
+    does not grow with the games (the old run kept every record, some 6 KB a game)."""
+    import gc
+
+    def records() -> int:
+        return sum(isinstance(o, GameRecord) for o in gc.get_objects())
+
+    live: list[int] = []
+    before = records()   # (the records of other tests' fixtures)
+
+    def count(g: GameRecord) -> None:
+        if g.index % 10 == 9:
+            live.append(records() - before)
+
+    games = 20 if REFERENCE else 100
+    result = simulate(games=games, seed=3, workers=1, chunk_size=5, keep_games=False, on_game=count)
+    assert result.games == () and result.summary.games == games
+    assert len(live) == games // 10 and max(live) <= 2, live
+
+
+def test_tasks_are_made_lazily() -> None:
+    from cassino.simulate import _tasks
+
+    tasks = _tasks({"seed": 1}, 10**12, 10)
+    assert next(tasks) == {"seed": 1, "start": 0, "stop": 10}
+    assert next(tasks)["start"] == 10

@@ -1,5 +1,6 @@
 # Declarations of the Cython core: C structs and the noexcept nogil helpers.
 
+from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
 # mask_t is uint64_t in cassino._core and unsigned __int128 in cassino._core128 (Mulle's
@@ -182,4 +183,12 @@ cdef uint64_t count_moves_c(Core* c) noexcept nogil
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil
 cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexcept nogil
 cdef int deck_filter(const Params* p, uint8_t* deck, int ncards) noexcept nogil
-cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil
+cdef enum:
+    PERFT_CHECK = 1 << 16    # perft checks for signals (Ctrl-C) every this many interior nodes
+
+cdef struct PerftCtl:
+    uint64_t nodes
+    int stop
+    PyObject* exc[3]         # the exception a signal handler raised (type, value, traceback)
+
+cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs, PerftCtl* ctl) noexcept nogil

@@ -7,6 +7,8 @@ objects. See docs/architecture.md.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
+from cpython.exc cimport PyErr_Fetch, PyErr_Restore
+from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
 
 from cassino._reference import State as _RefState, system_deck
@@ -2858,7 +2860,24 @@ cdef inline bint hand_over(Core* c) noexcept nogil:
     # Callabra: the capture that clears the table (logged as a sweep) ends the game
     return (all_hands_empty(c) and c.h.phase != PH_AFTER) or (c.p.callabra and c.h.nsweeps > 0)
 
-cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
+cdef extern from "Python.h":
+    # without Cython's "except -1": the error it sets is fetched by hand below
+    int check_signals "PyErr_CheckSignals" ()
+
+cdef int perft_signals(PerftCtl* ctl) noexcept nogil:
+    """Every PERFT_CHECK interior nodes: take the GIL and run the signal handlers; a
+    KeyboardInterrupt (Ctrl-C) or any other error stops the search (ctl.stop)."""
+    ctl.nodes += 1
+    if ctl.nodes & (PERFT_CHECK - 1) == 0:
+        with gil:
+            if check_signals() != 0:
+                # keep the handler's exception (KeyboardInterrupt) for perft to re-raise:
+                # one left set here would be reported as unraisable
+                PyErr_Fetch(&ctl.exc[0], &ctl.exc[1], &ctl.exc[2])
+                ctl.stop = 1
+    return ctl.stop
+
+cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs, PerftCtl* ctl) noexcept nogil:
     cdef Hot saved
     cdef int n, i
     cdef uint64_t total = 0
@@ -2866,6 +2885,8 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
         return 1
     if depth == 1 and cas_popcount(c.h.loose) > TABLE_BITS:
         return count_moves_c(c)     # hard tables: count the last ply without listing
+    if ctl != NULL and perft_signals(ctl):
+        return 0
     n = gen_moves(c, &bufs[0])
     if n < 0:
         return 0
@@ -2874,8 +2895,10 @@ cdef uint64_t perft_c(Core* c, int depth, MoveBuf* bufs) noexcept nogil:
     memcpy(&saved, &c.h, sizeof(Hot))
     for i in range(n):
         apply_move(c, &bufs[0].moves[i])
-        total += perft_c(c, depth - 1, bufs + 1)
+        total += perft_c(c, depth - 1, bufs + 1, ctl)
         memcpy(&c.h, &saved, sizeof(Hot))
+        if ctl != NULL and ctl.stop:
+            break
     return total
 
 # ---------------------------------------------------------------------------------------
@@ -3223,6 +3246,15 @@ cdef inline mask_t _mask_of(object xs):
 # ---------------------------------------------------------------------------------------
 # The Python-facing State
 # ---------------------------------------------------------------------------------------
+
+cdef int raise_pending(PerftCtl* ctl) except -1:
+    """Raise the exception a signal handler raised during perft (KeyboardInterrupt)."""
+    if ctl.exc[0] != NULL:
+        PyErr_Restore(ctl.exc[0], ctl.exc[1], ctl.exc[2])   # (steals the references)
+        ctl.exc[0] = ctl.exc[1] = ctl.exc[2] = NULL
+        return -1
+    raise KeyboardInterrupt
+
 
 cdef bint _fits_move(object card, object takes, object value):
     """Whether a move's card id, table mask and value fit this core's masks and fields.
@@ -3748,8 +3780,9 @@ cdef class State:
         cdef Py_ssize_t i = self._find(move)
         if i < 0:
             raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
-        if self._buf.moves[i].kind == <int>move.kind and self._buf.moves[i].alt == alt_of(
-                &self.c.p, move.fixed):
+        if self._buf.moves[i].kind == <int>move.kind and (
+                not self.c.p.nmulti     # (CMove.alt is left unset without multi-valued cards)
+                or self._buf.moves[i].alt == alt_of(&self.c.p, move.fixed)):
             result = move        # the move given (a build-like kind may be resolved)
         else:
             result = to_move_p(&self.c.p, &self._buf.moves[i])
@@ -3778,6 +3811,7 @@ cdef class State:
         cdef uint64_t n
         cdef int i
         cdef Hot saved
+        cdef PerftCtl ctl
         if depth <= 0:
             return 1
         if depth > 200:
@@ -3792,9 +3826,14 @@ cdef class State:
             bufs[i].limit = DEFAULT_LIST_LIMIT
             bufs[i].overflow = 0
         memcpy(&saved, &self.c.h, sizeof(Hot))
+        ctl.nodes = 0
+        ctl.stop = 0
+        ctl.exc[0] = ctl.exc[1] = ctl.exc[2] = NULL
         try:
             with nogil:
-                n = perft_c(&self.c, depth, bufs)
+                n = perft_c(&self.c, depth, bufs, &ctl)
+            if ctl.stop:
+                raise_pending(&ctl)     # the KeyboardInterrupt of Ctrl-C (state restored)
             overflow = any(bufs[i].overflow for i in range(depth))
         finally:
             memcpy(&self.c.h, &saved, sizeof(Hot))

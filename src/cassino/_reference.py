@@ -1636,8 +1636,10 @@ class State:
         total = 0
         for m in moves:
             self._push_unchecked(m)
-            total += self.perft(depth - 1)
-            self.pop()
+            try:
+                total += self.perft(depth - 1)
+            finally:  # Ctrl-C (KeyboardInterrupt) leaves the state as it was
+                self.pop()
         return total
 
     def playout(self, seed: int) -> HandScore:

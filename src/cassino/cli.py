@@ -6,10 +6,12 @@ Every error prints one line ``error: <message>`` to stderr and exits with status
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import sys
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -34,13 +36,30 @@ from .rules import (
     rules,
 )
 from .scoring import used_categories
-from .simulate import ENGINES, MAX_HANDS, SimulationResult, display_names, plot_result
+from .simulate import (
+    ENGINES,
+    MAX_HANDS,
+    GameRecord,
+    SimulationResult,
+    csv_header,
+    csv_row,
+    display_names,
+    plot_result,
+)
 from .simulate import simulate as run_simulation
 
 __all__ = ["cli", "demo", "made_build", "main", "move_record", "read_position"]
 
 EXIT_ERROR = 2
 MOVES_CHUNK = 4096  # moves generated and printed at a time by ``cassino moves``
+
+
+_DEBUG: list[bool] = [False]
+
+
+def _debug() -> bool:
+    """Whether ``--debug`` or ``CASSINO_DEBUG=1`` asked for tracebacks."""
+    return _DEBUG[0] or os.environ.get("CASSINO_DEBUG", "") not in ("", "0")
 
 
 def _fail(message: str) -> int:
@@ -72,8 +91,15 @@ class _OneLineErrors(click.Command):
             code = _fail(exc.strerror or str(exc))
         except (CassinoError, ValueError) as exc:
             code = _fail(str(exc))
-        except Exception as exc:  # never a traceback on the command line
-            code = _fail(f"internal error: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # a traceback only with --debug (or CASSINO_DEBUG=1)
+            if _debug():
+                traceback.print_exception(exc, file=sys.stderr)
+                code = _fail(f"internal error: {type(exc).__name__}: {exc}")
+            else:
+                code = _fail(
+                    f"internal error: {type(exc).__name__}: {exc} (run with --debug, as "
+                    "'cassino --debug COMMAND ...', for the traceback)"
+                )
         if standalone_mode:
             sys.exit(code)
         return code
@@ -185,13 +211,19 @@ def made_build(state: Any, move: Move) -> Build:
 # -- commands ----------------------------------------------------------------------------
 @click.group(cls=_Group, invoke_without_command=True)
 @click.version_option(package_name="cassino")
+@click.option(
+    "--debug", is_flag=True,
+    help="Print the traceback of an internal error (a bot that raises, say).",
+)
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, debug: bool) -> None:
     """Rules engine for Cassino card games.
 
     POS.json is a position file (JSON, or the one-line text notation), or - for stdin.
-    Formats: docs/format.md.
+    Formats: docs/format.md. Player specs module:Class import from the working directory
+    too, as 'python -m' does.
     """
+    _DEBUG[0] = debug
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
@@ -434,6 +466,12 @@ def _print_summary(result: SimulationResult) -> None:
     points.add_row("total", *(f"{sum(p.values()):.3f}" for p in s.mean_points))
     console.print(points)
     console.print(f"game length: {s.mean_hands:.2f} hands, {s.mean_moves:.1f} moves on average")
+    lo, hi = s.first_ci95
+    by_seat = ", ".join(f"seat {k} {w}" for k, w in enumerate(s.seat_wins))
+    console.print(
+        f"first mover won {100 * s.first_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%); "
+        f"wins by seat: {by_seat}"
+    )
     if s.draws:
         console.print(f"draws (undecided after {MAX_HANDS} hands): {s.draws}")
 
@@ -544,6 +582,28 @@ def simulate_command(
     if plot is not None:
         _check_plot_target(plot)
     bar = _ProgressBar() if sys.stderr.isatty() and not (as_json or as_csv) else None
+    # --json and --csv stream each game as it comes, in game order; the summary table
+    # keeps only the online totals: memory does not grow with --games
+    out = sys.stdout
+    on_game: Callable[[GameRecord], None] | None = None
+    if as_csv:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(csv_header(len(players)))
+
+        def csv_game(g: GameRecord) -> None:
+            writer.writerow(csv_row(g, players))
+
+        on_game = csv_game
+    elif as_json:
+        out.write('{"games": [')
+        sep = ""
+
+        def json_game(g: GameRecord) -> None:
+            nonlocal sep
+            out.write(sep + json.dumps(g.to_dict()))
+            sep = ", "
+
+        on_game = json_game
     try:
         result = run_simulation(
             system,
@@ -558,16 +618,16 @@ def simulate_command(
             engine=engine,
             address=address,
             scheduler=scheduler,
+            keep_games=False,
+            on_game=on_game,
         )
     finally:
         if bar is not None:
             bar.close()
-    # the results first: a plot that fails must not lose them
+    # the results before the plot: a plot that fails must not lose them
     if as_json:
-        click.echo(result.to_json())
-    elif as_csv:
-        click.echo(result.to_csv(), nl=False)
-    else:
+        out.write('], "summary": ' + json.dumps({**result.head(), **result.summary.to_dict()}) + "}\n")
+    elif not as_csv:
         _print_summary(result)
     if plot is not None:
         plot_result(result, plot)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -227,10 +229,20 @@ def _registered(name: str) -> Any:
     return factory
 
 
+def _working_directory_on_path() -> None:
+    """Player modules import from the working directory too, as under ``python -m`` (the
+    ``cassino`` script's own folder is on ``sys.path`` instead). Process-pool workers
+    inherit the path."""
+    cwd = os.getcwd()
+    if "" not in sys.path and cwd not in sys.path:
+        sys.path.append(cwd)
+
+
 def _load_spec(spec: str) -> Any:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise PlayerError(f"player spec {spec!r} must look like module:Class")
+    _working_directory_on_path()
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

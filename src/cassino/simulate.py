@@ -32,8 +32,8 @@ import io
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,10 @@ __all__ = [
     "SimulationError",
     "SimulationResult",
     "Summary",
+    "Tally",
     "check_conservation",
+    "csv_header",
+    "csv_row",
     "derive_seed",
     "display_names",
     "game_plan",
@@ -75,6 +78,11 @@ Z95 = 1.959963984540054
 _M64 = (1 << 64) - 1
 
 ProgressFn = Callable[[int, int], None]
+GameFn = Callable[["GameRecord"], None]
+
+IN_FLIGHT = 4
+"""Tasks kept in flight per worker (or cluster slot): the run submits more as they finish,
+so its memory does not grow with the number of games."""
 
 ENGINES = ("local", "ray", "dask")
 """Where :func:`simulate` runs the games: a local process pool, a Ray or a Dask cluster
@@ -128,7 +136,8 @@ class GameRecord:
     partnership game); ``scores`` are the final game scores; ``moves`` counts every move
     of the game; ``points[k]`` sums player k's points per scoring category over the hands
     and ``sweeps[k]`` counts the sweeps player k made (always 0 unless the rules count
-    sweeps).
+    sweeps); ``first`` is the player who made the game's first move (None in records
+    written before it was kept).
     """
 
     index: int
@@ -142,6 +151,7 @@ class GameRecord:
     points: tuple[dict[str, int], ...]
     sweeps: tuple[int, ...]
     winners: tuple[int, ...] = ()
+    first: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
@@ -157,6 +167,7 @@ class GameRecord:
             "points": [dict(p) for p in self.points],
             "sweeps": list(self.sweeps),
             "winners": list(self.winners),
+            "first": self.first,
         }
 
     @classmethod
@@ -176,6 +187,7 @@ class GameRecord:
             winners=tuple(
                 data.get("winners", [] if data["winner"] is None else [data["winner"]])
             ),
+            first=data.get("first"),
         )
 
 
@@ -203,8 +215,15 @@ class Summary:
     """Totals of a simulation, per player in the order given.
 
     ``win_rate`` and ``ci95`` (Wilson) count draws as non-wins; ``mean_score`` is the
-    final game score, ``mean_points`` the points per category and ``mean_sweeps`` the
-    sweeps, all per game; ``mean_hands`` and ``mean_moves`` measure game length.
+    final game score and ``score_sd`` its standard deviation, ``mean_points`` the points
+    per category and ``mean_sweeps`` the sweeps, all per game; ``mean_hands`` and
+    ``mean_moves`` measure game length; ``score_counts[k]`` maps each final score of
+    player k to its number of games (the score distribution).
+
+    The seat split: ``seat_wins[s]`` counts the games won by whoever sat in seat ``s``,
+    and ``first_wins`` those won by the player who made the first move of the game (its
+    rate and Wilson interval in ``first_win_rate`` and ``first_ci95``): the first-player
+    advantage, which the seat rotation spreads evenly over the players.
     """
 
     players: tuple[str, ...]
@@ -218,6 +237,12 @@ class Summary:
     mean_sweeps: tuple[float, ...]
     mean_hands: float
     mean_moves: float
+    score_sd: tuple[float, ...] = ()
+    seat_wins: tuple[int, ...] = ()
+    first_wins: int = 0
+    first_win_rate: float = 0.0
+    first_ci95: tuple[float, float] = (0.0, 1.0)
+    score_counts: tuple[dict[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
@@ -229,56 +254,117 @@ class Summary:
             "win_rate": list(self.win_rate),
             "ci95": [list(c) for c in self.ci95],
             "mean_score": list(self.mean_score),
+            "score_sd": list(self.score_sd),
             "mean_points": [dict(p) for p in self.mean_points],
             "mean_sweeps": list(self.mean_sweeps),
             "mean_hands": self.mean_hands,
             "mean_moves": self.mean_moves,
+            "seat_wins": list(self.seat_wins),
+            "first_wins": self.first_wins,
+            "first_win_rate": self.first_win_rate,
+            "first_ci95": list(self.first_ci95),
+            "score_counts": [{str(k): v for k, v in sorted(c.items())} for c in self.score_counts],
         }
 
 
-def summarize(players: Sequence[str], records: Sequence[GameRecord]) -> Summary:
-    """The :class:`Summary` of ``records`` (summed in record order: deterministic)."""
-    n = len(records)
-    k = len(players)
-    div = max(n, 1)
-    wins = [0] * k
-    draws = 0
-    score = [0] * k
-    sweeps = [0] * k
-    points = [dict.fromkeys(CATEGORIES, 0) for _ in range(k)]
-    hands = moves = 0
-    for r in records:
+class Tally:
+    """Online totals of game records: counts, sums and sums of squares, all that a
+    :class:`Summary` needs, in memory that does not grow with the number of games.
+
+    The totals are integers, so the summary does not depend on the order of :meth:`add`.
+
+    >>> t = Tally(("a", "b"))
+    >>> t.add(GameRecord(0, 1, (2, 3), (0, 1), 0, (21, 9), 2, 40,
+    ...                  ({"cards": 3}, {"cards": 0}), (0, 0), (0,), first=1))
+    >>> s = t.summary()
+    >>> s.wins, s.seat_wins, s.first_wins, s.mean_score
+    ((1, 0), (1, 0), 0, (21.0, 9.0))
+    """
+
+    def __init__(self, players: Sequence[str]) -> None:
+        k = len(players)
+        self.players = tuple(players)
+        self.games = 0
+        self.draws = 0
+        self.wins = [0] * k
+        self.seat_wins = [0] * k
+        self.first_wins = 0
+        self.first_known = 0
+        self.score = [0] * k
+        self.score_sq = [0] * k
+        self.score_counts: list[dict[int, int]] = [{} for _ in range(k)]
+        self.sweeps = [0] * k
+        self.points = [dict.fromkeys(CATEGORIES, 0) for _ in range(k)]
+        self.hands = 0
+        self.moves = 0
+
+    def add(self, r: GameRecord) -> None:
+        """Count one game."""
+        self.games += 1
         won = r.winners or (() if r.winner is None else (r.winner,))
         if not won:
-            draws += 1
+            self.draws += 1
         # both partners win a partnership game; every leader a shared win (California)
         for w in won:
-            wins[w] += 1
-        for p in range(k):
-            score[p] += r.scores[p]
-            sweeps[p] += r.sweeps[p]
+            self.wins[w] += 1
+            self.seat_wins[r.seats[w]] += 1
+        if r.first is not None:
+            self.first_known += 1
+            self.first_wins += r.first in won
+        for p in range(len(self.players)):
+            self.score[p] += r.scores[p]
+            self.score_sq[p] += r.scores[p] * r.scores[p]
+            self.score_counts[p][r.scores[p]] = self.score_counts[p].get(r.scores[p], 0) + 1
+            self.sweeps[p] += r.sweeps[p]
             for cat, pts in r.points[p].items():
-                points[p][cat] += pts
-        hands += r.hands
-        moves += r.moves
-    return Summary(
-        players=tuple(players),
-        games=n,
-        wins=tuple(wins),
-        draws=draws,
-        win_rate=tuple(w / div for w in wins),
-        ci95=tuple(wilson_interval(w, n) for w in wins),
-        mean_score=tuple(s / div for s in score),
-        mean_points=tuple({c: v / div for c, v in p.items()} for p in points),
-        mean_sweeps=tuple(s / div for s in sweeps),
-        mean_hands=hands / div,
-        mean_moves=moves / div,
-    )
+                self.points[p][cat] += pts
+        self.hands += r.hands
+        self.moves += r.moves
+
+    def summary(self) -> Summary:
+        """The :class:`Summary` of the games added so far."""
+        n = self.games
+        div = max(n, 1)
+
+        def sd(total: int, sq: int) -> float:
+            return math.sqrt(max(0.0, sq / div - (total / div) ** 2)) if n else 0.0
+
+        return Summary(
+            players=self.players,
+            games=n,
+            wins=tuple(self.wins),
+            draws=self.draws,
+            win_rate=tuple(w / div for w in self.wins),
+            ci95=tuple(wilson_interval(w, n) for w in self.wins),
+            mean_score=tuple(s / div for s in self.score),
+            mean_points=tuple({c: v / div for c, v in p.items()} for p in self.points),
+            mean_sweeps=tuple(s / div for s in self.sweeps),
+            mean_hands=self.hands / div,
+            mean_moves=self.moves / div,
+            score_sd=tuple(sd(t, q) for t, q in zip(self.score, self.score_sq, strict=True)),
+            seat_wins=tuple(self.seat_wins),
+            first_wins=self.first_wins,
+            first_win_rate=self.first_wins / max(self.first_known, 1),
+            first_ci95=wilson_interval(self.first_wins, self.first_known),
+            score_counts=tuple(dict(sorted(c.items())) for c in self.score_counts),
+        )
+
+
+def summarize(players: Sequence[str], records: Iterable[GameRecord]) -> Summary:
+    """The :class:`Summary` of ``records`` (a :class:`Tally` of them)."""
+    tally = Tally(players)
+    for r in records:
+        tally.add(r)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """The games of a simulation (in index order) and their :class:`Summary`."""
+    """The games of a simulation (in index order) and their :class:`Summary`.
+
+    ``games`` is empty when :func:`simulate` was told not to keep them
+    (``keep_games=False``); the summary always counts every game.
+    """
 
     system: str
     options: dict[str, Any]
@@ -288,17 +374,21 @@ class SimulationResult:
     games: tuple[GameRecord, ...]
     summary: Summary
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"summary": {...}, "games": [...]}``: the ``cassino simulate --json`` object."""
-        head = {
+    def head(self) -> dict[str, Any]:
+        """The run's parameters, the first keys of the JSON summary."""
+        return {
             "system": self.system,
             "options": dict(self.options),
             "seed": self.seed,
             "duplicate": self.duplicate,
         }
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"games": [...], "summary": {...}}``: the ``cassino simulate --json`` object
+        (the games first, so that the command can stream them as they finish)."""
         return {
-            "summary": {**head, **self.summary.to_dict()},
             "games": [g.to_dict() for g in self.games],
+            "summary": {**self.head(), **self.summary.to_dict()},
         }
 
     def to_json(self) -> str:
@@ -306,25 +396,12 @@ class SimulationResult:
         return json.dumps(self.to_dict())
 
     def csv_header(self) -> list[str]:
-        """Column names of :meth:`csv_rows` (``p0_...`` for player 0, and so on): unique,
-        so that ``csv.DictReader`` keeps every column (``pK_sweeps`` counts the sweeps made,
-        ``pK_points_sweeps`` the points they scored)."""
-        cols = ["index", "seed", "winner", "hands", "moves"]
-        for k in range(len(self.players)):
-            cols += [f"p{k}_{f}" for f in ("player", "seat", "seed", "score", "sweeps")]
-            cols += [f"p{k}_points_{c}" for c in CATEGORIES]
-        return cols
+        """Column names of :meth:`csv_rows` (:func:`csv_header`)."""
+        return csv_header(len(self.players))
 
     def csv_rows(self) -> list[list[Any]]:
-        """One row per game (an empty winner is a draw)."""
-        rows = []
-        for g in self.games:
-            row: list[Any] = [g.index, g.seed, "" if g.winner is None else g.winner, g.hands, g.moves]
-            for k, name in enumerate(self.players):
-                row += [name, g.seats[k], g.player_seeds[k], g.scores[k], g.sweeps[k]]
-                row += [g.points[k][c] for c in CATEGORIES]
-            rows.append(row)
-        return rows
+        """One row per game (:func:`csv_row`)."""
+        return [csv_row(g, self.players) for g in self.games]
 
     def to_csv(self) -> str:
         """The header and :meth:`csv_rows` as CSV text."""
@@ -333,6 +410,31 @@ class SimulationResult:
         writer.writerow(self.csv_header())
         writer.writerows(self.csv_rows())
         return out.getvalue()
+
+
+def csv_header(nplayers: int) -> list[str]:
+    """Column names of :func:`csv_row` (``p0_...`` for player 0, and so on): unique, so
+    that ``csv.DictReader`` keeps every column (``pK_sweeps`` counts the sweeps made,
+    ``pK_points_sweeps`` the points they scored).
+
+    >>> csv_header(2)[:7]
+    ['index', 'seed', 'winner', 'hands', 'moves', 'first', 'p0_player']
+    """
+    cols = ["index", "seed", "winner", "hands", "moves", "first"]
+    for k in range(nplayers):
+        cols += [f"p{k}_{f}" for f in ("player", "seat", "seed", "score", "sweeps")]
+        cols += [f"p{k}_points_{c}" for c in CATEGORIES]
+    return cols
+
+
+def csv_row(g: GameRecord, players: Sequence[str]) -> list[Any]:
+    """The CSV row of one game (an empty winner is a draw)."""
+    row: list[Any] = [g.index, g.seed, "" if g.winner is None else g.winner, g.hands, g.moves,
+                      "" if g.first is None else g.first]
+    for k, name in enumerate(players):
+        row += [name, g.seats[k], g.player_seeds[k], g.scores[k], g.sweeps[k]]
+        row += [g.points[k][c] for c in CATEGORIES]
+    return row
 
 
 # -- playing -------------------------------------------------------------------------------
@@ -371,6 +473,7 @@ def play_game(
         by_seat[seats[k]] = make_player(spec, pseeds[k])
     team_sweeps = [0] * r.num_teams
     moves = 0
+    first = seats.index(game.state.to_move)
     while not game.is_over and game.hands_played < MAX_HANDS:
         hand = game.state
         seat = hand.to_move
@@ -403,6 +506,7 @@ def play_game(
         moves=moves,
         points=tuple(dict(team_points[t]) for t in teams),
         sweeps=tuple(team_sweeps[t] for t in teams),
+        first=first,
     )
 
 
@@ -458,6 +562,8 @@ def simulate(
     engine: str = "local",
     address: str | None = None,
     scheduler: str | None = None,
+    keep_games: bool = True,
+    on_game: GameFn | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of ``system`` between ``players`` (specs for
     :func:`~cassino.players.make_player`, one per seat) and summarize them.
@@ -473,6 +579,11 @@ def simulate(
     by default a local cluster); ``workers`` then sizes the cluster started here. Their
     chunks default to :func:`~cassino.distributed.distributed_chunk_size` games. See
     :func:`cassino.distributed.open_engine` and docs/scaling.md.
+
+    The work streams: at most :data:`IN_FLIGHT` tasks per worker are pending at a time,
+    and the summary is totalled game by game (:class:`Tally`). ``on_game(record)`` is
+    called for every game in index order as the games finish; with ``keep_games=False``
+    the result's ``games`` is empty, and the run's memory does not grow with ``games``.
 
     The result does not depend on ``workers``, ``chunk_size``, ``executor`` or ``engine``.
     """
@@ -505,6 +616,28 @@ def simulate(
         "seed": seed,
         "duplicate": duplicate,
     }
+    tally = Tally(specs)
+    kept: list[GameRecord] = []
+
+    def take(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> SimulationResult:
+        for chunk in chunks:
+            for data in chunk:
+                record = GameRecord.from_dict(data)
+                tally.add(record)
+                if keep_games:
+                    kept.append(record)
+                if on_game is not None:
+                    on_game(record)
+        return SimulationResult(
+            system=r.system,
+            options=r.options(),
+            seed=seed,
+            duplicate=duplicate,
+            players=specs,
+            games=tuple(kept),
+            summary=tally.summary(),
+        )
+
     nworkers = workers if workers is not None else os.cpu_count() or 1
     if engine != "local":
         from .distributed import distributed_chunk_size, open_engine
@@ -514,27 +647,17 @@ def simulate(
             slots,
         ):
             size = chunk_size or distributed_chunk_size(games, slots)
-            chunks = _run_on(pool, _tasks(base, games, size), games, progress)
-        return _result(r, seed, duplicate, specs, chunks)
+            return take(_run_on(pool, _tasks(base, games, size), games, progress, slots))
     if chunk_size is None:
         chunk_size = local_chunk_size(games, nworkers)
     tasks = _tasks(base, games, chunk_size)
     if executor is not None:
-        chunks = _run_on(executor, tasks, games, progress)
-    elif nworkers == 1 or len(tasks) == 1:
-        chunks = []
-        done = 0
-        if progress is not None:
-            progress(0, games)
-        for task in tasks:
-            chunks.append(run_chunk(task))
-            done += task["stop"] - task["start"]
-            if progress is not None:
-                progress(done, games)
-    else:
-        with ProcessPoolExecutor(max_workers=min(nworkers, len(tasks))) as pool:
-            chunks = _run_on(pool, tasks, games, progress)
-    return _result(r, seed, duplicate, specs, chunks)
+        return take(_run_on(executor, tasks, games, progress, nworkers))
+    if nworkers == 1 or games <= chunk_size:
+        return take(_run_here(tasks, games, progress))
+    ntasks = -(-games // chunk_size)
+    with ProcessPoolExecutor(max_workers=min(nworkers, ntasks)) as pool:
+        return take(_run_on(pool, tasks, games, progress, min(nworkers, ntasks)))
 
 
 def local_chunk_size(games: int, workers: int) -> int:
@@ -562,57 +685,76 @@ def _check_engine(engine: Any, executor: Executor | None, address: Any, schedule
             raise SimulationError(f"{name} is for engine={owner!r}, not engine={engine!r}")
 
 
-def _tasks(base: Mapping[str, Any], games: int, chunk_size: int) -> list[dict[str, Any]]:
-    """The :func:`run_chunk` tasks of games ``0 .. games-1``, ``chunk_size`` games each."""
-    return [
-        {**base, "start": start, "stop": min(start + chunk_size, games)}
-        for start in range(0, games, chunk_size)
-    ]
+def _tasks(base: Mapping[str, Any], games: int, chunk_size: int) -> Iterator[dict[str, Any]]:
+    """The :func:`run_chunk` tasks of games ``0 .. games-1``, ``chunk_size`` games each,
+    made as they are needed."""
+    for start in range(0, games, chunk_size):
+        yield {**base, "start": start, "stop": min(start + chunk_size, games)}
 
 
-def _result(
-    r: Rules,
-    seed: int,
-    duplicate: bool,
-    specs: tuple[str, ...],
-    chunks: Iterable[Sequence[Mapping[str, Any]]],
-) -> SimulationResult:
-    records = tuple(GameRecord.from_dict(d) for chunk in chunks for d in chunk)
-    return SimulationResult(
-        system=r.system,
-        options=r.options(),
-        seed=seed,
-        duplicate=duplicate,
-        players=specs,
-        games=records,
-        summary=summarize(specs, records),
-    )
+def _run_here(
+    tasks: Iterable[Mapping[str, Any]], games: int, progress: ProgressFn | None
+) -> Iterator[list[dict[str, Any]]]:
+    """The chunks of ``tasks`` played one after the other in this process."""
+    done = 0
+    if progress is not None:
+        progress(0, games)
+    for task in tasks:
+        chunk = run_chunk(task)
+        done += task["stop"] - task["start"]
+        if progress is not None:
+            progress(done, games)
+        yield chunk
 
 
 def _run_on(
     executor: Executor,
-    tasks: Sequence[Mapping[str, Any]],
+    tasks: Iterator[Mapping[str, Any]],
     games: int,
     progress: ProgressFn | None,
-) -> list[list[dict[str, Any]]]:
-    # Everything is submitted before the first progress call, so that a caller's progress
-    # display (which may start a thread) starts after the worker processes are forked.
-    futures: list[Future[list[dict[str, Any]]]] = [executor.submit(run_chunk, t) for t in tasks]
-    sizes = {f: t["stop"] - t["start"] for f, t in zip(futures, tasks, strict=True)}
+    slots: int,
+) -> Iterator[list[dict[str, Any]]]:
+    """The chunks of ``tasks`` run on ``executor``, yielded in game order as they finish.
+
+    At most ``IN_FLIGHT * slots`` tasks are submitted or finished and waiting for an
+    earlier one, so that memory stays bounded however many games the run has; the first
+    failure is raised at once and the pending tasks are cancelled.
+    """
+    limit = IN_FLIGHT * max(1, slots)
+    pending: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {}
+    ready: dict[int, list[dict[str, Any]]] = {}
+    following = 0   # the first game not yet yielded
+    done = 0
+
+    def submit() -> None:
+        while len(pending) + len(ready) < limit:
+            task = next(tasks, None)
+            if task is None:
+                return
+            pending[executor.submit(run_chunk, task)] = (task["start"], task["stop"] - task["start"])
+
     try:
+        # the first tasks are submitted before the first progress call, so that a caller's
+        # progress display (which may start a thread) starts after the workers are forked
+        submit()
         if progress is not None:
             progress(0, games)
-        done = 0
-        for f in as_completed(futures):
-            f.result()  # raise the first failure now
-            done += sizes[f]
-            if progress is not None:
-                progress(done, games)
-    except BaseException:
-        for f in futures:
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                start, size = pending.pop(f)
+                ready[start] = f.result()  # raise the first failure now
+                done += size
+                if progress is not None:
+                    progress(done, games)
+            while following in ready:
+                chunk = ready.pop(following)
+                following += len(chunk)
+                yield chunk
+            submit()
+    finally:  # a failure, or a caller that stops early: nothing is left running
+        for f in pending:
             f.cancel()
-        raise
-    return [f.result() for f in futures]
 
 
 # -- plotting ------------------------------------------------------------------------------
@@ -634,11 +776,13 @@ def plot_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
     fig = Figure(figsize=(10, 4), dpi=100)
     FigureCanvasAgg(fig)
     left, right = fig.subplots(1, 2)
-    scores = [[g.scores[k] for g in result.games] for k in range(len(labels))]
-    top = max((max(col) for col in scores if col), default=0)
-    bins = range(0, top + 2)
+    counts = s.score_counts
+    top = max([0] + [max(c) for c in counts if c])
+    bins = range(min([0] + [min(c) for c in counts if c]), top + 2)   # (scores can be < 0)
     for k, label in enumerate(labels):
-        left.hist(scores[k], bins=bins, histtype="step", linewidth=1.5, label=label)
+        xs_k = list(counts[k]) if k < len(counts) else []
+        left.hist(xs_k, bins=bins, weights=[counts[k][x] for x in xs_k], histtype="step",
+                  linewidth=1.5, label=label)
     target = rules(result.system, **result.options).target
     left.axvline(target, color="grey", linestyle="--", linewidth=1)
     left.set_xlabel(f"final game score (target {target})")
