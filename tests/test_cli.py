@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 import cassino
 from cassino.cli import cli, demo
 from cassino.position import MAX_JSON_BYTES, Position
+from cassino.scoring import CATEGORIES, used_categories
 from conftest import assert_one_line_error
 
 # seat 0 holds 2H 5C 7D 9S; the table has 2D 3S 4D 5D and seat 1's simple build 3C+4H=7
@@ -118,11 +119,25 @@ def test_perft_of_a_fresh_deal_matches_the_library() -> None:
 
 
 # -- cassino score -----------------------------------------------------------------------
-def test_score(pos_json: Path) -> None:
+def test_score_table(pos_json: Path) -> None:
     result = run("score", str(pos_json))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "cassino_standard: points of the piles as they stand"
+    rows = {ln.split()[1]: ln.split()[3:-1:2] for ln in lines if ln.startswith("│")}
+    assert rows["cards"] == ["0", "3"] and rows["ace_spades"] == ["0", "1"]
+    assert rows["total"] == ["0", str(3 + 1 + 2 + 1 + 4)]
+    assert "sweeps" not in rows and "mulle" not in rows and "good_ten" not in rows
+    assert list(rows) == [*CATEGORIES[:8], "total"]
+
+
+def test_score(pos_json: Path) -> None:
+    result = run("score", str(pos_json), "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data == build_state().hand_score().to_dict()
+    assert data == build_state().hand_score().to_dict(only=used_categories(build_state().rules))
+    # the standard system's eight categories only: no Diloti, Mulle or sweep rows
+    assert list(data["teams"][0]["categories"]) == list(CATEGORIES[:8])
     team1 = data["teams"][1]
     # seat 1's pile: 33 cards, 12 spades, 10D, 2S and the four aces
     assert team1["total"] == 3 + 1 + 2 + 1 + 4
@@ -239,8 +254,8 @@ def test_subprocess_every_subcommand(pos_json: Path) -> None:
     assert count.stdout.strip() == str(build_state().count_moves())
     perft = _proc("-m", "cassino.cli", "perft", str(pos_json), "2", "--divide")
     assert perft.returncode == 0 and perft.stdout == run("perft", str(pos_json), "2", "--divide").stdout
-    score = _proc("-m", "cassino.cli", "score", str(pos_json))
-    assert json.loads(score.stdout) == build_state().hand_score().to_dict()
+    score = _proc("-m", "cassino.cli", "score", str(pos_json), "--json")
+    assert json.loads(score.stdout) == json.loads(run("score", str(pos_json), "--json").stdout)
     new = _proc("-m", "cassino.cli", "new", "--seed", "5", "--text")
     assert new.stdout == cassino.new_hand(seed=5).to_position().to_text() + "\n"
 

@@ -24,8 +24,8 @@ REFERENCE = cassino.IMPLEMENTATION == "reference"
 GAMES = "4" if REFERENCE else "20"
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), prog_name="cassino")
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin, prog_name="cassino")
 
 
 def proc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -419,3 +419,31 @@ def test_a_bot_that_raises_shows_its_traceback_with_debug(tmp_path: Path) -> Non
     assert "Traceback (most recent call last)" in debug.stderr
     assert 'mybot_wd.py", line 11, in choose' in debug.stderr
     assert debug.stderr.splitlines()[-1] == "error: internal error: RuntimeError: boom"
+
+
+def test_perft_on_a_terminal_shows_progress_over_the_first_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: a deep perft on a TTY reports each first move done (on stderr), and prints
+    the same count; with --divide the same lines as without a terminal."""
+    import cassino.cli as cli_module
+
+    reports: list[tuple[str, int, int]] = []
+
+    class Bar:
+        def __init__(self, label: str = "") -> None:
+            self.label = label
+
+        def __call__(self, done: int, total: int) -> None:
+            reports.append((self.label, done, total))
+
+        def close(self) -> None:
+            reports.append((self.label, -1, -1))
+
+    text = cassino.new_hand(seed=3).to_position().to_text()
+    plain = run("perft", "-", "3", stdin=text).stdout
+    divided = run("perft", "-", "3", "--divide", stdin=text).stdout
+    monkeypatch.setattr(cli_module, "_stderr_tty", lambda: True)
+    monkeypatch.setattr(cli_module, "_ProgressBar", Bar)
+    assert run("perft", "-", "3", stdin=text).stdout == plain
+    n = cassino.new_hand(seed=3).count_moves()
+    assert reports == [("perft, first moves", i, n) for i in range(n + 1)] + [("perft, first moves", -1, -1)]
+    assert run("perft", "-", "3", "--divide", stdin=text).stdout == divided

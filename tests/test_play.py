@@ -84,7 +84,7 @@ def test_move_by_notation(entry: str) -> None:
         ("7Sx", "'7Sx' is neither a command nor a move"),
         ("7SxAC", "Illegal move 7SxAC: the cards taken do not form groups totalling 7."),
         ("7S+AC=8", "Illegal move 7S+AC=8: a build of 8 needs an 8 in your hand after this play."),
-        ("AS", "Illegal move AS: AS is not in the hand of seat 0."),
+        ("AS", "Illegal move AS: AS is not in your hand."),
     ],
 )
 def test_a_bad_entry_gets_a_message_and_a_new_prompt(entry: str, message: str) -> None:
@@ -341,3 +341,46 @@ def test_pseudo_terminal(no_color: bool) -> None:
     assert "capture A♣ 6♥ with 7♠" in plain
     assert plain.count("move> 2\r\n") == 1  # the terminal echoes the entry, play does not
     assert bool(ANSI.search(text)) is not no_color
+
+
+def test_an_illegal_card_is_not_in_your_hand() -> None:
+    r = play(stdin="5D\nquit\n")
+    assert "Illegal move 5D: 5D is not in your hand." in r.stdout
+    assert "seat 0" not in r.stdout.split("Your move>", 1)[1]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals only")
+def test_ctrl_c_at_the_prompt_says_interrupted() -> None:
+    import pty
+    import select
+    import signal
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "dumb"
+        os.execv(sys.executable, [sys.executable, "-m", "cassino.cli", "play", "--seed", "3"])
+    out = b""
+    status = None
+    try:
+        end = time.monotonic() + 30
+        while b"move> " not in out and time.monotonic() < end:
+            if select.select([fd], [], [], 1)[0]:
+                out += os.read(fd, 4096)
+        os.write(fd, b"\x03")   # Ctrl-C from the terminal: SIGINT to the game
+        while status is None and time.monotonic() < end + 30:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    pass
+            done, st = os.waitpid(pid, os.WNOHANG)
+            status = st if done else None
+    finally:
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    text = ANSI.sub("", out.decode("utf-8", errors="replace"))
+    assert status is not None and os.waitstatus_to_exitcode(status) == 1, text
+    assert "Interrupted: the game was not finished." in text and "End of input" not in text
+    assert "Traceback" not in text

@@ -8,10 +8,8 @@ True
 >>> _ = state.push(moves[0]); _ = state.pop()
 """
 
-from __future__ import annotations
-
-import os
-from typing import Any
+import os as _os
+from typing import Any as _Any
 
 from . import _reference
 from ._rng import Rng, shuffled_deck
@@ -72,9 +70,9 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-State: Any
-random_hand: Any
-if os.environ.get("CASSINO_PURE_PYTHON", "") not in ("", "0"):
+State: _Any
+random_hand: _Any
+if _os.environ.get("CASSINO_PURE_PYTHON", "") not in ("", "0"):
     State = _reference.State
     random_hand = _reference.random_hand
     IMPLEMENTATION = "reference"
@@ -96,8 +94,8 @@ def new_hand(
     *,
     seed: int = 0,
     dealer: int = 0,
-    **options: Any,
-) -> Any:
+    **options: _Any,
+) -> _Any:
     """A freshly dealt hand of ``system`` shuffled from ``seed``."""
     r = system if isinstance(system, Rules) else rules(system, **options)
     return State.deal(r, dealer, seed)

@@ -5,6 +5,7 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
+from .cards import CardSet
 from .moves import Move
 from .position import Position
 from .rules import Rules
@@ -42,6 +43,9 @@ class State:
     def dealer(self) -> int: ...
     @property
     def to_move(self) -> int: ...
+    def hand(self, seat: int | None = None) -> CardSet: ...
+    @property
+    def table(self) -> CardSet: ...
     @property
     def hands(self) -> list[int]: ...
     @property

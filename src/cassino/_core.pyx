@@ -12,6 +12,7 @@ from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
 
 from cassino._reference import State as _RefState, system_deck
+from cassino.cards import CardSet
 from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from cassino.moves import Move, MoveKind
 from cassino.position import Build, Position
@@ -3540,7 +3541,24 @@ cdef class State:
     def __repr__(self) -> str:
         return f"<State {self.to_position().to_text()}>"
 
+    def __str__(self) -> str:
+        """The board (:meth:`Position.board`): hands, table, builds, counts."""
+        return self.to_position().board()
+
     # -- queries ---------------------------------------------------------------------------
+    def hand(self, seat=None) -> CardSet:
+        """The cards in the hand of ``seat`` (default: the seat to move), as a CardSet."""
+        if seat is None:
+            seat = self.c.h.to_move
+        if not isinstance(seat, int) or not 0 <= seat < self.c.p.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.c.p.players - 1}")
+        return CardSet(mask_int(self.c.h.hands[<int>seat]))
+
+    @property
+    def table(self) -> CardSet:
+        """Every card on the table, loose or in builds, as a CardSet."""
+        return CardSet(mask_int(table_mask(&self.c)))
+
     @property
     def rules(self) -> Rules:
         """The rules of the game."""

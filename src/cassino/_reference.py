@@ -383,7 +383,24 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.to_position().to_text()}>"
 
+    def __str__(self) -> str:
+        """The board (:meth:`Position.board`): hands, table, builds, counts."""
+        return self.to_position().board()
+
     # -- queries ---------------------------------------------------------------------------
+    def hand(self, seat: int | None = None) -> CardSet:
+        """The cards in the hand of ``seat`` (default: the seat to move), as a CardSet."""
+        if seat is None:
+            seat = self.to_move
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
+        return CardSet(self.hands[seat])
+
+    @property
+    def table(self) -> CardSet:
+        """Every card on the table, loose or in builds, as a CardSet."""
+        return CardSet(self.table_mask)
+
     @property
     def is_over(self) -> bool:
         """Whether the hand is finished (Callabra: also once a capture cleared the table)."""

@@ -277,17 +277,35 @@ def _depth(ctx: click.Context, param: click.Parameter, value: str) -> int:
 def perft(position: str, depth: int, divide: bool) -> None:
     """Count the move sequences of length DEPTH (a finished hand is a leaf)."""
     state = _state(position)
-    if not divide or depth == 0:
+    # on a terminal, a deep count shows its progress over the first moves (on stderr);
+    # Ctrl-C stops it (KeyboardInterrupt from the core's signal checks)
+    bar = _ProgressBar("perft, first moves") if _stderr_tty() and depth >= 2 else None
+    if (not divide and bar is None) or depth == 0:
         click.echo(str(state.perft(depth)))
         return
+    if state.is_over:   # a finished hand is one leaf
+        click.echo("total: 1" if divide else "1")
+        return
     total = 0
-    for m in state.legal_moves():
-        state.push(m)
-        n = state.perft(depth - 1)
-        state.pop()
-        total += n
-        click.echo(f"{m}: {n}")
-    click.echo(f"total: {total if not state.is_over else 1}")
+    moves = state.legal_moves()
+    try:
+        if bar is not None:
+            bar(0, len(moves))
+        for i, m in enumerate(moves, 1):
+            state.push(m)
+            try:
+                n = state.perft(depth - 1)
+            finally:
+                state.pop()
+            total += n
+            if divide:
+                click.echo(f"{m}: {n}")
+            if bar is not None:
+                bar(i, len(moves))
+    finally:
+        if bar is not None:
+            bar.close()
+    click.echo(f"total: {total}" if divide else str(total))
 
 
 @cli.command()
@@ -311,9 +329,33 @@ def apply(position: str, move_texts: tuple[str, ...], text: bool) -> None:
 
 @cli.command()
 @click.argument("position", metavar="POS.json")
-def score(position: str) -> None:
-    """Score the captured piles and sweeps of a position."""
-    click.echo(json.dumps(_state(position).hand_score().to_dict()))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def score(position: str, as_json: bool) -> None:
+    """Score the captured piles and sweeps of a position: points per team in each category
+    the system scores (the piles as they stand, as at the end of the hand)."""
+    state = _state(position)
+    r = state.rules
+    hs = state.hand_score()
+    cats = used_categories(r)
+    data = hs.to_dict(only=cats)
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    teams = data["teams"]
+    assert isinstance(teams, list)
+    names = [
+        "team " + " & ".join(f"seat {s}" for s in range(r.players) if r.team_of(s) == t)
+        if r.num_teams != r.players else f"seat {t}"
+        for t in range(r.num_teams)
+    ]
+    table = _table([("category", "left")] + [(n, "right") for n in names])
+    listed = list(cats) + [c for c in teams[0]["categories"] if c not in cats]
+    for cat in listed:
+        table.add_row(cat, *(str(t["categories"][cat]) for t in teams))
+    table.add_row("total", *(str(t["total"]) for t in teams))
+    console = _console()
+    console.print(f"{r.system}: points of the piles as they stand")
+    console.print(table)
 
 
 @cli.command()
@@ -367,10 +409,16 @@ def _num(x: float | None, digits: int = 0) -> str:
     return "-" if x is None else f"{x:,.{digits}f}"
 
 
+def _stderr_tty() -> bool:
+    """Whether stderr is a terminal (progress bars are drawn only there)."""
+    return sys.stderr.isatty()
+
+
 class _ProgressBar:
     """A rich progress bar on stderr, started at the first report (after the workers start)."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "simulating") -> None:
+        self._label = label
         self._progress: Any = None
         self._task: Any = None
 
@@ -385,7 +433,7 @@ class _ProgressBar:
             )
 
             self._progress = Progress(
-                TextColumn("simulating"),
+                TextColumn(self._label),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
@@ -581,7 +629,7 @@ def simulate_command(
     players = _parse_players(players_spec)
     if plot is not None:
         _check_plot_target(plot)
-    bar = _ProgressBar() if sys.stderr.isatty() and not (as_json or as_csv) else None
+    bar = _ProgressBar() if _stderr_tty() and not (as_json or as_csv) else None
     # --json and --csv stream each game as it comes, in game order; the summary table
     # keeps only the online totals: memory does not grow with --games
     out = sys.stdout

@@ -149,8 +149,21 @@ class Move:
 
     @property
     def taken(self) -> CardSet:
-        """Table cards the move takes, as a :class:`CardSet`."""
+        """Table cards the move takes, as a :class:`CardSet`.
+
+        >>> Move.parse("9Dx4C,5D").taken
+        CardSet('4C 5D')
+        """
         return CardSet(self.takes)
+
+    @property
+    def card_code(self) -> str:
+        """The code of the hand card played (``card``), "" for a pluck or a pass.
+
+        >>> Move.parse("9Dx4C,5D").card_code
+        '9D'
+        """
+        return card_code(self.card) if self.plays_card else ""
 
     @classmethod
     def pluck(cls, card: int) -> Move:
@@ -194,9 +207,15 @@ class Move:
 
     @classmethod
     def parse(cls, text: str, kind: MoveKind | None = None) -> Move:
-        """Parse notation.  Build-like moves parse as ``BUILD``; pass the position's move
-        list to :func:`cassino.find_move` (or use ``State.parse_move``) to resolve augment
-        and increase."""
+        """Parse notation, without a position.
+
+        Build-like moves parse as ``BUILD``: ``State.parse_move(text)`` gives the legal move
+        of a position, with its kind (augment or increase) resolved, and ``State.push``
+        takes the notation as well.
+
+        >>> Move.parse("9Dx4C,5D").takes == (1 << 15) | (1 << 18)   # 4C is card 15, 5D 18
+        True
+        """
         if not isinstance(text, str):
             raise NotationError(f"move notation must be a string, not {type(text).__name__}")
         s = text.strip().upper().replace(" ", "")

@@ -76,7 +76,11 @@ _CATEGORY_NAMES = {
 
 
 class _EndOfInput(Exception):
-    """stdin ended or the user pressed Ctrl-C/Ctrl-D."""
+    """stdin ended (Ctrl-D) or the user pressed Ctrl-C (``interrupted``)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__()
+        self.interrupted = interrupted
 
 
 class _Session:
@@ -357,9 +361,12 @@ class _Session:
         self.console.file.flush()
         try:
             line = input()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.console.print()
             raise _EndOfInput() from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise _EndOfInput(interrupted=True) from None
         if self.echo:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
@@ -408,8 +415,15 @@ class _Session:
                     self.opponent_turn(hand_state.to_move)
                 if hand_state.is_over:
                     self.show_hand_end(hand_state, self.table_left, g.hand_scores[-1])
-        except _EndOfInput:
-            c.print("End of input: the game was not finished.")
+        except KeyboardInterrupt:   # Ctrl-C while the other players think
+            c.print()
+            c.print("Interrupted: the game was not finished.")
+            return EXIT_ABANDONED
+        except _EndOfInput as end:
+            if end.interrupted:
+                c.print("Interrupted: the game was not finished.")
+            else:
+                c.print("End of input: the game was not finished.")
             return EXIT_ABANDONED
         self.show_winner()
         return 0
@@ -524,7 +538,8 @@ class _Session:
         try:
             move: Move = self.game.state.parse_move(entry)
         except IllegalMoveError as exc:
-            message = str(exc)
+            # the engine names seats; the player at the keyboard is "you"
+            message = str(exc).replace(f"the hand of seat {self.seat}", "your hand")
             self.error(message[:1].upper() + message[1:] + ".")
             return None
         except CassinoError as exc:

@@ -299,6 +299,55 @@ class Position:
             return True
         return not any(self.hands) and not self.stock and self.phase != "after"
 
+    def board(self) -> str:
+        """A readable picture of the position, the ``str`` of a ``State``: each seat's hand
+        and pile, the loose cards, the builds with their groups, values and owners, and the
+        counts (stock, sweeps, scores). ``>`` marks the seat to move.
+
+        >>> import cassino
+        >>> state = cassino.new_hand(seed=7)
+        >>> _ = state.push("3S"); _ = state.push("5S+5D=5")
+        >>> print(state)     # State.__str__ is this board
+        cassino_standard, 2 players: dealer seat 0, seat 1 to move
+          seat 0  hand 5C 6D JH                  pile 0
+        > seat 1  hand 2D 9D KS                  pile 0
+          table   3S 4C 8D KD
+          build   5: 5S | 5D, multiple, owned by seat 0
+          stock 40; sweeps 0-0; scores 0-0; no capture yet
+        """
+        r = self.rules
+        opts = " ".join(f"{k}={v}" for k, v in sorted(r.options().items()) if k != "players")
+        if self.is_over:
+            turn = "the hand is over"
+        else:
+            turn = f"seat {self.to_move} to move" + (
+                f" ({self.phase} a pluck)" if self.phase != "start" else "")
+        deal = ", the last deal" if not self.stock and not r.draw_refill else ""
+        lines = [f"{r.system}{' ' + opts if opts else ''}, {r.players} players: "
+                 f"dealer seat {self.dealer}, {turn}{deal}"]
+        for seat, hand in enumerate(self.hands):
+            mark = ">" if seat == self.to_move and not self.is_over else " "
+            cards = " ".join(card_code(c) for c in _bits(hand)) or "-"
+            lines.append(f"{mark} seat {seat}  hand {cards:<24}  pile {len(self.piles[r.team_of(seat)])}"
+                         if r.num_teams == r.players else
+                         f"{mark} seat {seat}  hand {cards:<24}  team {r.team_of(seat)}")
+        if r.num_teams != r.players:
+            lines += [f"  team {t}  pile {len(p)}" for t, p in enumerate(self.piles)]
+        lines.append("  table   " + (" ".join(card_code(c) for c in _bits(self.loose)) or "-"))
+        for b in self.builds:
+            groups = " | ".join(
+                "+".join(b.card_text(c, r) for c in _bits(g)) for g in b.groups_for(r))
+            owners = ", ".join(f"seat {s}" for s in b.owner_seats())
+            kind = "multiple" if b.multiple else "simple"
+            lines.append(f"  build   {b.value}: {groups}, {kind}, owned by {owners}")
+        last = "no capture yet" if self.last_capturer is None else (
+            f"last capture by seat {self.last_capturer}")
+        lines.append(
+            f"  stock {len(self.stock)}; sweeps {'-'.join(map(str, self.sweeps))}; "
+            f"scores {'-'.join(map(str, self.scores))}; {last}"
+        )
+        return "\n".join(lines)
+
     # -- validation ----------------------------------------------------------------------
     def validate(self) -> Position:
         """Check consistency; return self or raise :class:`PositionError`."""

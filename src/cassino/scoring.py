@@ -103,11 +103,19 @@ class HandScore:
                 out[cat] += pts
         return out
 
-    def to_dict(self) -> dict[str, object]:
-        """The ``cassino score`` JSON form."""
+    def to_dict(self, only: Sequence[str] | None = None) -> dict[str, object]:
+        """The ``cassino score --json`` form; ``only`` keeps those categories (and any
+        other that scored), e.g. ``used_categories(rules)``."""
+        scored = {cat for cat, _, pts in self.events if pts}
+        keep = None if only is None else set(only) | scored
         return {
             "teams": [
-                {"total": self.totals()[t], "categories": self.categories(t)}
+                {
+                    "total": self.totals()[t],
+                    "categories": {
+                        c: v for c, v in self.categories(t).items() if keep is None or c in keep
+                    },
+                }
                 for t in range(self.num_teams)
             ]
         }
