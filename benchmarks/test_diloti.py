@@ -1,4 +1,4 @@
-"""Diloti move generation (RULES.md §3.17, §3.18) on tables rich in declarations.
+"""Diloti move generation (docs/rules.md §3.17, §3.18) on tables rich in declarations.
 
 Positions: two hand-made tables (several plain declarations, a family declaration, many
 loose numeric cards, 6-card hands; two and four players) and mid-hand positions of

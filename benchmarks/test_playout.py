@@ -96,7 +96,7 @@ def test_playouts_per_system(benchmark: Any, system: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_mulle_playouts(benchmark: Any, players: int, policy: str) -> None:
-    """Mulle (RULES.md §3.20): the 104-card deck in cassino._core128 (128-bit masks), hands/s
+    """Mulle (docs/rules.md §3.20): the 104-card deck in cassino._core128 (128-bit masks), hands/s
     for 2, 3 and 4 players, random or greedy players (docs/benchmarks.md)."""
     if CORE is None:
         pytest.skip("cassino._core is not built")
@@ -134,7 +134,7 @@ def test_random_hand(benchmark: Any, impl: Impl) -> None:
      ("pairs", {"rank_pairing_always": True})],
 )
 def test_playouts_finnish(benchmark: Any, impl: Impl, label: str, options: dict[str, Any]) -> None:
-    """Finnish Kasino (RULES.md §3.21): random hands through the ordinary generator paths
+    """Finnish Kasino (docs/rules.md §3.21): random hands through the ordinary generator paths
     with a hand-value table (rank pairing, AMB-52: its own subset walk when a hand A, 2S or
     10D meets a loose card of its rank); the first hands agree with the other
     implementation."""

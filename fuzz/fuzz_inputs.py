@@ -87,7 +87,7 @@ FIXED_TEXTS = [
     "cassino_trailing_royals 1 0 5S,QD,QC,KH/2C,3C,QH,KD 4D,5D,JS,QS,(KS|KC=13@1) AS,AD,2S,3S,"
     "4S,5H,6H,7H,7C,8D,9S,9C,10H,10C,JD/AH,AC,2D,3D,4C,5C,6D,7D,8H,8C,9H,10S,10D,JH,JC 2H,3H,4H,"
     "6S,6C,7S,8S,9D - - 0,0",
-    # Diloti (RULES.md §3.17, §3.18): declarations, a family, a partner's raised declaration
+    # Diloti (docs/rules.md §3.17, §3.18): declarations, a family, a partner's raised declaration
     "diloti 1 0 2H,5C,6D,8C,9S,KC/AH,5D,7C,9H,10D,QH "
     "AS,2C,3D,4H,7S,KD,(2S+3H=5@1),(4S+4D=8@0),(3C+6H|9D=9@1) "
     "AD,2D,4C,5H,6C,7D,8H,9C,10H,JS,JD,QS,QC,KH/AC,3S,5S,6S,7H,8S,8D,10S,10C,JH,JC,QD,KS - 1 - "

@@ -1,4 +1,4 @@
-"""Callabra (RULES.md §3.14, AMB-36).
+"""Callabra (docs/rules.md §3.14, AMB-36).
 
 3 cards each and 5 on the table; every card its rank as value (A 1, J 11, Q 12, K 13). A
 card takes one table card of its value; two hand cards take one table card of their total

@@ -292,15 +292,3 @@ def test_demo_hand_is_deterministic_and_scored() -> None:
     other = CliRunner().invoke(demo, ["--seed", "2"])
     assert other.exit_code == 0 and other.stdout != out
     assert_one_line_error(CliRunner().invoke(demo, ["--seed", "x"]), "seed")
-
-
-# -- README ------------------------------------------------------------------------------
-def test_readme_api_tour_runs() -> None:
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), re.S)
-    assert blocks, "README.md has no python examples"
-    namespace: dict[str, Any] = {}
-    for block in blocks:
-        if "cassino.playouts(" in block and cassino.IMPLEMENTATION == "reference":
-            continue  # 300,000 hands: hours for the reference (test_playouts compares both)
-        exec(compile(block, "README.md", "exec"), namespace)

@@ -288,13 +288,13 @@ def test_rules_of_an_implemented_system() -> None:
     result = run("rules", "cassino_standard_002")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Standard Cassino (rules of seed 002) (cassino_standard_002), RULES.md §3.1")
+    assert out.startswith("Standard Cassino (rules of seed 002) (cassino_standard_002), docs/rules.md §3.1")
     assert "status: implemented" in out
     for name in OPTION_NAMES:
         assert re.search(rf"\b{name}\b", out), name
-    line = next(ln for ln in out.splitlines() if " obligation " in ln)
+    line = next(ln for ln in out.splitlines() if ln.startswith("│ obligation "))
     assert "v3" in line and "none | v1 | v2 | v3" in line
-    line = next(ln for ln in out.splitlines() if " players " in ln)
+    line = next(ln for ln in out.splitlines() if ln.startswith("│ players "))
     assert "2-3" in line
 
 
@@ -316,7 +316,7 @@ def test_rules_with_options_and_json() -> None:
 def test_rules_of_a_planned_system() -> None:
     result = run("rules", "zwickern")
     assert result.exit_code == 0, result.output
-    assert "Zwickern (zwickern), RULES.md §3.32" in result.stdout
+    assert "Zwickern (zwickern), docs/rules.md §3.32" in result.stdout
     assert "not implemented yet" in result.stdout
     assert SYSTEMS["zwickern"].summary in result.stdout
     data = json.loads(run("rules", "zwickern", "--json").stdout)
@@ -447,3 +447,25 @@ def test_perft_on_a_terminal_shows_progress_over_the_first_moves(monkeypatch: py
     n = cassino.new_hand(seed=3).count_moves()
     assert reports == [("perft, first moves", i, n) for i in range(n + 1)] + [("perft, first moves", -1, -1)]
     assert run("perft", "-", "3", "--divide", stdin=text).stdout == divided
+
+
+@pytest.mark.parametrize("system", ["cassino_royal", "diloti_four_player", "zwickern"])
+def test_rules_prints_the_rules_reference_text(system: str) -> None:
+    """cassino rules ID prints the system's part of docs/rules.md, word for word (issue 23)."""
+    from cassino.rules import system_rules_text
+
+    text = system_rules_text(system)
+    out = run("rules", system)
+    assert out.exit_code == 0, out.output
+    assert text in out.stdout
+    assert json.loads(run("rules", system, "--json").stdout)["rules"] == text
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert text.split("\n\nAmbiguities cited above")[0].split("\n\n### 5.")[0] in doc
+
+
+def test_simulate_help_gives_the_chunk_defaults_of_the_code() -> None:
+    from cassino.distributed import DISTRIBUTED_CHUNK
+    from cassino.simulate import LOCAL_CHUNK
+
+    text = " ".join(run("simulate", "--help").stdout.split())
+    assert f"up to {LOCAL_CHUNK} locally, up to {DISTRIBUTED_CHUNK} on ray or dask" in text

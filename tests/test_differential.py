@@ -92,7 +92,7 @@ def test_random_play_matches_002(seed, choice):
     lockstep(rules("cassino_standard_002"), seed, choice, perft_every=7)
 
 
-# RULES.md §3.2-§3.4: the multi-player systems, with and without standard options
+# docs/rules.md §3.2-§3.4: the multi-player systems, with and without standard options
 MULTI_SYSTEMS = [
     ("cassino_partnership", {}),
     ("cassino_three_four", {}),
@@ -136,7 +136,7 @@ def test_random_hand_matches_multiplayer(system, base, seed):
     )
 
 
-# RULES.md §3.6, §3.7, §3.12, §3.13: the scoring systems (with every player count) and the
+# docs/rules.md §3.6, §3.7, §3.12, §3.13: the scoring systems (with every player count) and the
 # scoring options; the options a system fixes are dropped from the random option sets
 SCORE_SYSTEMS = [
     ("cassino_spade", {}),
@@ -194,7 +194,7 @@ def test_random_hand_matches_scoring_systems(system, base, seed):
     )
 
 
-# RULES.md §3.9-§3.10: Royal and Buckeye Cassino (multi-valued cards: the core's gen_multi)
+# docs/rules.md §3.9-§3.10: Royal and Buckeye Cassino (multi-valued cards: the core's gen_multi)
 ROYAL_SYSTEMS = [
     ("cassino_royal", {}),
     ("cassino_royal", {"players": 3}),
@@ -518,7 +518,7 @@ def test_core_perft_counts_the_last_ply_without_listing():
     assert cs.perft(1) == cs.count_moves()
 
 
-# -- RULES.md §3.5 Draw Cassino, §3.15 Tablanette, §3.37 five-of-spades sweep, initial pairs
+# -- docs/rules.md §3.5 Draw Cassino, §3.15 Tablanette, §3.37 five-of-spades sweep, initial pairs
 
 MECH_SYSTEMS = [
     ("cassino_draw", {}),
@@ -642,7 +642,7 @@ def test_face_builds_on_a_hard_table_count_and_stream_alike():
     assert c.perft(2) == r.perft(2)
 
 
-# -- RULES.md §3.14 Callabra (gen_callabra, count_callabra, the short deal, the clear) ------
+# -- docs/rules.md §3.14 Callabra (gen_callabra, count_callabra, the short deal, the clear) ------
 
 CALLABRA_SETUPS = [
     {},
@@ -743,7 +743,7 @@ def test_callabra_explain_agrees_on_illegal_two_card_moves():
         assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
 
 
-# RULES.md §3.37 opt_michigan (AMB-19): defaults legal and fined, sweeps 2 at once, rounds
+# docs/rules.md §3.37 opt_michigan (AMB-19): defaults legal and fined, sweeps 2 at once, rounds
 # to 5 ending the hand at the third instant score against a team
 MICHIGAN_SYSTEMS = [
     ("cassino_standard", {"michigan": True}),
@@ -819,7 +819,7 @@ def test_michigan_hard_table_counts_streams_and_perfts_alike(obligation):
     assert cs.perft(1) == len(ref_moves)
 
 
-# RULES.md §3.19 Swedish Kassino (Royal values without building: gen_multi and the fast
+# docs/rules.md §3.19 Swedish Kassino (Royal values without building: gen_multi and the fast
 # paths) and §3.16 Kontsina (capture_extent=single_group: gen_single_group)
 NORDIC_SETUPS = [
     ("swedish_kassino", {}),
@@ -866,7 +866,7 @@ def test_kontsina_explain_agrees_on_illegal_captures():
         assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
 
 
-# RULES.md §3.21 Finnish Kasino: hand values (A 14, 2S 15, 10D 16) read by every generator
+# docs/rules.md §3.21 Finnish Kasino: hand values (A 14, 2S 15, 10D 16) read by every generator
 # path of the core (hval), rank pairing (AMB-52) by its own subset walk, the Mokki limits
 # (AMB-54) read from the game scores at the start of the hand
 FINNISH_SETUPS = [
@@ -889,7 +889,7 @@ def finnish_lockstep(r: Any, seed: int, choice: int) -> int:
     return biased_lockstep(r, seed, choice, odds=3, every=11, scores=scores)
 
 
-# RULES.md §3.17, §3.18 Diloti (gen_diloti, _diloti.pxi): declarations, raises, family
+# docs/rules.md §3.17, §3.18 Diloti (gen_diloti, _diloti.pxi): declarations, raises, family
 # additions and their options (AMB-42..51)
 DILOTI_SETUPS = [
     ("diloti", {}),
@@ -1046,7 +1046,7 @@ def test_diloti_positions_rich_in_declarations_match(system, options):
     assert compared >= 30 and rich >= 3
 
 
-# RULES.md §3.20 Mulle: the 104-card deck in cassino._core128 (128-bit masks), which
+# docs/rules.md §3.20 Mulle: the 104-card deck in cassino._core128 (128-bit masks), which
 # cassino._core's constructors hand it; Mulle captures, the even last deal (AMB-55) or the
 # rotation, every copy of a point card (AMB-56) or once
 MULLE_SETUPS = [

@@ -1,4 +1,4 @@
-"""Diloti and Four Player Diloti (RULES.md §3.17, §3.18; AMB-42 to AMB-51).
+"""Diloti and Four Player Diloti (docs/rules.md §3.17, §3.18; AMB-42 to AMB-51).
 
 Two players (or four in two partnerships, counter-clockwise), six cards each, four table
 cards, four deals (two for four players). A 1, 2-10 pip, J Q K by rank only. A numeric card
@@ -422,7 +422,7 @@ def test_a_whole_game_ends_and_replays():
     assert Game.replay(g.log).scores == g.scores
 
 
-# -- four players (RULES.md §3.18) ---------------------------------------------------------------
+# -- four players (docs/rules.md §3.18) ---------------------------------------------------------------
 def four(hands: list[str], table: Any, **kw: Any) -> Any:
     return make_state(hands, table, system=DI4, **kw)
 
@@ -559,7 +559,7 @@ def _splits(cards_: list[int], v: int) -> bool:
 
 def _oracle(p: Position) -> set[tuple[int, int, int, int]]:
     """The legal (card, kind, takes, value) of a Diloti position, by trying every hand card
-    against every subset of table items and every value, judged directly from RULES.md
+    against every subset of table items and every value, judged directly from docs/rules.md
     §3.17/§3.18 and the options (no code shared with the engines)."""
     r = p.rules
     seat = p.to_move

@@ -1,4 +1,4 @@
-"""Trailing-royals Cassino (RULES.md §3.11, AMB-33) and the option module
+"""Trailing-royals Cassino (docs/rules.md §3.11, AMB-33) and the option module
 ``opt_face_cards_all_four`` (§3.37), rule by rule.
 
 A face card takes any number of loose cards of its rank, and it may be laid on loose cards of

@@ -1,4 +1,4 @@
-"""Finnish Kasino (RULES.md §3.21; AMB-52, AMB-53, AMB-54, AMB-58).
+"""Finnish Kasino (docs/rules.md §3.21; AMB-52, AMB-53, AMB-54, AMB-58).
 
 Swedish play (no building, free multi-group captures, never compulsory) with two value
 tables: on the table A 1, 2S 2, 10D 10, J 11, Q 12, K 13; from hand A 14, 2S 15, 10D 16, the

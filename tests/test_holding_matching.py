@@ -1,4 +1,4 @@
-"""RULES.md §3.1 with multi-valued cards (issues 22 and 24): the holding requirement and the
+"""docs/rules.md §3.1 with multi-valued cards (issues 22 and 24): the holding requirement and the
 holding invariant are one check, a distinct card in hand for each value of the builds one
 owns; and one move per build, whichever of interchangeable cards (Royal aces) is labelled
 at its second value."""

@@ -1,4 +1,4 @@
-"""Kontsina (RULES.md §3.16; AMB-38, AMB-39, AMB-40, AMB-41).
+"""Kontsina (docs/rules.md §3.16; AMB-38, AMB-39, AMB-40, AMB-41).
 
 Two players, A 1, 2-10 pip, J Q K by rank only; no building, no sweeps. A play takes
 exactly one group: one loose card of its rank (even if several lie there) or one sum group

@@ -1,4 +1,4 @@
-"""Draw Cassino (RULES.md §3.5), Tablanette (§3.15, AMB-37) and the option modules
+"""Draw Cassino (docs/rules.md §3.5), Tablanette (§3.15, AMB-37) and the option modules
 ``opt_five_of_spades_sweep`` (§3.37, AMB-21) and ``opt_initial_pairs`` (§3.37, AMB-20),
 rule by rule.
 

@@ -1,4 +1,4 @@
-"""opt_michigan (RULES.md §3.37, AMB-19): defaults on the build duty are legal but cost
+"""opt_michigan (docs/rules.md §3.37, AMB-19): defaults on the build duty are legal but cost
 their player 2 points at once, sweeps score 2 at once, and the ``michigan_rounds_to_5``
 sub-mode plays to 5 and ends a hand at the third instant score against a team.
 

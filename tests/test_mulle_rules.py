@@ -1,4 +1,4 @@
-"""Mulle (RULES.md §3.20; AMB-55, AMB-56).
+"""Mulle (docs/rules.md §3.20; AMB-55, AMB-56).
 
 Swedish Kassino with two 52-card decks shuffled together: ids 52-103 are the second copies
 (written with a prime, ``AS'``). Royal values, value matching, no building, tabbe, sistan,

@@ -1,4 +1,4 @@
-"""The multi-player systems of RULES.md §3.2-§3.4, rule by rule.
+"""The multi-player systems of docs/rules.md §3.2-§3.4, rule by rule.
 
 ``cassino_partnership`` (§3.2, AMB-22, AMB-23), ``cassino_three_four`` (§3.3) and
 ``cassino_five_player`` (§3.4). Each test pins one rule so that it fails if the rule

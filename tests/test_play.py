@@ -115,7 +115,7 @@ def test_undo_takes_back_your_move_and_the_reply() -> None:
 
 def test_rules_shows_the_summary_and_the_options() -> None:
     r = play(stdin="rules\n")
-    assert "Standard Cassino (cassino_standard, RULES.md §3.1)" in r.stdout
+    assert "Standard Cassino (cassino_standard, docs/rules.md §3.1)" in r.stdout
     assert "Rank matching, multi-group sums" in r.stdout
     assert "Options: none (the defaults)" in r.stdout
     r = play("--option", "sweeps=true", "--option", "target=11", stdin="rules\n")
@@ -366,8 +366,14 @@ def test_ctrl_c_at_the_prompt_says_interrupted() -> None:
         while b"move> " not in out and time.monotonic() < end:
             if select.select([fd], [], [], 1)[0]:
                 out += os.read(fd, 4096)
-        os.write(fd, b"\x03")   # Ctrl-C from the terminal: SIGINT to the game
+        # Ctrl-C from the terminal: SIGINT to the game. A signal that lands between the
+        # prompt and the blocking read is only seen at the next input, so it is sent again
+        # every second until the game exits
+        last = 0.0
         while status is None and time.monotonic() < end + 30:
+            if time.monotonic() - last > 1:
+                os.write(fd, b"\x03")
+                last = time.monotonic()
             if select.select([fd], [], [], 0.1)[0]:
                 try:
                     out += os.read(fd, 4096)

@@ -188,7 +188,7 @@ def test_played_of_a_resumed_position_whose_first_deal_is_uneven() -> None:
 
 
 def test_view_shows_the_public_mulle_count() -> None:
-    """A Mulle (RULES.md §3.20) is made in view of all: every seat's view counts it."""
+    """A Mulle (docs/rules.md §3.20) is made in view of all: every seat's view counts it."""
     hands = ["7H 9C", "KS 3D"]
     pos = conftest.make_position(hands, "7H' 2D 5S", system="mulle", stock="")
     state = cassino.State.from_position(pos)

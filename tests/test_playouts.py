@@ -82,7 +82,7 @@ def test_core_matches_the_reference(system: str, options: dict, players: tuple[s
 
 @needs_core
 def test_c_scoring_of_the_26_26_rule() -> None:
-    """Portuguese (RULES.md §3.12): in the hands that end 26-26 in cards, the C scoring gives
+    """Portuguese (docs/rules.md §3.12): in the hands that end 26-26 in cards, the C scoring gives
     the 3 points to the side with most spades exactly as score_hand does."""
     r = cassino.rules("cassino_portuguese")
     run = playouts(r, 400, seed=5)

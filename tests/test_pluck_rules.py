@@ -1,4 +1,4 @@
-"""Pluck Cassino (RULES.md §3.8) and the option module ``opt_pluck`` (§3.37, AMB-25,
+"""Pluck Cassino (docs/rules.md §3.8) and the option module ``opt_pluck`` (§3.37, AMB-25,
 AMB-27), rule by rule.
 
 A turn of a player who has not plucked in this deal has up to two plies: ``^7H`` plucks the

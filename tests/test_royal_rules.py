@@ -1,4 +1,4 @@
-"""Royal and Buckeye Cassino (RULES.md §3.9, §3.10; AMB-28, AMB-29, AMB-31, AMB-32).
+"""Royal and Buckeye Cassino (docs/rules.md §3.9, §3.10; AMB-28, AMB-29, AMB-31, AMB-32).
 
 Every card has a value (J 11, Q 12, K 13); the ace is 1 or 14 and the Buckeye 10D 10 or 11,
 chosen per use in hand and loose on the table, fixed inside a build. Each test builds a

@@ -1,4 +1,4 @@
-"""Rules validation (RULES.md §3.1 options) and the system registry."""
+"""Rules validation (docs/rules.md §3.1 options) and the system registry."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ SECTION_3_1_OPTIONS = {
     "first_player": ["left_of_dealer", "right_of_dealer", "non_dealer"],
 }
 
-# The 35 systems of RULES.md §3 (§3.29 mod_yoruba is a modifier, not a system).
+# The 35 systems of docs/rules.md §3 (§3.29 mod_yoruba is a modifier, not a system).
 ALL_35_SYSTEMS = [
     "cassino_standard", "cassino_partnership", "cassino_three_four", "cassino_five_player",
     "cassino_draw", "cassino_spade", "cassino_california", "cassino_pluck", "cassino_royal",

@@ -1,4 +1,4 @@
-"""Spade, California, Portuguese and Diamond Cassino (RULES.md §3.6, §3.7, §3.12, §3.13)
+"""Spade, California, Portuguese and Diamond Cassino (docs/rules.md §3.6, §3.7, §3.12, §3.13)
 and the option modules opt_all_eleven and opt_sudden_death (§3.37, AMB-17, AMB-18, AMB-24,
 AMB-26, AMB-34, AMB-35): presets, validation, deals, scoring, tally order and game ends.
 """

@@ -1,4 +1,4 @@
-"""Standard Cassino (RULES.md §3.1) and its resolutions AMB-01 … AMB-15.
+"""Standard Cassino (docs/rules.md §3.1) and its resolutions AMB-01 … AMB-15.
 
 Every test states a rule and asserts exact legal-move sets, or specific moves present or
 absent, so that it fails if the rule is broken. Positions name only the cards that matter

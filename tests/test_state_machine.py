@@ -652,7 +652,7 @@ class DiamondFourMachine(StateMachine):
     options = {"players": 4, "sweeps": True}  # noqa: RUF012
 
 
-# RULES.md §3.9-§3.10: every player count of Royal and Buckeye Cassino (fewer examples each:
+# docs/rules.md §3.9-§3.10: every player count of Royal and Buckeye Cassino (fewer examples each:
 # six machines, and the reference's generator for multi-valued cards is slow)
 class RoyalMachine(StateMachine):
     system = "cassino_royal"
@@ -679,7 +679,7 @@ class BuckeyeFourPlayerMachine(BuckeyeMachine):
     options = {"players": 4, "natural_build_combination": False}  # noqa: RUF012
 
 
-# RULES.md §3.8, §3.37 opt_pluck: plucks before and after the play, passes
+# docs/rules.md §3.8, §3.37 opt_pluck: plucks before and after the play, passes
 class PluckMachine(StateMachine):
     system = "cassino_pluck"
 
@@ -690,7 +690,7 @@ class PluckOptionsMachine(StateMachine):
     options = {"pluck_last_loose": True, "pluck_in_last_deal": False, "sweeps": True}  # noqa: RUF012
 
 
-# RULES.md §3.11, §3.37 opt_face_cards_all_four: natural face builds
+# docs/rules.md §3.11, §3.37 opt_face_cards_all_four: natural face builds
 class TrailingRoyalsMachine(StateMachine):
     system = "cassino_trailing_royals"
 
@@ -703,7 +703,7 @@ class FaceCardsOptionsMachine(StateMachine):
 
 
 class CallabraMachine(StateMachine):
-    """Callabra (RULES.md §3.14): two-card captures, the short deal in rotation, the clear."""
+    """Callabra (docs/rules.md §3.14): two-card captures, the short deal in rotation, the clear."""
 
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
     system = "callabra"
@@ -726,7 +726,7 @@ def _callabra_machine(n: int) -> type[CallabraMachine]:
 CALLABRA_MACHINES = [CallabraMachine, *(_callabra_machine(n) for n in range(3, 9))]
 
 
-# RULES.md §3.37 opt_michigan (AMB-19): obligation defaults legal and fined, sweeps 2 at
+# docs/rules.md §3.37 opt_michigan (AMB-19): obligation defaults legal and fined, sweeps 2 at
 # once; rounds to 5 ends a hand at the third instant score against a team
 class MichiganMachine(StateMachine):
     system = "cassino_standard"
@@ -746,7 +746,7 @@ class MichiganPartnershipV3Machine(StateMachine):
     examples = 6
 
 
-# RULES.md §3.19: Swedish Kassino, Royal values without building, for 2, 3 and 4 players
+# docs/rules.md §3.19: Swedish Kassino, Royal values without building, for 2, 3 and 4 players
 class SwedishMachine(StateMachine):
     system = "swedish_kassino"
     examples = max(1, EXAMPLES // 3) if CORE else 1
@@ -760,7 +760,7 @@ class SwedishFourMachine(SwedishMachine):
     options = {"players": 4, "final_tie": "shared"}  # noqa: RUF012
 
 
-# RULES.md §3.21: Finnish Kasino, hand values apart from table values, for 2, 3 and 4
+# docs/rules.md §3.21: Finnish Kasino, hand values apart from table values, for 2, 3 and 4
 # players; each hand starts from game scores drawn below the target, so that the Mokki
 # cut-off (AMB-54) applies in some hands
 class FinnishMachine(StateMachine):
@@ -785,7 +785,7 @@ class FinnishFourMachine(FinnishMachine):
     options = {"players": 4, "mokki_cutoff_check": "hand_end"}  # noqa: RUF012
 
 
-# RULES.md §3.16: Kontsina, one group a capture (AMB-38, AMB-39 options)
+# docs/rules.md §3.16: Kontsina, one group a capture (AMB-38, AMB-39 options)
 class KontsinaMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
     system = "kontsina"
@@ -795,7 +795,7 @@ class KontsinaOptionsMachine(KontsinaMachine):
     options = {"combine_match_and_sum": True, "faces_capturable": False}  # noqa: RUF012
 
 
-# RULES.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
+# docs/rules.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
 class DilotiMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
     system = "diloti"
@@ -813,7 +813,7 @@ class DilotiFourMachine(DilotiMachine):
     system = "diloti_four_player"
 
 
-# RULES.md §3.20: Mulle, the 104-card deck (cassino._core128), for 2, 3 and 4 players
+# docs/rules.md §3.20: Mulle, the 104-card deck (cassino._core128), for 2, 3 and 4 players
 class MulleMachine(StateMachine):
     system = "mulle"
     examples = max(1, EXAMPLES // 4) if CORE else 1

@@ -1,4 +1,4 @@
-"""Swedish Kassino (RULES.md §3.19; AMB-57, AMB-58).
+"""Swedish Kassino (docs/rules.md §3.19; AMB-57, AMB-58).
 
 Royal values (A 1 or 14, a loose ace too; J 11, Q 12, K 13), value matching, no building;
 captures of any number of matching cards and sum groups, never compulsory, partial

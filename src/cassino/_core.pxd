@@ -134,7 +134,7 @@ cdef struct Params:
     int combine              # ... combine_match_and_sum: one matching card and one sum group
     int faces_capturable     # ... 0: J, Q, K never taken (AMB-38)
     int deal_rotation        # deal_rest=rotation: a short deal one card at a time in rotation
-    # Finnish Kasino (RULES.md §3.21): the value of a card played from hand (A 14, 2S 15,
+    # Finnish Kasino (docs/rules.md §3.21): the value of a card played from hand (A 14, 2S 15,
     # 10D 16; val[] holds the table values); every generator path reads hval for the card
     # played, so hval == val in every other system
     uint8_t hval[NCARDS]

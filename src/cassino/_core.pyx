@@ -184,7 +184,7 @@ cdef bint match_values(uint64_t* cand, int k, int i, uint64_t used) noexcept nog
 
 cdef bint holds_distinct(Core* c, int kind, int card, mask_t takes, int value,
                          int target) noexcept nogil:
-    """RULES.md §3.1, holding requirement and invariant as one check: after the play, the
+    """docs/rules.md §3.1, holding requirement and invariant as one check: after the play, the
     player holds a distinct card for each value of the builds he owns, the new one included
     (builds of one value count once). Only multi-valued cards (Royal ace, Buckeye 10♦) can
     hold two values, so a card per value is matched only among them: the single-valued
@@ -1626,7 +1626,7 @@ cdef inline bint sweep_applies(Core* c) noexcept nogil:
             and (c.h.hands[c.h.to_move] & c.p.sweep_cards) != 0 and sweep_takes(c) != 0)
 
 cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
-    """The capture-all plays (RULES.md §3.37 opt_five_of_spades_sweep, §3.15 Tablanette
+    """The capture-all plays (docs/rules.md §3.37 opt_five_of_spades_sweep, §3.15 Tablanette
     Jacks): a card of c.p.sweep_cards played on a table with prey takes sweep_takes(c).
     That capture replaces the card's trail (with sweep_only, every move of the card).
     Called by gen_moves on the generated list before the maximal filter; 1 when the list
@@ -1661,7 +1661,7 @@ cdef mask_t UNPLUCKABLE = (<mask_t>0xF) | ((<mask_t>1) << 4) | ((<mask_t>1) << 3
 
 cdef inline mask_t pluckable(Core* c) noexcept nogil:
     """The loose cards the player to act may pluck now, as _reference.State._pluckable
-    (RULES.md §3.37 opt_pluck, AMB-25, AMB-27)."""
+    (docs/rules.md §3.37 opt_pluck, AMB-25, AMB-27)."""
     cdef mask_t keep, cand
     if not c.p.pluck or c.h.phase == PH_PLUCKED or (c.h.plucked >> c.h.to_move) & 1:
         return 0
@@ -1683,7 +1683,7 @@ cdef inline bint face_build_on_table(Core* c) noexcept nogil:
     return False
 
 cdef void face_card_moves(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexcept nogil:
-    """Every move of the face card p under opt_face_cards_all_four (RULES.md §3.11, §3.37,
+    """Every move of the face card p under opt_face_cards_all_four (docs/rules.md §3.11, §3.37,
     AMB-33), as _reference.State: its trail; the captures of any loose cards of its rank
     with any natural builds of its rank; a natural build on loose cards of its rank; an
     augment of a build of its rank. best[p] is set to its largest capture."""
@@ -1775,7 +1775,7 @@ cdef inline void loose_by_value(Core* c, mask_t* vmask) noexcept nogil:
         t &= t - 1
 
 cdef int gen_callabra(Core* c, MoveBuf* buf) noexcept nogil:
-    """Callabra (RULES.md §3.14, AMB-36), as _reference.State._pseudo_callabra: every card
+    """Callabra (docs/rules.md §3.14, AMB-36), as _reference.State._pseudo_callabra: every card
     trails, takes one loose card of its value, or with a higher hand card q takes one loose
     card of their total (K_TWO_CARD, takes = q and the table card, value = the total). Listed
     in canonical order: per card, the trail, the captures, the two-card captures by takes."""
@@ -1822,7 +1822,7 @@ cdef int gen_callabra(Core* c, MoveBuf* buf) noexcept nogil:
         return -1
     return <int>buf.n
 
-# capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39), as
+# capture_extent=single_group (Kontsina, docs/rules.md §3.16, AMB-38, AMB-39), as
 # _reference.State._single_group: one loose card of the played card's rank, or one sum group
 # of two or more loose numeric cards totalling its value (combine: also one of each).
 
@@ -1890,7 +1890,7 @@ cdef int gen_single_group(Core* c, MoveBuf* buf) noexcept nogil:
     sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
-# rank_pairing_always (Finnish Kasino, RULES.md §3.21, AMB-52), as
+# rank_pairing_always (Finnish Kasino, docs/rules.md §3.21, AMB-52), as
 # _reference.State._pseudo_finnish: a card also takes loose cards of its own rank, each alone,
 # beside groups totalling its hand value. Subsets are walked in increasing order, so each
 # card's captures come out in canonical order after its trail.
@@ -2605,7 +2605,7 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
         grant_pairs(c)
 
 cdef void grant_pairs(Core* c) noexcept nogil:
-    """opt_initial_pairs (RULES.md §3.37, AMB-20), part of the deal: every rank with exactly
+    """opt_initial_pairs (docs/rules.md §3.37, AMB-20), part of the deal: every rank with exactly
     2 or 4 layout cards (also 3 with initial_pairs=2) goes to the leader's pile, in
     ascending card order; a sweep for his team if the table is left empty (with sweeps).
     Not a capture: the last capturer stays unset."""
@@ -3628,7 +3628,7 @@ cdef class State:
 
     def is_default(self, move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module
-        (under michigan: legal, and fined 2 points when played; RULES.md §3.37, AMB-19)."""
+        (under michigan: legal, and fined 2 points when played; docs/rules.md §3.37, AMB-19)."""
         if not isinstance(move, Move):
             raise TypeError(f"is_default takes a Move, not {type(move).__name__}")
         if not _fits_move(move.card, move.takes, move.value):

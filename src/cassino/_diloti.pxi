@@ -1,4 +1,4 @@
-# Diloti declarations (RULES.md §3.17, §3.18, AMB-42..51), as _reference.State._pseudo_diloti
+# Diloti declarations (docs/rules.md §3.17, §3.18, AMB-42..51), as _reference.State._pseudo_diloti
 # and _diloti_violation: every build is a declaration, plain (one group) or family (two or
 # more). BUILD declares (new, or grouping plain declarations of its value), AUGMENT adds to
 # one family declaration, INCREASE raises a plain declaration by the played card (optionally

@@ -35,7 +35,7 @@ BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
 PLUCK, PASS = MoveKind.PLUCK, MoveKind.PASS
 DEFAULT_LIST_LIMIT = 1 << 20
 FIVE_OF_SPADES = 16
-# opt_pluck (RULES.md §3.37): the cards that may never be plucked: the aces, 10D and 2S
+# opt_pluck (docs/rules.md §3.37): the cards that may never be plucked: the aces, 10D and 2S
 UNPLUCKABLE = 0xF | 1 << 4 | 1 << 38
 
 
@@ -115,7 +115,7 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     table = 0
     pos = 0
     if rules.deal_order == "whole_hands_then_table":
-        # Diloti (RULES.md §3.17): a whole hand to each seat from the dealer's next, the
+        # Diloti (docs/rules.md §3.17): a whole hand to each seat from the dealer's next, the
         # dealer last, then the table cards
         for k in range(1, n + 1):
             seat = next_seat(rules, dealer, k)
@@ -159,7 +159,7 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
 
 def initial_pairs(rules: Rules, table: int) -> int:
     """The layout cards that opt_initial_pairs grants to the leader as part of the deal
-    (RULES.md §3.37, AMB-20): every rank with exactly 2 or 4 cards on the table (also 3
+    (docs/rules.md §3.37, AMB-20): every rank with exactly 2 or 4 cards on the table (also 3
     with ``initial_pairs_triples``). Not a capture: the last capturer stays unset."""
     granted = 0
     for r in range(1, 14):
@@ -450,7 +450,7 @@ class State:
 
     # -- move generation -------------------------------------------------------------------
     def _pluckable(self) -> int:
-        """The loose cards the player to act may pluck now (opt_pluck, RULES.md §3.37,
+        """The loose cards the player to act may pluck now (opt_pluck, docs/rules.md §3.37,
         AMB-25, AMB-27): once per deal, before or after his play; never an ace, 10D or 2S,
         the card he has just trailed, nor the last card on the table (counting the cards
         of builds, or with pluck_last_loose only the loose cards); with
@@ -485,7 +485,7 @@ class State:
         prey = self._sweep_takes()
         for p in bits(self.hands[self.to_move]):
             if sweep_cards >> p & 1 and prey:
-                # RULES.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
+                # docs/rules.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
                 # on a table with prey, the card takes all of it instead of trailing
                 out.append(Move(p, CAPTURE, prey))
                 if sweep_only:
@@ -503,7 +503,7 @@ class State:
         return out
 
     def _face_builds(self, p: int) -> Iterator[Move]:
-        """opt_face_cards_all_four (RULES.md §3.11, §3.37, AMB-33): the face card ``p`` laid
+        """opt_face_cards_all_four (docs/rules.md §3.11, §3.37, AMB-33): the face card ``p`` laid
         on loose cards of its rank makes a natural (multiple) build of the rank, J 11, Q 12,
         K 13; added with loose cards of its rank to such a build, it augments it. With
         natural_build_combination=false, one loose card, or none when augmenting."""
@@ -519,7 +519,7 @@ class State:
                     if natural or not s:
                         yield Move(p, AUGMENT, s | b.cards, rank)
     def _pseudo_finnish(self) -> list[Move]:
-        """Finnish Kasino (RULES.md §3.21, AMB-52): no building; a card takes any loose cards
+        """Finnish Kasino (docs/rules.md §3.21, AMB-52): no building; a card takes any loose cards
         that form groups totalling its hand value (A 14, 2S 15, 10D 16, others as on the
         table), each group one card of that table value or a sum of table values (A 1, 2S
         2, 10D 10, J 11, Q 12, K 13). With ``rank_pairing_always`` a card may also take
@@ -540,7 +540,7 @@ class State:
         return out
 
     def _mokki_counts(self) -> bool:
-        """Whether a Mokki (sweep) made now counts (Finnish Kasino, RULES.md §3.21, AMB-54):
+        """Whether a Mokki (sweep) made now counts (Finnish Kasino, docs/rules.md §3.21, AMB-54):
         never in the last deal of the hand; with ``mokki_cutoff_check=capture`` not once a
         player's running game score (at the start of the hand, plus the point cards
         captured in it so far, this capture's included) has reached ``mokki_cutoff``."""
@@ -554,7 +554,7 @@ class State:
         return True
 
     def _pseudo_callabra(self) -> list[Move]:
-        """Callabra (RULES.md §3.14, AMB-36): every card trails; a card takes one loose card
+        """Callabra (docs/rules.md §3.14, AMB-36): every card trails; a card takes one loose card
         of its value; two hand cards take one loose card of their total. No building, no
         sums of table cards."""
         value = self.rules.card_value
@@ -617,7 +617,7 @@ class State:
         return self.table_mask
 
     def _single_group(self, p: int) -> Iterator[Move]:
-        """capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39): one loose
+        """capture_extent=single_group (Kontsina, docs/rules.md §3.16, AMB-38, AMB-39): one loose
         card of p's rank, or one sum group of two or more loose numeric cards totalling its
         value; with combine_match_and_sum one of each together. Faces match by rank only,
         and not at all with faces_capturable=false."""
@@ -719,7 +719,7 @@ class State:
                 if w <= r.build_max_value:
                     yield Move(p, INCREASE, s | b.cards, w)
 
-    # -- Diloti declarations (RULES.md §3.17, §3.18, AMB-42..51) -------------------------
+    # -- Diloti declarations (docs/rules.md §3.17, §3.18, AMB-42..51) -------------------------
     #
     # Every build is a declaration: plain (one group) or family (two groups or more). The
     # kind of a declaring move follows from what it takes: AUGMENT adds to one existing
@@ -834,7 +834,7 @@ class State:
                 if owner_team == team and not target.raised & ~(1 << team):
                     return (
                         f"the declaration of {target.value} is your partner's: you may raise it "
-                        "only after an opponent has raised it (RULES.md §3.18)"
+                        "only after an opponent has raised it (docs/rules.md §3.18)"
                     )
             if m.kind == AUGMENT and r.augment_who == "own_team":
                 family = next(b for b in taken if b.multiple)
@@ -888,7 +888,7 @@ class State:
         rest = [b for b in self.builds if not b.cards & m.takes]
         self.builds = sorted([*rest, Build(m.value, cards, 1 << seat, multiple, (), raised)])
 
-    # -- multi-valued cards (Royal, Buckeye: RULES.md §3.9, §3.10) --------------------------
+    # -- multi-valued cards (Royal, Buckeye: docs/rules.md §3.9, §3.10) --------------------------
     #
     # Every card has a value (J 11, Q 12, K 13); a multi-valued card (the ace 1 or 14, the
     # Buckeye 10D 10 or 11) takes one value per use, in hand and loose on the table; inside a
@@ -956,7 +956,7 @@ class State:
                     ):
                         continue
                     moves.update(_with_builds(p, loose, bmask))
-                # creates (none without building: Swedish Kassino, RULES.md §3.19)
+                # creates (none without building: Swedish Kassino, docs/rules.md §3.19)
                 for sub in subsets(self.loose) if r.build_kinds != "none" else ():
                     if not sub:
                         continue
@@ -1110,7 +1110,7 @@ class State:
         return None
 
     def _holding_conflict(self, m: Move, after: int, target: Build | None) -> str | None:
-        """RULES.md §3.1 with multi-valued cards: after the play the player must hold a
+        """docs/rules.md §3.1 with multi-valued cards: after the play the player must hold a
         distinct card for each value of the builds he owns, the new build included (builds
         of one value count once). None if he does; else the conflict, named."""
         need = {m.value} if m.kind in BUILD_KINDS else set()
@@ -1143,7 +1143,7 @@ class State:
 
     def is_default(self, move: Move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module
-        (under michigan: legal, and fined 2 points when played; RULES.md §3.37, AMB-19)."""
+        (under michigan: legal, and fined 2 points when played; docs/rules.md §3.37, AMB-19)."""
         return self._duty_reason(move) is not None
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
@@ -1260,7 +1260,7 @@ class State:
             return reasons[move]
         why = self._structural_reason(move)
         if self.rules.declarations:
-            # Diloti (RULES.md §3.17): every build is a declaration
+            # Diloti (docs/rules.md §3.17): every build is a declaration
             for old, new in _DILOTI_WORDS:
                 why = why.replace(old, new)
         return why
@@ -1344,7 +1344,7 @@ class State:
         return f"the cards do not form groups totalling {m.value}"
 
     def _finnish_reason(self, m: Move) -> str:
-        """Why a Finnish Kasino capture is not legal (RULES.md §3.21, AMB-52)."""
+        """Why a Finnish Kasino capture is not legal (docs/rules.md §3.21, AMB-52)."""
         r = self.rules
         code = card_code(m.card)
         hv = r.hand_value(m.card)
@@ -1483,7 +1483,7 @@ class State:
             self.piles[team].append(m.card)
             self.last_capturer = seat
             if r.mulle_points and m.takes == 1 << (m.card + 52 if m.card < 52 else m.card - 52):
-                # Mulle (RULES.md §3.20): the one card taken is the other copy of the card
+                # Mulle (docs/rules.md §3.20): the one card taken is the other copy of the card
                 self.mulles[team] += 1
             last_card = not any(self.hands) and not self.stock
             # (Callabra logs the clear that ends the game, which scores no sweep points)
@@ -1594,7 +1594,7 @@ class State:
             self.stock = []
             return
         if r.deal_rest == "rotation" and len(self.stock) < r.players * size:
-            # Callabra (RULES.md §3.14): one card at a time from the dealer's left
+            # Callabra (docs/rules.md §3.14): one card at a time from the dealer's left
             for i, c in enumerate(self.stock):
                 self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
             self.stock = []

@@ -1,5 +1,5 @@
 # Multi-valued cards: Royal Cassino's ace (1 or 14) and Buckeye Cassino's 10D (10 or 11),
-# RULES.md §3.9, §3.10, AMB-28, AMB-32. Included by _core.pyx.
+# docs/rules.md §3.9, §3.10, AMB-28, AMB-32. Included by _core.pyx.
 #
 # Params.val holds every card's first value and Params.alt_val / alt_table its second value
 # in hand / loose on the table (0 = none). A multi-valued card takes one value per use; inside

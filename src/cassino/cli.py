@@ -20,6 +20,7 @@ import click
 from . import State, new_hand
 from ._rng import Rng
 from .cards import CardSet, card_code
+from .distributed import DISTRIBUTED_CHUNK
 from .errors import CassinoError, MoveLimitError, PositionError, RulesError, UnknownSystemError
 from .game import Game
 from .moves import Move, MoveKind
@@ -34,10 +35,12 @@ from .rules import (
     Rules,
     parse_option,
     rules,
+    system_rules_text,
 )
 from .scoring import used_categories
 from .simulate import (
     ENGINES,
+    LOCAL_CHUNK,
     MAX_HANDS,
     GameRecord,
     SimulationResult,
@@ -571,7 +574,8 @@ def _print_summary(result: SimulationResult) -> None:
     type=click.IntRange(min=1),
     default=None,
     metavar="N",
-    help="Games per task  [default: up to 50 locally, up to 1000 on ray or dask].",
+    help=f"Games per task  [default: up to {LOCAL_CHUNK} locally, up to {DISTRIBUTED_CHUNK} "
+    "on ray or dask].",
 )
 @click.option(
     "--duplicate",
@@ -787,7 +791,7 @@ _INT_RANGES = {
 }
 
 
-# Systems whose player counts are not a range (RULES.md §3.7, §3.12).
+# Systems whose player counts are not a range (docs/rules.md §3.7, §3.12).
 _PLAYER_COUNTS = {"cassino_california": "2 | 3 | 4 | 6", "cassino_portuguese": "2 | 4 (2x2)"}
 
 
@@ -804,6 +808,8 @@ def _allowed(r: Rules, name: str) -> str:
     value = getattr(r, name)
     if isinstance(value, bool):
         return "true | false"
+    if name == "build_max_value" and r.card_values == "royal":
+        return "1-14"   # (an ace played as 14 takes a build of 14)
     return _INT_RANGES.get(name, "integer")
 
 
@@ -864,6 +870,7 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
         "players": info.players,
         "implemented": info.implemented,
         "summary": info.summary,
+        "rules": system_rules_text(info.id),
         "options": None,
     }
     if r is not None:
@@ -876,10 +883,13 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps(data))
         return
     console = _console()
-    console.print(f"{info.name} ({info.id}), RULES.md §{info.section}")
+    console.print(f"{info.name} ({info.id}), docs/rules.md §{info.section}")
     console.print(f"players: {info.players}")
     console.print(f"status: {'implemented' if info.implemented else 'planned, not implemented yet'}")
     console.print(info.summary)
+    console.print()
+    # the rules reference's own text, as it is in docs/rules.md
+    click.echo(data["rules"])
     if r is None:
         return
     changed = r.options()

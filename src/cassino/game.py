@@ -46,7 +46,7 @@ class ReplayError(CassinoError):
 
 @dataclass(frozen=True)
 class CountOut:
-    """The outcome of a count-out claim (RULES.md §3.37 ``opt_count_out``, AMB-16)."""
+    """The outcome of a count-out claim (docs/rules.md §3.37 ``opt_count_out``, AMB-16)."""
 
     seat: int
     team: int
@@ -96,7 +96,7 @@ class Game:
     :class:`~cassino.Rng`, scores finished hands with the system's ``end_check``, and
     passes the deal to the next seat after every hand.
 
-    In a partnership system the game first draws partners (RULES.md §3.2: the two highest
+    In a partnership system the game first draws partners (docs/rules.md §3.2: the two highest
     cards against the two lowest, :meth:`_draw_partners`) and seats them opposite;
     :attr:`seating` maps each participant to his seat. ``dealer=`` and ``seating=`` start a
     game without those draws; :meth:`next_game` uses them so that the winner deals first.
@@ -307,7 +307,7 @@ class Game:
 
     def next_game(self, seed: int) -> Game:
         """The next game of a match: same rules and seating; the winner deals its first hand
-        (RULES.md §3.1 and §3.3: "The winner of a game begins the deal for the next game").
+        (docs/rules.md §3.1 and §3.3: "The winner of a game begins the deal for the next game").
 
         In a partnership game the winning partnership's seat ``team`` (the lower of its two
         seats) deals: the seeds do not say which partner, and either is a correct reading."""
@@ -332,7 +332,7 @@ class Game:
         return out
 
     def _draw_partners(self) -> list[int]:
-        """Partners by card draw (RULES.md §3.2): the two highest cards (A low) play
+        """Partners by card draw (docs/rules.md §3.2): the two highest cards (A low) play
         together against the two lowest. Players tied across the cut redraw among
         themselves. Participant 0 keeps seat 0 and his partner sits opposite (seat 2); the
         others take seats 1 and 3 in participant order. Returns the seat of each participant."""
@@ -449,7 +449,7 @@ class Game:
 
     def _sudden_death_check(self) -> None:
         """``sudden_death`` or ``michigan``: the points scored by the move just played may
-        reach the target, which ends the game at once, mid-hand (RULES.md §3.37, AMB-18,
+        reach the target, which ends the game at once, mid-hand (docs/rules.md §3.37, AMB-18,
         AMB-19). Only the mover's team gained points (a Michigan default only loses them),
         so at most one team reaches the target."""
         live = self.scores
@@ -547,7 +547,7 @@ def _royal_triple(table: Sequence[int]) -> int:
 
 
 def layout_redeal(rules: Rules, deck: list[int], rng: Rng) -> tuple[list[int], list[list[str]]]:
-    """Diloti's layout redeal (RULES.md §3.17, AMB-50): while the table cards of ``deck``
+    """Diloti's layout redeal (docs/rules.md §3.17, AMB-50): while the table cards of ``deck``
     hold three or four royalty cards of one rank, they go back to the stock (all four with
     redeal_layout=full, only those of that rank with offending), the stock is shuffled with
     ``rng`` (Fisher-Yates from the end) and the missing table cards are dealt from its top.

@@ -69,7 +69,7 @@ class MoveKind(enum.IntEnum):
     INCREASE = 4
     PLUCK = 5
     PASS = 6
-    TWO_CARD = 7   # Callabra: two hand cards adding up to one table card (RULES.md §3.14)
+    TWO_CARD = 7   # Callabra: two hand cards adding up to one table card (docs/rules.md §3.14)
 
     @property
     def label(self) -> str:
@@ -167,7 +167,7 @@ class Move:
 
     @classmethod
     def pluck(cls, card: int) -> Move:
-        """Pluck the loose ``card`` (opt_pluck, RULES.md §3.37)."""
+        """Pluck the loose ``card`` (opt_pluck, docs/rules.md §3.37)."""
         return cls(NO_CARD, MoveKind.PLUCK, 1 << card, 0)
 
     @classmethod

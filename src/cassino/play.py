@@ -163,7 +163,7 @@ class _Session:
         ) if (r := self.rules).multi_valued else Text(" | ").join(self.cards(g, "+") for g in b.groups())
         owners = ", ".join(self.who(s) for s in b.owner_seats())
         kind = "multiple" if b.multiple else "simple"
-        if r.declarations:   # Diloti (RULES.md §3.17)
+        if r.declarations:   # Diloti (docs/rules.md §3.17)
             kind = "family" if b.multiple else "plain"
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
 
@@ -224,7 +224,7 @@ class _Session:
         )
 
     def _declaration(self, m: Move, what: Text, taken: list[Build], view: View) -> Text:
-        """Diloti's declaring moves (RULES.md §3.17): declare, add to a family, raise."""
+        """Diloti's declaring moves (docs/rules.md §3.17): declare, add to a family, raise."""
         total = sum(card_value(c) for c in CardSet(m.takes | 1 << m.card))
         family = "a family declaration" if total >= 2 * m.value else "a plain declaration"
         if m.kind == MoveKind.BUILD:
@@ -305,7 +305,7 @@ class _Session:
         """The system's summary and the options in force."""
         info = SYSTEMS[self.rules.system]
         self.console.print(
-            Text.assemble((f"{info.name}", "bold"), f" ({info.id}, RULES.md §{info.section})")
+            Text.assemble((f"{info.name}", "bold"), f" ({info.id}, docs/rules.md §{info.section})")
         )
         self.console.print(info.summary)
         opts = self.rules.options()

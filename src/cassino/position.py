@@ -209,7 +209,7 @@ class Build:
     owners: int
     multiple: bool
     fixed: tuple[tuple[int, int], ...] = ()
-    # Four Player Diloti (RULES.md §3.18): the teams that have raised this plain declaration
+    # Four Player Diloti (docs/rules.md §3.18): the teams that have raised this plain declaration
     # (a team mask); a partner's declaration may be raised only after an opponent raised it
     raised: int = 0
 
@@ -263,7 +263,7 @@ class Position:
     sweep_order: tuple[int, ...]
     scores: tuple[int, ...]
     discard: tuple[int, ...] = field(default=())
-    # opt_pluck (RULES.md §3.37): the seats that have plucked in this deal (a mask), the
+    # opt_pluck (docs/rules.md §3.37): the seats that have plucked in this deal (a mask), the
     # phase of the turn of ``to_move`` ("start"; "plucked": he plucked and must now play a
     # card; "after": he played a card and may pluck or pass) and, in "after", the card he
     # trailed (it cannot be plucked)
@@ -273,7 +273,7 @@ class Position:
     # opt_michigan: defaults on the build duty per team in this hand (-2 each); empty when
     # there are none (the canonical form of all zeros)
     defaults: tuple[int, ...] = field(default=())
-    # Mulle (RULES.md §3.20): Mulle captures per team in this hand (a capture of exactly one
+    # Mulle (docs/rules.md §3.20): Mulle captures per team in this hand (a capture of exactly one
     # table card, the other copy of the played card); empty when there are none
     mulles: tuple[int, ...] = field(default=())
 
@@ -1018,7 +1018,7 @@ def _check_build(b: Build, players: int, r: Rules) -> None:
     if not b.multiple and b.owners.bit_count() != 1:
         raise PositionError(f"the build of {b.value} is a simple build, so it must have exactly one owner")
     if r.declarations and b.owners.bit_count() != 1:
-        raise PositionError(f"the declaration of {b.value} must have exactly one owner (RULES.md §3.17)")
+        raise PositionError(f"the declaration of {b.value} must have exactly one owner (docs/rules.md §3.17)")
     if b.raised:
         if not isinstance(b.raised, int) or not 0 < b.raised < 1 << r.num_teams:
             raise PositionError(f"the raised teams of the build of {b.value} must be a mask of teams")

@@ -12,8 +12,11 @@ cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from .errors import RulesError, UnknownSystemError
@@ -29,7 +32,7 @@ __all__ = [
     "rules",
 ]
 
-# Allowed values of every string-valued parameter (RULES.md §1.3 plus engine options).
+# Allowed values of every string-valued parameter (docs/rules.md §1.3 plus engine options).
 # Values that later systems need are listed in PLANNED_VALUES and rejected for now.
 CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("individual", "partnership"),
@@ -70,7 +73,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "big_ten": ("none", "any", "hand_only"),
 }
 
-# Values named by RULES.md that belong to systems not implemented yet.
+# Values named by docs/rules.md that belong to systems not implemented yet.
 PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "deck": ("jokers", "italian40"),
     "match_mode": (),
@@ -88,7 +91,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "turn_structure": ("compound",),
 }
 
-# Option modules of RULES.md §3.37 that are parameters here but not implemented yet.
+# Option modules of docs/rules.md §3.37 that are parameters here but not implemented yet.
 PLANNED_FLAGS: tuple[str, ...] = ()
 
 
@@ -107,7 +110,7 @@ _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
 _FINNISH = "finnish_kasino"
 _DILOTI = ("diloti", "diloti_four_player")
-# the parameters that make Diloti (RULES.md §3.17, §3.18); its options are the ambiguities
+# the parameters that make Diloti (docs/rules.md §3.17, §3.18); its options are the ambiguities
 # AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
 # (any | own_team), obligation_no_declare, xeri_first_play (per_hand | first_hand),
 # last_card_sweep, redeal_layout (full | offending), declaration_min_cards (1 | 2)
@@ -121,7 +124,7 @@ _DILOTI_FIXED: dict[str, Any] = {
 }
 _MULLE = "mulle"
 
-# Parameters a system cannot change (RULES.md §3.2-§3.4): option values that would make it
+# Parameters a system cannot change (docs/rules.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
 _FIXED: dict[str, dict[str, Any]] = {
     "cassino_partnership": {"teams": "partnership"},
@@ -166,22 +169,22 @@ _FIXED_WHY = {
     ("cassino_five_player", "deck"): ": 2D, 2H and 2C are removed, so that 49 cards deal "
     "evenly to five players",
     ("cassino_california", "teams"): ": each plays for himself",
-    ("cassino_california", "sweeps"): ": sweeps never score in California Cassino (RULES.md §3.7)",
+    ("cassino_california", "sweeps"): ": sweeps never score in California Cassino (docs/rules.md §3.7)",
     ("cassino_california", "face_capture"): ": a face card takes any number of its rank",
     ("cassino_portuguese", "sweeps"): ": each clareza (sweep) scores a point",
     ("cassino_diamond", "teams"): ": each plays for himself",
     ("cassino_diamond", "deck"): ": the 40 cards without J, Q and K",
     ("cassino_trailing_royals", "face_cards_all_four"): ": face cards take any number of "
-    "their rank and are built naturally (RULES.md §3.11)",
+    "their rank and are built naturally (docs/rules.md §3.11)",
     (_CALLABRA, "teams"): ": each plays for himself",
-    (_CALLABRA, "card_values"): ": every card has its rank as value, J 11, Q 12, K 13 (RULES.md §3.14)",
+    (_CALLABRA, "card_values"): ": every card has its rank as value, J 11, Q 12, K 13 (docs/rules.md §3.14)",
     (_CALLABRA, "match_mode"): ": a card takes a table card of the same value",
     (_CALLABRA, "build_kinds"): ": there is no building in Callabra",
     (_CALLABRA, "sweeps"): ": a capture that clears the table wins the game; sweeps score nothing",
     (_CALLABRA, "game_end"): ": a game of Callabra is one hand",
     (_CALLABRA, "deal_order"): ": 3 cards each, then the table cards",
     (_SWEDISH, "teams"): ": each plays for himself",
-    (_SWEDISH, "card_values"): ": Royal values, A 1 or 14, J 11, Q 12, K 13 (RULES.md §3.19)",
+    (_SWEDISH, "card_values"): ": Royal values, A 1 or 14, J 11, Q 12, K 13 (docs/rules.md §3.19)",
     (_SWEDISH, "match_mode"): ": a card takes cards of its value",
     (_SWEDISH, "build_kinds"): ": there is no building in Swedish Kassino",
     (_SWEDISH, "sweeps"): ": every tabbe (sweep) scores a point",
@@ -189,7 +192,7 @@ _FIXED_WHY = {
     (_SWEDISH, "end_check"): ": after each hand the highest total at or above the target wins",
     (_FINNISH, "teams"): ": each plays for himself",
     (_FINNISH, "card_values"): ": table values A 1, 2S 2, 10D 10, hand values A 14, 2S 15, 10D 16, "
-    "J 11, Q 12, K 13 (RULES.md §3.21)",
+    "J 11, Q 12, K 13 (docs/rules.md §3.21)",
     (_FINNISH, "match_mode"): ": a card takes cards of its value",
     (_FINNISH, "build_kinds"): ": there is no building in Finnish Kasino",
     (_FINNISH, "sweeps"): ": every Mokki (sweep) scores a point, with the Finnish limits",
@@ -197,7 +200,7 @@ _FIXED_WHY = {
     (_FINNISH, "end_check"): ": the first player to reach the target wins (ordered tally)",
     (_FINNISH, "sudden_death"): ": 10D, 2S and the aces score when captured, and reaching the "
     "target with them wins at once",
-    (_MULLE, "deck"): ": Mulle is played with two 52-card decks shuffled together (RULES.md §3.20)",
+    (_MULLE, "deck"): ": Mulle is played with two 52-card decks shuffled together (docs/rules.md §3.20)",
     (_MULLE, "build_kinds"): ": there is no building in Mulle (as Swedish Kassino)",
     (_MULLE, "card_values"): ": Royal values, A 1 or 14, J 11, Q 12, K 13 (as Swedish Kassino)",
     (_MULLE, "match_mode"): ": a card takes cards of its value",
@@ -206,7 +209,7 @@ _FIXED_WHY = {
     (_MULLE, "game_end"): ": the game is played to a target (16)",
     (_MULLE, "end_check"): ": after each hand the highest total at or above the target wins",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
-    (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (RULES.md §3.16)",
+    (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
     (_KONTSINA, "build_kinds"): ": there is no building in Kontsina",
     (_KONTSINA, "sweeps"): ": Kontsina has no sweeps",
@@ -215,7 +218,7 @@ _FIXED_WHY = {
     (_KONTSINA, "game_end"): ": the match is decided by hands won (AMB-41; match_hands sets "
     "their number)",
 }
-# California Cassino is played by 2, 3, 4 or 6 (RULES.md §3.7): 48 cards do not deal in
+# California Cassino is played by 2, 3, 4 or 6 (docs/rules.md §3.7): 48 cards do not deal in
 # fours to five.
 _CALIFORNIA_PLAYERS = (2, 3, 4, 6)
 
@@ -228,7 +231,7 @@ def _opt_text(v: object) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every parameter of a game system (RULES.md §1.3), validated on construction.
+    """Every parameter of a game system (docs/rules.md §1.3), validated on construction.
 
     Build one with :func:`rules`; change options with :meth:`replace`.
     """
@@ -271,7 +274,7 @@ class Rules:
     count_out: bool = False
     all_eleven: str = "none"
     sudden_death: str = "none"
-    # opt_michigan (RULES.md §3.37, AMB-19): obligation defaults legal at -2, sweeps 2 at
+    # opt_michigan (docs/rules.md §3.37, AMB-19): obligation defaults legal at -2, sweeps 2 at
     # once; michigan_rounds_to_5: target 5, three instant scores against a team end the hand
     michigan: bool = False
     michigan_rounds_to_5: bool = False
@@ -279,12 +282,12 @@ class Rules:
     initial_pairs: bool = False
     five_of_spades_sweep: bool = False
     pluck: bool = False
-    # opt_pluck (RULES.md §3.37, AMB-25, AMB-27): plucks allowed in the last deal too; a
+    # opt_pluck (docs/rules.md §3.37, AMB-25, AMB-27): plucks allowed in the last deal too; a
     # pluck must leave a card on the table, counting build cards (pluck_last_loose=true:
     # a loose card)
     pluck_in_last_deal: bool = True
     pluck_last_loose: bool = False
-    # Royal and Buckeye Cassino (RULES.md §3.9, §3.10): J 11, Q 12, K 13 and aces 1 or 14;
+    # Royal and Buckeye Cassino (docs/rules.md §3.9, §3.10): J 11, Q 12, K 13 and aces 1 or 14;
     # the 10 of diamonds also 11 (big_ten=any: in hand and on the table; hand_only: only
     # when played from hand); a compare_totals tie plays on until a player gains
     # tie_hand_target more points (0: the ordinary target)
@@ -305,13 +308,13 @@ class Rules:
     cards_tie_spades: bool = False
     game_end: str = "target"
     final_tie: str = "more_hands"
-    # Swedish Kassino (RULES.md §3.19): points of most spades; sistan_points to the last
+    # Swedish Kassino (docs/rules.md §3.19): points of most spades; sistan_points to the last
     # capturer of a hand (Sistan); tie_most_spades: a tie for the highest total at the target
     # goes to the player with most spades in that hand (AMB-57)
     most_spades_points: int = 1
     sistan_points: int = 0
     tie_most_spades: bool = False
-    # Kontsina (RULES.md §3.16): most clubs, the Good 2 (2C), the Good 10 (10D) (AMB-40:
+    # Kontsina (docs/rules.md §3.16): most clubs, the Good 2 (2C), the Good 10 (10D) (AMB-40:
     # swap them with good_two_points=1 good_ten_points=2); game_end=hands_won: match_hands
     # hands (even), the one who won more wins, equal -> two more (AMB-41); faces_capturable
     # =false: J, Q, K are never taken before the leftovers (AMB-38)
@@ -320,11 +323,11 @@ class Rules:
     good_ten_points: int = 0
     match_hands: int = 6
     faces_capturable: bool = True
-    # a stock too small for a full deal (Callabra, RULES.md §3.14): exact = impossible (the
+    # a stock too small for a full deal (Callabra, docs/rules.md §3.14): exact = impossible (the
     # deck must deal out in whole rounds); rotation = dealt one card at a time in rotation
     # from the dealer's left, as evenly as possible
     deal_rest: str = "exact"
-    # Finnish Kasino (RULES.md §3.21, AMB-52, AMB-54): rank_pairing_always lets identical
+    # Finnish Kasino (docs/rules.md §3.21, AMB-52, AMB-54): rank_pairing_always lets identical
     # ranks pair (a hand ace takes a lone table ace); a Mokki (sweep) no longer counts once a
     # running game score is at least mokki_cutoff (0: never), checked when it is made
     # (mokki_cutoff_check=capture) or for the whole hand at its end (hand_end); mokki_first
@@ -335,7 +338,7 @@ class Rules:
     mokki_cutoff_check: str = "capture"
     mokki_first: bool = False
     most_spades_tie: str = "none"
-    # Diloti (RULES.md §3.17, §3.18): ace_points for each ace (card_points=false);
+    # Diloti (docs/rules.md §3.17, §3.18): ace_points for each ace (card_points=false);
     # declarations_in_capture=false: a capture that takes a declaration takes that one
     # declaration alone (AMB-44); obligation_no_declare: the owner of a declaration may not
     # make a new one either (AMB-47); xeri_first_play: the first play of a hand clearing the
@@ -349,7 +352,7 @@ class Rules:
     xeri_first_play: str = "counts"
     redeal_layout: str = "none"
     declaration_min_cards: int = 1
-    # Mulle (RULES.md §3.20): points of a Mulle (a capture of exactly one table card, the
+    # Mulle (docs/rules.md §3.20): points of a Mulle (a capture of exactly one table card, the
     # other copy of the played card); point_cards_once: each point card (10D, 2S, an ace)
     # scores once per hand and team however many copies it took (AMB-56 option; default:
     # every copy scores). deal_rest=even (the Mulle default, AMB-55): a stock too small for
@@ -528,7 +531,7 @@ class Rules:
             )
 
     def _check_finnish(self) -> None:
-        """The Finnish Kasino options (RULES.md §3.21, AMB-52, AMB-54)."""
+        """The Finnish Kasino options (docs/rules.md §3.21, AMB-52, AMB-54)."""
         finnish = self.system == _FINNISH
         if self.card_values == "finnish" and not finnish:
             raise RulesError("card_values=finnish (hand values A 14, 2S 15, 10D 16) is Finnish Kasino's")
@@ -551,7 +554,7 @@ class Rules:
             raise RulesError("mokki_cutoff_check applies only with a mokki_cutoff (not 0)")
 
     def _check_mulle(self) -> None:
-        """The double deck of Mulle (RULES.md §3.20, AMB-55, AMB-56)."""
+        """The double deck of Mulle (docs/rules.md §3.20, AMB-55, AMB-56)."""
         first = self.players * self.hand_size + self.table_cards
         if first > self.deck_size:
             raise RulesError(
@@ -569,7 +572,7 @@ class Rules:
             raise RulesError(f"mulle_points must be between 0 and 100, not {self.mulle_points}")
 
     def _check_callabra(self) -> None:
-        """The deal of Callabra (RULES.md §3.14): hand_size each and table_cards face up on
+        """The deal of Callabra (docs/rules.md §3.14): hand_size each and table_cards face up on
         the first deal; later deals of hand_size each from the stock; a stock too small for
         that is dealt one card at a time in rotation (deal_rest=rotation)."""
         if self.table_cards < 1:
@@ -609,11 +612,11 @@ class Rules:
 
     @property
     def declarations(self) -> bool:
-        """Whether builds are Diloti declarations (RULES.md §3.17, §3.18)."""
+        """Whether builds are Diloti declarations (docs/rules.md §3.17, §3.18)."""
         return self.build_kinds == "declarations"
 
     def _check_diloti(self) -> None:
-        """The Diloti parameters and options (RULES.md §3.17, §3.18, AMB-42..51) belong
+        """The Diloti parameters and options (docs/rules.md §3.17, §3.18, AMB-42..51) belong
         together: refused in other systems, and Diloti's own are checked."""
         diloti = self.system in _DILOTI
         own = {
@@ -636,7 +639,7 @@ class Rules:
                 if used:
                     raise RulesError(
                         f"{name}={_opt_text(getattr(self, name))} is a Diloti rule "
-                        "(diloti, diloti_four_player: RULES.md §3.17)"
+                        "(diloti, diloti_four_player: docs/rules.md §3.17)"
                     )
             return
         if self.capture_extent not in ("all_matches", "free"):
@@ -668,7 +671,7 @@ class Rules:
             if bad:
                 raise RulesError(
                     f"{name}={_opt_text(getattr(self, name))} cannot be combined with Diloti "
-                    "declarations (RULES.md §3.17)"
+                    "declarations (docs/rules.md §3.17)"
                 )
 
     @property
@@ -678,7 +681,7 @@ class Rules:
         return self.system == _CALLABRA
 
     def _check_scoring_options(self) -> None:
-        """The scoring and game-end options of RULES.md §3.6, §3.7, §3.12, §3.13, §3.37."""
+        """The scoring and game-end options of docs/rules.md §3.6, §3.7, §3.12, §3.13, §3.37."""
         if self.system == "cassino_california" and self.players not in _CALIFORNIA_PLAYERS:
             raise RulesError(
                 f"cassino_california is played by 2, 3, 4 or 6 players, not {self.players}"
@@ -706,7 +709,7 @@ class Rules:
         if self.game_end == "one_hand" and self.system != _CALLABRA:
             raise RulesError("game_end=one_hand is the Callabra ending")
         if self.game_end == "hands_won" and self.system != _KONTSINA:
-            raise RulesError("game_end=hands_won is the Kontsina match (RULES.md §3.16)")
+            raise RulesError("game_end=hands_won is the Kontsina match (docs/rules.md §3.16)")
         if self.game_end == "hands_won":
             if self.match_hands < 2 or self.match_hands % 2:
                 raise RulesError(
@@ -751,7 +754,7 @@ class Rules:
                 )
 
     def _check_michigan(self) -> None:
-        """opt_michigan (RULES.md §3.37, AMB-19): a building game with a build duty,
+        """opt_michigan (docs/rules.md §3.37, AMB-19): a building game with a build duty,
         sweeps worth 2 scored at once, a game to a target."""
         if self.michigan_rounds_to_5 and not self.michigan:
             raise RulesError("michigan_rounds_to_5 is a sub-mode of opt_michigan: it needs michigan=true")
@@ -789,7 +792,7 @@ class Rules:
             )
 
     def _check_single_group(self) -> None:
-        """capture_extent=single_group (Kontsina, RULES.md §3.16, AMB-38, AMB-39)."""
+        """capture_extent=single_group (Kontsina, docs/rules.md §3.16, AMB-38, AMB-39)."""
         if self.capture_extent != "single_group":
             if not self.faces_capturable:
                 raise RulesError("faces_capturable=false applies only with capture_extent=single_group (Kontsina)")
@@ -924,14 +927,14 @@ class Rules:
 
     @property
     def finnish(self) -> bool:
-        """Whether the Finnish Kasino rules apply (RULES.md §3.21): hand values, immediate
+        """Whether the Finnish Kasino rules apply (docs/rules.md §3.21): hand values, immediate
         point cards, the Mokki limits (cancellation at the end of the hand, none in the
         last deal, the cut-off)."""
         return self.system == _FINNISH
 
     def hand_value(self, card: int) -> int:
         """The value of ``card`` played from hand: Finnish Kasino's A 14, 2S 15, 10D 16
-        (RULES.md §3.21, AMB-52); otherwise its first value."""
+        (docs/rules.md §3.21, AMB-52); otherwise its first value."""
         if self.card_values == "finnish":
             if card < 4:
                 return 14
@@ -959,7 +962,7 @@ class Rules:
             # opt_face_cards_all_four: a face card takes every card of its rank
             options = {**options, "face_capture": "any"}
         if self.system == "cassino_portuguese" and "players" in options and "teams" not in options:
-            # RULES.md §3.12: the four-player game is Partnership Cassino's
+            # docs/rules.md §3.12: the four-player game is Partnership Cassino's
             four = options["players"] == 4
             options = {**options, "teams": "partnership" if four else "individual"}
         if options.get("michigan_rounds_to_5") is True and not self.michigan_rounds_to_5:
@@ -1058,7 +1061,7 @@ def _info(
     return SystemInfo(sid, name, players, summary, False, section, preset)
 
 
-# Royal Cassino (RULES.md §3.9; 3-4 players deal as cassino_three_four): every card valued,
+# Royal Cassino (docs/rules.md §3.9; 3-4 players deal as cassino_three_four): every card valued,
 # value matching, no face-card restriction, builds to 14; a compare_totals tie is broken by
 # another hand played for 6 (AMB-29)
 _ROYAL: dict[str, Any] = {
@@ -1153,7 +1156,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "cassino_buckeye", "Buckeye Cassino", "2-4",
             "Royal Cassino with the 10 of diamonds worth 10 or 11. The 10D is one card: its "
             "owner cannot keep builds of 10 and of 11 with it alone (a distinct card in hand "
-            "for each value of the builds one owns, RULES.md §3.1).",
+            "for each value of the builds one owns, docs/rules.md §3.1).",
             True, "3.10", {**_ROYAL, "big_ten": "any"},
         ),
         SystemInfo(
@@ -1297,7 +1300,7 @@ SYSTEMS: dict[str, SystemInfo] = {
     ]
 }
 
-# Option modules of RULES.md §3.37: id -> (rules option it maps to or None, implemented).
+# Option modules of docs/rules.md §3.37: id -> (rules option it maps to or None, implemented).
 OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_sweeps": ("sweeps=true", True),
     "opt_build_obligation_v1": ("obligation=v1", True),
@@ -1316,6 +1319,46 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_isiwo": ("", False),
     "mod_yoruba": ("", False),
 }
+
+
+@lru_cache(maxsize=1)
+def rules_reference() -> str:
+    """The rules reference shipped with the package (docs/rules.md): every system's rules as
+    this engine plays them, and every ambiguity with the reading chosen and the options."""
+    return resources.files("cassino").joinpath("data/rules.md").read_text(encoding="utf-8")
+
+
+def system_rules_text(system: str) -> str:
+    """The section of :func:`rules_reference` of ``system``, then the ambiguities (§4) it
+    cites: what ``cassino rules ID`` prints before the options.
+
+    >>> system_rules_text("cassino_royal").splitlines()[0]
+    '### 3.9 Royal Cassino — `cassino_royal` — implemented'
+    """
+    info = SYSTEMS.get(system)
+    if info is None:
+        raise UnknownSystemError(f"unknown system {system!r} (cassino variants lists them)")
+    text = rules_reference()
+    start = text.index(f"\n### {info.section} ") + 1
+    end = re.compile(r"^#{2,3} |^---$", re.M).search(text, start + 4)
+    section = text[start : end.start() if end else len(text)].rstrip()
+    parts = [section]
+    notes = re.search(
+        rf"^### 5\.\d+ [^\n]*`{re.escape(info.id)}`.*?(?=^#{{2,3}} |\Z)", text, re.M | re.S)
+    if notes:   # how this engine plays it (§5)
+        parts.append(notes.group(0).rstrip())
+    body = "\n".join(parts)
+    cited = {int(n) for n in re.findall(r"AMB-(\d+)", body)}
+    for lo, hi in re.findall(r"AMB-(\d+) to AMB-(\d+)", body):
+        cited |= set(range(int(lo), int(hi) + 1))
+    if cited:
+        parts.append("Ambiguities cited above (§4 of the rules reference):")
+        for n in sorted(cited):
+            m = re.search(
+                rf"^\*\*AMB-{n:02d} .*?(?=^\*\*AMB-|^#{{2,3}} |\Z)", text, re.M | re.S)
+            if m:
+                parts.append(m.group(0).rstrip())
+    return "\n\n".join(parts) + "\n"
 
 
 def implemented_systems() -> list[str]:

@@ -1,10 +1,10 @@
-"""End-of-hand scoring and the game-end check (RULES.md §3.1).
+"""End-of-hand scoring and the game-end check (docs/rules.md §3.1).
 
 Categories are scored in the ordered-tally order: most cards 3, most spades 1, most clubs
 (Kontsina), big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts
 and diamonds 1 each, the Good 2 and Good 10 (Kontsina), the 7D (Diamond Cassino), pictures
 (Tablanette), spade points (Spade Cassino), the all-eleven bonus, sistan (Swedish
-Kassino), then sweeps in the order they were made, then Mulle captures (RULES.md §3.1,
+Kassino), then sweeps in the order they were made, then Mulle captures (docs/rules.md §3.1,
 §3.6, §3.12, §3.13, §3.16, §3.19, §3.20, §3.37). In Mulle's double deck (ids 52-103 are the
 second copies) suits count both copies and every copy of a point card scores (AMB-56).
 """
@@ -141,7 +141,7 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
                     continue   # Diamond option: the aces score only as a complete set
                 events.append((name, t, pts))
     for name, card, _ in _SINGLES[2:] if rules.ace_points and not rules.card_points else ():
-        # Diloti (RULES.md §3.17): each ace ace_points, without the other card points
+        # Diloti (docs/rules.md §3.17): each ace ace_points, without the other card points
         for t, m in enumerate(masks):
             if m >> card & 1:
                 events.append((name, t, rules.ace_points))
@@ -149,7 +149,7 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
         ("good_two", _GOOD_TWO, rules.good_two_points),
         ("good_ten", _GOOD_TEN, rules.good_ten_points),
     ):
-        # Kontsina (RULES.md §3.16, AMB-40)
+        # Kontsina (docs/rules.md §3.16, AMB-40)
         for t, m in enumerate(masks):
             if pts and m >> card & 1:
                 events.append((name, t, pts))
@@ -161,7 +161,7 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
 
 
 def spade_points(rules: Rules, mask: int) -> int:
-    """Spade Cassino's extra points for the cards of ``mask`` (RULES.md §3.6, AMB-24): 1 a
+    """Spade Cassino's extra points for the cards of ``mask`` (docs/rules.md §3.6, AMB-24): 1 a
     spade and 1 more for the J of spades; ``additive`` gives the 2 and A of spades 1 more."""
     if rules.spade_points == "none":
         return 0
@@ -187,19 +187,19 @@ def score_hand(
     (Tablanette), spade points (Spade), the all-eleven bonus, sistan, then the sweeps in the
     order they were made. ``last_team`` is the team of the last capturer of a finished hand
     (None while the hand is in play, or if nobody captured): it scores ``sistan_points``
-    (Swedish Kassino, RULES.md §3.19). With ``sudden_death`` the categories scored when the
+    (Swedish Kassino, docs/rules.md §3.19). With ``sudden_death`` the categories scored when the
     cards were captured come first (the sweeps, or the point cards), as they were added then.
     With ``michigan`` the instant scores come first: the defaults (``defaults``, counts per
     team, -2 each), then the sweeps; a hand that reaches the tally never had a team at
     the target after an instant score, and the fines first keep every running total of
     the tally's instant part below the target too.
 
-    Finnish Kasino (RULES.md §3.21, AMB-54): the point cards come first (scored when
+    Finnish Kasino (docs/rules.md §3.21, AMB-54): the point cards come first (scored when
     captured), then most spades (two tied: 1 each), most cards and the Mokkis after
     cancellation (``mokki_first``: the Mokkis before most spades). ``scores`` are the game
     scores at the start of the hand, which ``mokki_cutoff_check=hand_end`` reads.
 
-    ``mulles`` counts the Mulle captures per team (RULES.md §3.20): ``mulle_points`` each,
+    ``mulles`` counts the Mulle captures per team (docs/rules.md §3.20): ``mulle_points`` each,
     after the sweeps."""
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
@@ -209,7 +209,7 @@ def score_hand(
     spades = [(m & _SPADES).bit_count() for m in masks]
     most = _unique_max(counts)
     if most is None and rules.cards_tie_spades and len(piles) > 1:
-        # Portuguese (RULES.md §3.12): at 26-26 the side with most spades takes the cards
+        # Portuguese (docs/rules.md §3.12): at 26-26 the side with most spades takes the cards
         best = max(counts)
         tied = [t for t, c in enumerate(counts) if c == best]
         top = max(spades[t] for t in tied)
@@ -221,7 +221,7 @@ def score_hand(
     if most is not None and rules.card_points and rules.most_spades_points:
         base.append(("spades", most, rules.most_spades_points))
     elif rules.most_spades_tie == "split_two" and rules.card_points and rules.most_spades_points:
-        # Finnish Kasino (RULES.md §3.21): exactly two players tied for most spades score 1
+        # Finnish Kasino (docs/rules.md §3.21): exactly two players tied for most spades score 1
         # each; three or more tied score nothing
         top = max(spades)
         tied = [t for t, n in enumerate(spades) if n == top]
@@ -236,7 +236,7 @@ def score_hand(
     cards = _point_cards(rules, masks)
     extra: list[tuple[str, int, int]] = []
     if rules.picture_points:
-        # Tablanette (RULES.md §3.15): points for every J, Q and K taken
+        # Tablanette (docs/rules.md §3.15): points for every J, Q and K taken
         for t, m in enumerate(masks):
             n = (m & _PICTURES).bit_count()
             if n:
@@ -275,7 +275,7 @@ def score_hand(
 def _mokki(
     rules: Rules, masks: Sequence[int], sweep_order: Sequence[int], scores: Sequence[int] | None
 ) -> list[tuple[str, int, int]]:
-    """Finnish Kasino's Mokkis (RULES.md §3.21, AMB-54) as tally events. The sweep log holds
+    """Finnish Kasino's Mokkis (docs/rules.md §3.21, AMB-54) as tally events. The sweep log holds
     only the Mokkis that were made outside the last deal and, with
     ``mokki_cutoff_check=capture``, while every running score was below ``mokki_cutoff``.
     Cancellation: every player loses as many Mokkis as the player with fewest has (each
@@ -306,7 +306,7 @@ def _mokki(
 def _callabra_score(
     rules: Rules, piles: Sequence[Sequence[int]], sweep_order: Sequence[int]
 ) -> HandScore:
-    """Callabra (RULES.md §3.14, AMB-36) scores who won: the player whose capture cleared the
+    """Callabra (docs/rules.md §3.14, AMB-36) scores who won: the player whose capture cleared the
     table (the one entry of the sweep log) takes 1 point as ``sweeps``; otherwise every
     player with the most cards (leftovers included) takes 1 point as ``cards``, so a tie is
     shared (``final_tie=shared``) or played again (``more_hands``)."""
@@ -375,7 +375,7 @@ def immediate_points(
     defaults: Sequence[int] = (),
 ) -> list[int]:
     """Points per team already scored during a hand in play under ``sudden_death``
-    (RULES.md §3.37, AMB-18): each sweep (``sweep_instant``) or each point card captured so
+    (docs/rules.md §3.37, AMB-18): each sweep (``sweep_instant``) or each point card captured so
     far (``point_cards_instant``); under ``michigan`` (AMB-19) each sweep (2) and each
     default (-2, ``defaults`` counts per team). Zeros without instant scoring."""
     out = [0] * rules.num_teams
@@ -426,7 +426,7 @@ def hand_spades(piles: Sequence[Sequence[int]]) -> list[int]:
 
 
 def hand_winner(hand: HandScore) -> int | None:
-    """The team with most points in a hand, None on a tie (Kontsina, RULES.md §3.16)."""
+    """The team with most points in a hand, None on a tie (Kontsina, docs/rules.md §3.16)."""
     return _unique_max(hand.totals())
 
 
@@ -438,7 +438,7 @@ def final_winners(
     target: int | None = None,
 ) -> tuple[int, ...]:
     """The winners of a game that ends after a number of hands (``game_end=each_deals_twice``,
-    RULES.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
+    docs/rules.md §3.7, AMB-26): none before every player has dealt twice; then the team with the
     highest score; a tie plays more hands (``final_tie=more_hands``) or is a shared win
     (``final_tie=shared``). ``game_end=one_hand`` (Callabra, AMB-36): the same after every
     hand, once a team has a point. ``game_end=hands_won`` (Kontsina, AMB-41): ``scores``

@@ -158,7 +158,7 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("random play: seed 13 after 31 plies, obligation v2, maximal",
      played(13, 31, 3, obligation="v2", capture_extent="maximal"), (1, 2, 3, 4)),
     ("random play: seed 14 after 43 plies (the last deal)", played(14, 43, 4), (1, 2, 3, 4, 5)),
-    # RULES.md §3.2 Partnership Cassino: 4 seats, partners 0 & 2 and 1 & 3, one pile per side
+    # docs/rules.md §3.2 Partnership Cassino: 4 seats, partners 0 & 2 and 1 & 3, one pile per side
     ("partnership: opening deal, seed 5 (the seat left of the dealer leads)",
      new_hand("cassino_partnership", seed=5, dealer=3).to_position(), (1, 2, 3, 4)),
     ("partnership: seat 0 may take, augment or increase his partner's (seat 2) build of 7 "
