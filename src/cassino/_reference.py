@@ -1021,7 +1021,12 @@ class State:
 
     def _relabelled(self, move: Move, legal: list[Move]) -> Move | None:
         """The legal move that ``move`` writes with interchangeable cards labelled otherwise."""
-        if move.kind not in BUILD_KINDS or not self.rules.multi_valued:
+        r = self.rules
+        if move.kind not in BUILD_KINDS or not r.multi_valued:
+            return None
+        # each card written at a value must be a multi-valued card at its second value (as
+        # the core's alt_of): "AS:13" is no labelling of an ace at all
+        if any(v != r.second_value(c, on_table=c != move.card) for c, v in move.fixed):
             return None
         raised = self._kinds_raised(move.fixed)
         for m in legal:
