@@ -190,7 +190,7 @@ def test_multiple_is_the_resulting_builds_own(sid: str) -> None:
             assert s.to_position() == p
             want = _is_multiple(b, s.rules)
             assert b.multiple == want, (sid, str(m))
-            assert move_record(m, s.rules, s)["result"]["multiple"] == want, (sid, str(m))
+            assert move_record(m, s.rules, s.to_position().builds)["result"]["multiple"] == want, (sid, str(m))
             assert move_record(m, s.rules)["result"]["multiple"] == want, (sid, str(m))
             seen += 1
     builds_possible = cassino.rules(sid).build_kinds != "none"

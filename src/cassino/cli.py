@@ -151,20 +151,21 @@ def rules_total(cards: int, r: Rules, fixed: tuple[tuple[int, int], ...]) -> int
     return sum(card_values(cards, r, fixed).values())
 
 
-def move_record(move: Move, rules: Rules | None = None, state: Any = None) -> dict[str, Any]:
+def move_record(
+    move: Move, rules: Rules | None = None, builds: Sequence[Build] = ()
+) -> dict[str, Any]:
     """The JSON object ``cassino moves`` prints for ``move``.
 
     For a move that makes or changes a build, ``result`` describes the build the move leaves
     on the table: its cards, value and ``multiple``, read off that build (two or more groups,
     that is a value other than its card total, or a natural build of face cards). Given
-    ``state``, the position the move is legal in, the multi-valued cards already in a build
-    the move takes count at the values they were built at.
+    ``builds``, those on the table of the position the move is legal in, the multi-valued
+    cards already in a build the move takes count at the values they were built at.
     """
     kind = MoveKind(move.kind)
     result: dict[str, Any] | None = None
     if kind in (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE):
         cards = move.takes | 1 << move.card
-        builds = () if state is None else state.to_position().builds
         result = {
             "cards": CardSet(cards).codes(),
             "value": move.value,
@@ -253,14 +254,7 @@ def moves(position: str, limit: int | None, count: bool) -> None:
     stream = state.iter_moves(MOVES_CHUNK)
     builds = state.to_position().builds
     while chunk := list(islice(stream, MOVES_CHUNK)):
-        click.echo("\n".join(json.dumps(_record(m, state.rules, builds)) for m in chunk))
-
-
-def _record(move: Move, rules: Rules, builds: Sequence[Build]) -> dict[str, Any]:
-    record = move_record(move, rules)
-    if record["result"] is not None and builds:
-        record["result"]["multiple"] = result_multiple(move, rules, builds)
-    return record
+        click.echo("\n".join(json.dumps(move_record(m, state.rules, builds)) for m in chunk))
 
 
 def _depth(ctx: click.Context, param: click.Parameter, value: str) -> int:
