@@ -469,3 +469,43 @@ def test_simulate_help_gives_the_chunk_defaults_of_the_code() -> None:
 
     text = " ".join(run("simulate", "--help").stdout.split())
     assert f"up to {LOCAL_CHUNK} locally, up to {DISTRIBUTED_CHUNK} on ray or dask" in text
+    from cassino.simulate import STALL_TIMEOUT
+
+    assert "--stall-timeout SECONDS" in text
+    assert f"[default: {STALL_TIMEOUT}; x>=0]" in text
+
+
+@pytest.mark.parametrize(
+    ("extra", "stdout_tty", "drawn"),
+    [([], True, True), (["--json"], False, True), (["--csv"], False, True),
+     (["--json"], True, False), (["--csv"], True, False)],
+)
+def test_progress_bar_unless_the_rows_share_its_terminal(
+    monkeypatch: pytest.MonkeyPatch, extra: list[str], stdout_tty: bool, drawn: bool
+) -> None:
+    import cassino.cli as cli_module
+
+    calls: list[tuple[int, int]] = []
+
+    class Recorder(_ProgressBar):
+        def __call__(self, done: int, total: int) -> None:
+            calls.append((done, total))
+
+    monkeypatch.setattr(cli_module, "_ProgressBar", Recorder)
+    monkeypatch.setattr(cli_module, "_stderr_tty", lambda: True)
+    monkeypatch.setattr(cli_module, "_stdout_tty", lambda: stdout_tty)
+    result = run("simulate", "--games", "3", "--workers", "1", *extra)
+    assert result.exit_code == 0, result.output
+    assert (calls[-1] == (3, 3)) if drawn else not calls
+
+
+def test_progress_bar_prints_event_lines_above_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    bar = _ProgressBar()
+    bar.say("dask: worker tcp://a:1 left, 0 workers remaining")  # before the bar: plain stderr
+    bar(0, 10)
+    bar.say("dask: a worker is back after 3 s without one")
+    bar.close()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "dask: worker tcp://a:1 left, 0 workers remaining\n" in captured.err
+    assert "dask: a worker is back after 3 s without one" in captured.err

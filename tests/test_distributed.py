@@ -12,8 +12,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import socket
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -294,3 +297,194 @@ def test_cli_dask(dask_cluster: Any, local: SimulationResult) -> None:
     assert table.exit_code == 0 and table.stdout == run(
         "simulate", "--games", str(GAMES), "--seed", str(SEED), "--workers", "1"
     ).stdout
+
+
+# -- faults on real local clusters ---------------------------------------------------------
+# A player of tests/faulty_players.py kills its worker process (and, for the whole Dask
+# worker, its nanny) once, in the middle of a run; the runs are subprocesses that find it on
+# PYTHONPATH, as do the workers they start.
+HERE = os.path.dirname(os.path.abspath(__file__))
+KILLER = ("faulty_players:Killer", "random")
+FAULT_GAMES = 40
+
+
+def fault_env(marker: Any, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [HERE, env.get("PYTHONPATH")]))
+    env["CASSINO_KILL_MARKER"] = str(marker)
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def killer_local() -> SimulationResult:
+    """The run of the killer without a kill (no marker variable in this process)."""
+    assert "CASSINO_KILL_MARKER" not in os.environ
+    return simulate(players=KILLER, games=FAULT_GAMES, seed=SEED, workers=1)
+
+
+def fault_run(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cassino.cli", "simulate", "--games", str(FAULT_GAMES),
+         "--seed", str(SEED), "--players", ",".join(KILLER), "--chunk-size", "5", *args],
+        capture_output=True, text=True, timeout=timeout, env=env,
+    )
+
+
+@pytest.mark.slow
+def test_cli_ray_stdout_is_only_the_json_after_a_worker_dies(
+    tmp_path: Any, killer_local: SimulationResult
+) -> None:
+    """Ray's driver prints '(raylet) A worker died ...' on stdout; --json must stay JSON,
+    with the same records, and the death and its retry are one line on stderr."""
+    need("ray")
+    marker = tmp_path / "killed"
+    out = fault_run(fault_env(marker), "--engine", "ray", "--workers", "2", "--json")
+    assert marker.exists(), out.stderr  # a worker was killed
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == killer_local.to_dict()
+    assert "(raylet)" not in out.stderr + out.stdout
+    lines = [line for line in out.stderr.splitlines() if line.startswith("ray: ")]
+    assert len(lines) == 1, out.stderr
+    assert re.fullmatch(
+        r"ray: a worker died running games \d+-\d+ \(WorkerCrashedError\); retry 1 of 3", lines[0]
+    ), lines
+
+
+@pytest.mark.slow
+def test_cli_dask_stdout_is_only_the_json_after_a_worker_dies(
+    tmp_path: Any, killer_local: SimulationResult
+) -> None:
+    """The nanny starts a new worker, the scheduler reruns the lost task: the same records,
+    and the worker that left and the one that joined are one line each on stderr."""
+    need("distributed")
+    marker = tmp_path / "killed"
+    out = fault_run(fault_env(marker, CASSINO_KILL_AFTER="150"), "--engine", "dask", "--workers", "2", "--json")
+    assert marker.exists(), out.stderr
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == killer_local.to_dict()
+    ours = [line for line in out.stderr.splitlines() if line.startswith("dask: ")]
+    assert any(re.fullmatch(r"dask: worker tcp://\S+ left, 1 worker remaining", x) for x in ours), out.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def dask_processes(tmp_path: Any) -> Iterator[tuple[str, dict[str, str]]]:
+    """A ``dask scheduler`` and a ``dask worker`` (nanny and one worker process), as on a
+    real cluster; the worker's player kills its nanny and itself: the whole worker."""
+    need("distributed")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    env = fault_env(tmp_path / "killed", CASSINO_KILL="parent", CASSINO_KILL_AFTER="1500")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+    ]
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+             "--nthreads", "1", "--no-dashboard"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        ))
+        distributed = need("distributed")
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield address, env
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait(timeout=60)
+
+
+@pytest.mark.slow
+def test_cli_dask_run_that_loses_every_worker_fails_after_the_stall_timeout(
+    tmp_path: Any, dask_processes: tuple[str, dict[str, str]]
+) -> None:
+    """The issue's hang: the whole dask worker is killed mid-run; the run waited for ever."""
+    address, env = dask_processes
+    started = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "cassino.cli", "simulate", "--games", "400", "--seed", "1",
+         "--players", ",".join(KILLER), "--chunk-size", "5", "--engine", "dask",
+         "--scheduler", address, "--stall-timeout", "3", "--json"],
+        capture_output=True, text=True, timeout=240, env=env,
+    )
+    assert (tmp_path / "killed").exists(), out.stderr
+    assert out.returncode == 2, out.stderr
+    errors = [line for line in out.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, out.stderr
+    match = re.fullmatch(
+        rf"error: no worker on the Dask scheduler at {re.escape(address)} for 3 s: "
+        r"(\d+) of 80 chunks done \(([\d,]+) of 400 games\)",
+        errors[0],
+    )
+    assert match, errors
+    assert 0 < int(match[1]) < 80 and int(match[2].replace(",", "")) == 5 * int(match[1])
+    assert re.search(rf"dask: no worker on the Dask scheduler at {re.escape(address)}; the run "
+                     r"fails in 3 s unless one joins", out.stderr)
+    assert time.monotonic() - started < 200
+
+
+@pytest.mark.slow
+def test_dask_cluster_whose_workers_are_closed_mid_run(local: SimulationResult) -> None:
+    distributed = need("distributed")
+    events: list[str] = []
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        closed: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if done and not closed:
+                closed.append(done)
+                cluster.scale(0)
+
+        with pytest.raises(SimulationError) as info:
+            simulate(games=200, seed=SEED, chunk_size=2, engine="dask",
+                     scheduler=cluster.scheduler_address, progress=progress, stall_timeout=2,
+                     on_event=events.append)
+    message = str(info.value)
+    assert message.startswith(f"no worker on the Dask scheduler at {cluster.scheduler_address} for 2 s: ")
+    assert re.search(r": \d+ of 100 chunks done \([\d,]+ of 200 games\)$", message)
+    assert any(e.startswith("dask: no worker on the Dask scheduler") for e in events), events
+
+
+@pytest.mark.slow
+def test_ray_cluster_that_loses_its_only_node_fails_after_the_stall_timeout() -> None:
+    """A cluster that stops accepting tasks: its only node with CPUs leaves mid-run."""
+    ray = need("ray")
+    from ray.cluster_utils import Cluster
+
+    if ray.is_initialized():
+        ray.shutdown()
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    events: list[str] = []
+    try:
+        node = cluster.add_node(num_cpus=1)
+        ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.WARNING)
+        cluster.wait_for_nodes()
+        removed: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if done and not removed:
+                removed.append(done)
+                cluster.remove_node(node)
+
+        with pytest.raises(SimulationError) as info:
+            simulate(games=200, seed=SEED, chunk_size=5, engine="ray", progress=progress,
+                     stall_timeout=2, on_event=events.append)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    assert re.fullmatch(
+        r"no worker on the Ray cluster at \S+ for 2 s: \d+ of 40 chunks done \([\d,]+ of 200 games\)",
+        str(info.value),
+    ), info.value
+    assert any(e.startswith("ray: no worker on the Ray cluster at ") for e in events), events

@@ -11,9 +11,10 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -42,6 +43,7 @@ from .simulate import (
     ENGINES,
     LOCAL_CHUNK,
     MAX_HANDS,
+    STALL_TIMEOUT,
     GameRecord,
     SimulationResult,
     csv_header,
@@ -372,11 +374,12 @@ def new(system: str, players: int | None, seed: int, options: tuple[str, ...], t
 
 
 # -- simulate, bench, variants, rules -----------------------------------------------------
-def _console(stderr: bool = False) -> Any:
-    """A rich console on stdout (or stderr): colours on a terminal, plain text otherwise."""
+def _console(stderr: bool = False, file: IO[str] | None = None) -> Any:
+    """A rich console on stdout (or stderr, or ``file``): colours on a terminal, plain text
+    otherwise."""
     from rich.console import Console
 
-    stream = sys.stderr if stderr else sys.stdout
+    stream = file if file is not None else sys.stderr if stderr else sys.stdout
     tty = stream.isatty()
     return Console(
         file=stream,
@@ -411,13 +414,28 @@ def _stderr_tty() -> bool:
     return sys.stderr.isatty()
 
 
+def _stdout_tty() -> bool:
+    """Whether stdout is a terminal."""
+    return sys.stdout.isatty()
+
+
 class _ProgressBar:
-    """A rich progress bar on stderr, started at the first report (after the workers start)."""
+    """A rich progress bar on stderr, started at the first report (after the workers start).
+
+    The elapsed time keeps moving while no chunk finishes, so that a stalled run shows.
+    """
 
     def __init__(self, label: str = "simulating") -> None:
         self._label = label
         self._progress: Any = None
         self._task: Any = None
+
+    def say(self, line: str) -> None:
+        """Print one line on stderr, above the bar if it is drawn."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False)
+        else:
+            click.echo(line, err=True)
 
     def __call__(self, done: int, total: int) -> None:
         if self._progress is None:
@@ -426,6 +444,7 @@ class _ProgressBar:
                 MofNCompleteColumn,
                 Progress,
                 TextColumn,
+                TimeElapsedColumn,
                 TimeRemainingColumn,
             )
 
@@ -433,6 +452,7 @@ class _ProgressBar:
                 TextColumn(self._label),
                 BarColumn(),
                 MofNCompleteColumn(),
+                TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=_console(stderr=True),
                 transient=True,
@@ -467,11 +487,44 @@ def _check_plot_target(path: str) -> None:
         ) from None
 
 
-def _print_summary(result: SimulationResult) -> None:
+@contextmanager
+def _kept_stdout() -> Iterator[IO[str]]:
+    """The real standard output, for the command's result; meanwhile whatever else writes
+    to stdout (``sys.stdout``, or file descriptor 1 as a cluster's processes inherit it)
+    goes to stderr, so that ``--json`` and ``--csv`` stay clean whatever an engine prints."""
+    real = sys.stdout
+    real.flush()
+    try:
+        fd = real.fileno()
+        err_fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (click's test runner)
+        fd = err_fd = -1
+    if fd < 0:
+        sys.stdout = sys.stderr
+        try:
+            yield real
+        finally:
+            sys.stdout = real
+        return
+    sys.stderr.flush()
+    kept = os.fdopen(os.dup(fd), "w", encoding=real.encoding, errors=real.errors)
+    os.dup2(err_fd, fd)
+    sys.stdout = sys.stderr
+    try:
+        yield kept
+    finally:
+        kept.flush()
+        sys.stderr.flush()
+        os.dup2(kept.fileno(), fd)
+        sys.stdout = real
+        kept.close()
+
+
+def _print_summary(result: SimulationResult, out: IO[str] | None = None) -> None:
     s = result.summary
     r = rules(result.system, **result.options)
     names = display_names(s.players)
-    console = _console()
+    console = _console(file=out)
     opts = " ".join(f"{k}={_value_text(v)}" for k, v in sorted(result.options.items()))
     seating = "duplicate deals, seats rotated" if result.duplicate else "seats rotated game by game"
     if r.teams == "partnership":
@@ -572,6 +625,15 @@ def _print_summary(result: SimulationResult) -> None:
     "on ray or dask].",
 )
 @click.option(
+    "--stall-timeout",
+    type=click.FloatRange(min=0),
+    default=STALL_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --engine ray or dask: fail when the cluster has had no worker this long "
+    "(0: wait for ever).",
+)
+@click.option(
     "--duplicate",
     is_flag=True,
     help="Play each deal once per seat rotation (pairs of games with seats swapped).",
@@ -596,6 +658,7 @@ def simulate_command(
     address: str | None,
     scheduler: str | None,
     chunk_size: int | None,
+    stall_timeout: float,
     duplicate: bool,
     as_json: bool,
     as_csv: bool,
@@ -606,6 +669,9 @@ def simulate_command(
     Game i is seeded from (SEED, i) alone, so the output is the same whatever the number
     of workers, the chunk size or the engine. Player k sits in seat (k + i) mod n in game
     i; with --duplicate each deal is played once per rotation. Clusters: docs/scaling.md.
+
+    Standard output carries only the result. Workers of a cluster that leave or join, tasks
+    run again and a cluster without workers are reported on standard error, one line each.
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be combined")
@@ -627,54 +693,63 @@ def simulate_command(
     players = _parse_players(players_spec)
     if plot is not None:
         _check_plot_target(plot)
-    bar = _ProgressBar() if _stderr_tty() and not (as_json or as_csv) else None
-    # --json and --csv stream each game as it comes, in game order; the summary table
-    # keeps only the online totals: memory does not grow with --games
-    out = sys.stdout
-    on_game: Callable[[GameRecord], None] | None = None
-    if as_csv:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(csv_header(len(players)))
+    # the bar goes to stderr; not when the streamed rows would share its terminal
+    machine = as_json or as_csv
+    bar = _ProgressBar() if _stderr_tty() and not (machine and _stdout_tty()) else None
+    say = bar.say if bar is not None else (lambda line: click.echo(line, err=True))
+    with _kept_stdout() as out:
+        # --json and --csv stream each game as it comes, in game order; the summary table
+        # keeps only the online totals: memory does not grow with --games
+        on_game: Callable[[GameRecord], None] | None = None
+        if as_csv:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(csv_header(len(players)))
 
-        def csv_game(g: GameRecord) -> None:
-            writer.writerow(csv_row(g, players))
+            def csv_game(g: GameRecord) -> None:
+                writer.writerow(csv_row(g, players))
 
-        on_game = csv_game
-    elif as_json:
-        out.write('{"games": [')
-        sep = ""
+            on_game = csv_game
+        elif as_json:
+            out.write('{"games": [')
+            sep = ""
 
-        def json_game(g: GameRecord) -> None:
-            nonlocal sep
-            out.write(sep + json.dumps(g.to_dict()))
-            sep = ", "
+            def json_game(g: GameRecord) -> None:
+                nonlocal sep
+                out.write(sep + json.dumps(g.to_dict()))
+                sep = ", "
 
-        on_game = json_game
-    try:
-        result = run_simulation(
-            system,
-            players,
-            games=games,
-            seed=seed,
-            workers=workers,
-            options=opts,
-            duplicate=duplicate,
-            progress=bar,
-            chunk_size=chunk_size,
-            engine=engine,
-            address=address,
-            scheduler=scheduler,
-            keep_games=False,
-            on_game=on_game,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-    # the results before the plot: a plot that fails must not lose them
-    if as_json:
-        out.write('], "summary": ' + json.dumps({**result.head(), **result.summary.to_dict()}) + "}\n")
-    elif not as_csv:
-        _print_summary(result)
+            on_game = json_game
+        try:
+            result = run_simulation(
+                system,
+                players,
+                games=games,
+                seed=seed,
+                workers=workers,
+                options=opts,
+                duplicate=duplicate,
+                progress=bar,
+                chunk_size=chunk_size,
+                engine=engine,
+                address=address,
+                scheduler=scheduler,
+                keep_games=False,
+                on_game=on_game,
+                stall_timeout=stall_timeout or None,
+                on_event=say,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        # the results before the plot: a plot that fails must not lose them
+        if as_json:
+            out.write(
+                '], "summary": '
+                + json.dumps({**result.head(), **result.summary.to_dict()})
+                + "}\n"
+            )
+        elif not as_csv:
+            _print_summary(result, out)
     if plot is not None:
         plot_result(result, plot)
 

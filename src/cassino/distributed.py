@@ -17,10 +17,12 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, Future
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
 from .simulate import ENGINES, SimulationError
@@ -28,7 +30,9 @@ from .simulate import ENGINES, SimulationError
 __all__ = [
     "DISTRIBUTED_CHUNK",
     "ENGINES",
+    "Cluster",
     "RayExecutor",
+    "connect",
     "distributed_chunk_size",
     "open_engine",
 ]
@@ -86,12 +90,16 @@ class RayExecutor(Executor):
     """A :class:`concurrent.futures.Executor` running each call as a Ray task (one CPU) on
     the cluster this process is connected to (``ray.init`` must have been called).
 
-    A failed task raises the task's own exception, not Ray's wrapper. ``shutdown`` does not
-    disconnect from Ray; ``shutdown(cancel_futures=True)`` cancels the tasks still running.
+    A failed task raises the task's own exception, not Ray's wrapper. Ray runs a task
+    again ``max_retries`` times when its worker dies (Ray's own default, 3); :func:`connect`
+    sets 0, as :func:`~cassino.simulate.simulate` retries and reports those itself.
+    ``shutdown`` does not disconnect from Ray; ``shutdown(cancel_futures=True)`` cancels
+    the tasks still running.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_retries: int = 3) -> None:
         self._ray = import_engine("ray")
+        self._max_retries = max_retries
         self._remote: dict[Callable[..., Any], Any] = {}
         self._running: dict[int, Any] = {}
         self._lock = threading.Lock()
@@ -103,7 +111,7 @@ class RayExecutor(Executor):
                 raise RuntimeError("cannot schedule new futures after shutdown")
             remote = self._remote.get(fn)
             if remote is None:
-                remote = self._remote[fn] = self._ray.remote(fn)
+                remote = self._remote[fn] = self._ray.remote(max_retries=self._max_retries)(fn)
             ref = remote.remote(*args, **kwargs)
             self._running[id(ref)] = ref
         outer: Future[_T] = Future()
@@ -139,6 +147,32 @@ class RayExecutor(Executor):
             self._ray.wait(refs, num_returns=len(refs))
 
 
+@dataclass(frozen=True)
+class Cluster:
+    """An engine opened by :func:`connect`: where the chunks of a run go, and what the run
+    asks of the cluster while it waits (:class:`cassino.simulate.ClusterWatch`)."""
+
+    engine: str
+    """``"ray"`` or ``"dask"``."""
+    executor: Executor
+    slots: int
+    """The task slots (CPUs, or Dask worker threads) when the cluster was opened."""
+    where: str
+    """The cluster, for messages: ``"the Dask scheduler at tcp://10.0.0.1:8786"``."""
+    probe: Callable[[], dict[str, int]]
+    lost_errors: tuple[type[BaseException], ...] = ()
+
+    def workers(self) -> dict[str, int]:
+        """The live Dask workers (address: threads) or Ray nodes (id: CPUs) now; raises
+        when the cluster cannot be reached."""
+        return self.probe()
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether a task failed because its worker or node died (Ray; Dask's scheduler
+        reruns such tasks itself)."""
+        return bool(self.lost_errors) and isinstance(exc, self.lost_errors)
+
+
 @contextmanager
 def open_engine(
     engine: str,
@@ -147,7 +181,21 @@ def open_engine(
     address: str | None = None,
     scheduler: str | None = None,
 ) -> Iterator[tuple[Executor, int]]:
-    """``(executor, slots)`` of a ``ray`` or ``dask`` engine, for the ``with`` block.
+    """``(executor, slots)`` of a ``ray`` or ``dask`` engine, for the ``with`` block: the
+    first two fields of :func:`connect`'s :class:`Cluster`, whose arguments it takes."""
+    with connect(engine, workers=workers, address=address, scheduler=scheduler) as cluster:
+        yield cluster.executor, cluster.slots
+
+
+@contextmanager
+def connect(
+    engine: str,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    scheduler: str | None = None,
+) -> Iterator[Cluster]:
+    """The :class:`Cluster` of a ``ray`` or ``dask`` engine, for the ``with`` block.
 
     ray: joins the cluster at ``address`` (``host:port``, ``ray://host:10001``, ``auto``),
     or the one named by ``RAY_ADDRESS``; without either, starts a Ray instance on this
@@ -181,7 +229,7 @@ def _no_workers(where: str) -> SimulationError:
 
 
 @contextmanager
-def _ray_engine(workers: int | None, address: str | None) -> Iterator[tuple[Executor, int]]:
+def _ray_engine(workers: int | None, address: str | None) -> Iterator[Cluster]:
     ray = import_engine("ray")
     started = False
     if ray.is_initialized():
@@ -207,18 +255,46 @@ def _ray_engine(workers: int | None, address: str | None) -> Iterator[tuple[Exec
             where = f"the Ray cluster at {target}" if target else "a local Ray instance"
             raise SimulationError(f"cannot start or reach {where}: {exc}") from None
         started = True
-    executor = RayExecutor()
+    if started:
+        where = f"the Ray cluster at {target}" if target else "the Ray instance started here"
+    else:
+        where = f"the Ray cluster at {ray.get_runtime_context().gcs_address}"
+    # Ray's driver prints the errors its raylets publish ("A worker died or was killed ...",
+    # "Task failed ... retries remaining") on this process's stdout, many lines each, even
+    # with log_to_driver=False; the run reports those events itself, one line each, so a
+    # connection made here keeps them quiet (the same switch as ray.util.rpdb's)
+    quiet = sys.modules.get("ray._private.worker") if started else None
+    was_loud = getattr(quiet, "_worker_logs_enabled", None)
+    if was_loud is not None:
+        quiet._worker_logs_enabled = False  # type: ignore[union-attr]
+    executor = RayExecutor(max_retries=0)  # simulate retries, and says so
+    lost = tuple(
+        getattr(ray.exceptions, name)
+        for name in ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError",
+                     "ObjectLostError", "OutOfMemoryError")
+        if isinstance(getattr(ray.exceptions, name, None), type)
+    )
+
+    def nodes() -> dict[str, int]:
+        return {
+            str(node["NodeID"])[:8]: int(node.get("Resources", {}).get("CPU", 0))
+            for node in ray.nodes()
+            if node.get("Alive")
+        }
+
     try:
         slots = int(ray.cluster_resources().get("CPU", 1))
-        yield executor, max(1, slots)
+        yield Cluster("ray", executor, max(1, slots), where, nodes, lost)
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
         if started:
             ray.shutdown()
+        if was_loud is not None:
+            quiet._worker_logs_enabled = was_loud  # type: ignore[union-attr]
 
 
 @contextmanager
-def _dask_engine(workers: int | None, scheduler: str | None) -> Iterator[tuple[Executor, int]]:
+def _dask_engine(workers: int | None, scheduler: str | None) -> Iterator[Cluster]:
     distributed = import_engine("dask")
     cluster: Any = None
     client: Any = None
@@ -248,9 +324,15 @@ def _dask_engine(workers: int | None, scheduler: str | None) -> Iterator[tuple[E
                 where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
                 raise SimulationError(f"cannot start or reach {where}: {exc}") from None
         executor = client.get_executor(pure=False)
+        if scheduler is not None:
+            where = f"the Dask scheduler at {scheduler}"
+        elif cluster is not None:
+            where = f"the local Dask cluster at {client.scheduler.address}"
+        else:
+            where = f"the Dask scheduler at {client.scheduler.address}"
         try:
             slots = sum(client.nthreads().values())
-            yield executor, max(1, slots)
+            yield Cluster("dask", executor, max(1, slots), where, client.nthreads)
         finally:
             executor.shutdown(wait=False)
     finally:

@@ -32,10 +32,12 @@ import io
 import json
 import math
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ._rng import Rng
 from .errors import CassinoError
@@ -48,6 +50,8 @@ __all__ = [
     "ENGINES",
     "LOCAL_CHUNK",
     "MAX_HANDS",
+    "RETRIES",
+    "STALL_TIMEOUT",
     "GameRecord",
     "SimulationError",
     "SimulationResult",
@@ -79,6 +83,16 @@ _M64 = (1 << 64) - 1
 
 ProgressFn = Callable[[int, int], None]
 GameFn = Callable[["GameRecord"], None]
+EventFn = Callable[[str], None]
+
+STALL_TIMEOUT = 300.0
+"""Seconds a Ray or Dask run waits with no worker in its cluster before it fails."""
+
+RETRIES = 3
+"""Times a task lost with its worker (a Ray worker or node that died) is run again."""
+
+POLL_SECONDS = 1.0
+"""How often a Ray or Dask run asks its cluster which workers it has."""
 
 IN_FLIGHT = 4
 """Tasks kept in flight per worker (or cluster slot): the run submits more as they finish,
@@ -90,7 +104,31 @@ ENGINES = ("local", "ray", "dask")
 
 
 class SimulationError(CassinoError):
-    """Bad arguments of a simulation (number of games, workers, players, seats)."""
+    """Bad arguments of a simulation (number of games, workers, players, seats), or a run
+    that cannot go on (a cluster without workers past the stall timeout)."""
+
+
+class ClusterWatch(Protocol):
+    """What a run needs to know of the cluster it runs on (:mod:`cassino.distributed`)."""
+
+    @property
+    def engine(self) -> str:
+        """``"ray"`` or ``"dask"``: the prefix of the run's event lines."""
+        ...
+
+    @property
+    def where(self) -> str:
+        """The cluster, for messages: ``"the Dask scheduler at tcp://10.0.0.1:8786"``."""
+        ...
+
+    def workers(self) -> dict[str, int]:
+        """The live workers (Dask) or nodes (Ray) that take tasks, each with its number of
+        task slots; raises when the cluster cannot be reached."""
+        ...
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether a task failed because its worker was lost (then it is run again)."""
+        ...
 
 
 # -- seeds and seats -----------------------------------------------------------------------
@@ -564,6 +602,8 @@ def simulate(
     scheduler: str | None = None,
     keep_games: bool = True,
     on_game: GameFn | None = None,
+    stall_timeout: float | None = STALL_TIMEOUT,
+    on_event: EventFn | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of ``system`` between ``players`` (specs for
     :func:`~cassino.players.make_player`, one per seat) and summarize them.
@@ -585,6 +625,12 @@ def simulate(
     called for every game in index order as the games finish; with ``keep_games=False``
     the result's ``games`` is empty, and the run's memory does not grow with ``games``.
 
+    Faults on ``ray`` and ``dask``: a run whose cluster has no worker for ``stall_timeout``
+    seconds (``None``: no limit) raises :class:`SimulationError` naming the cluster and the
+    chunks done; a task lost with its Ray worker runs again, up to :data:`RETRIES` times.
+    ``on_event(line)`` hears of each of these (a worker or node that left or joined, a
+    retry, a cluster with no worker), one line each.
+
     The result does not depend on ``workers``, ``chunk_size``, ``executor`` or ``engine``.
     """
     if isinstance(players, str):
@@ -596,6 +642,15 @@ def simulate(
         _check_int("workers", workers, 1)
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
+    if stall_timeout is not None and (
+        isinstance(stall_timeout, bool)
+        or not isinstance(stall_timeout, (int, float))
+        or not stall_timeout > 0
+        or not math.isfinite(stall_timeout)
+    ):
+        raise SimulationError(
+            f"stall_timeout must be a positive number of seconds or None, not {stall_timeout!r}"
+        )
     _check_engine(engine, executor, address, scheduler)
     if not specs:
         raise SimulationError("no players given")
@@ -640,14 +695,19 @@ def simulate(
 
     nworkers = workers if workers is not None else os.cpu_count() or 1
     if engine != "local":
-        from .distributed import distributed_chunk_size, open_engine
+        from .distributed import connect, distributed_chunk_size
 
-        with open_engine(engine, workers=workers, address=address, scheduler=scheduler) as (
-            pool,
-            slots,
-        ):
-            size = chunk_size or distributed_chunk_size(games, slots)
-            return take(_run_on(pool, _tasks(base, games, size), games, progress, slots))
+        with connect(engine, workers=workers, address=address, scheduler=scheduler) as cluster:
+            size = chunk_size or distributed_chunk_size(games, cluster.slots)
+            try:
+                known: dict[str, int] | None = cluster.workers()
+            except Exception:  # the watcher will find out
+                known = None
+            watcher = _Watcher(cluster, stall_timeout, on_event, -(-games // size), known)
+            return take(
+                _run_on(cluster.executor, _tasks(base, games, size), games, progress,
+                        cluster.slots, watcher)
+            )
     if chunk_size is None:
         chunk_size = local_chunk_size(games, nworkers)
     tasks = _tasks(base, games, chunk_size)
@@ -713,25 +773,30 @@ def _run_on(
     games: int,
     progress: ProgressFn | None,
     slots: int,
+    watcher: _Watcher | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """The chunks of ``tasks`` run on ``executor``, yielded in game order as they finish.
 
     At most ``IN_FLIGHT * slots`` tasks are submitted or finished and waiting for an
     earlier one, so that memory stays bounded however many games the run has; the first
-    failure is raised at once and the pending tasks are cancelled.
+    failure is raised at once and the pending tasks are cancelled. With a ``watcher`` (a
+    Ray or Dask cluster), the cluster is asked for its workers every :data:`POLL_SECONDS`:
+    tasks lost with their worker run again, and a cluster without workers for too long
+    ends the run.
     """
     limit = IN_FLIGHT * max(1, slots)
-    pending: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {}
+    pending: dict[Future[list[dict[str, Any]]], Mapping[str, Any]] = {}
     ready: dict[int, list[dict[str, Any]]] = {}
     following = 0   # the first game not yet yielded
     done = 0
+    chunks = 0
 
     def submit() -> None:
         while len(pending) + len(ready) < limit:
             task = next(tasks, None)
             if task is None:
                 return
-            pending[executor.submit(run_chunk, task)] = (task["start"], task["stop"] - task["start"])
+            pending[executor.submit(run_chunk, task)] = task
 
     try:
         # the first tasks are submitted before the first progress call, so that a caller's
@@ -739,14 +804,25 @@ def _run_on(
         submit()
         if progress is not None:
             progress(0, games)
+        timeout = None if watcher is None else POLL_SECONDS
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
             for f in finished:
-                start, size = pending.pop(f)
-                ready[start] = f.result()  # raise the first failure now
-                done += size
+                task = pending.pop(f)
+                try:
+                    chunk = f.result()
+                except Exception as exc:
+                    if watcher is None or not watcher.retry(task, exc):
+                        raise  # the first failure, now
+                    pending[executor.submit(run_chunk, task)] = task
+                    continue
+                ready[task["start"]] = chunk
+                done += task["stop"] - task["start"]
+                chunks += 1
                 if progress is not None:
                     progress(done, games)
+            if watcher is not None:
+                watcher.check(chunks, done, games)
             while following in ready:
                 chunk = ready.pop(following)
                 following += len(chunk)
@@ -755,6 +831,121 @@ def _run_on(
     finally:  # a failure, or a caller that stops early: nothing is left running
         for f in pending:
             f.cancel()
+
+
+class _Watcher:
+    """Watches a cluster while a run waits on it: reports workers that leave or join and
+    tasks run again, and fails the run after ``stall_timeout`` seconds without a worker.
+
+    The cluster is asked on a thread of its own, so that a cluster that does not answer
+    cannot block the run: a question unanswered for ``10 * POLL_SECONDS`` counts as no
+    worker, as does a cluster that cannot be reached.
+    """
+
+    def __init__(self, cluster: ClusterWatch, stall_timeout: float | None,
+                 on_event: EventFn | None, chunks: int,
+                 known: Mapping[str, int] | None = None) -> None:
+        self._cluster = cluster
+        self._timeout = stall_timeout
+        self._on_event = on_event
+        self._chunks = chunks
+        self._tries: dict[int, int] = {}
+        # the workers of the last answer
+        self._known = None if known is None else {k: v for k, v in known.items() if v > 0}
+        self._since: float | None = None            # since when no worker was seen
+        self._answered = False
+        self._answer: dict[str, int] | None = None  # None: the cluster did not answer
+        self._asked = 0.0
+        self._asking = False
+        self._lock = threading.Lock()
+
+    def _say(self, line: str) -> None:
+        if self._on_event is not None:
+            self._on_event(f"{self._cluster.engine}: {line}")
+
+    def retry(self, task: Mapping[str, Any], exc: BaseException) -> bool:
+        """Whether to run ``task`` again after ``exc`` (its worker was lost), said in one
+        line; raises :class:`SimulationError` after :data:`RETRIES` retries."""
+        if not self._cluster.lost(exc):
+            return False
+        start, stop = task["start"], task["stop"]
+        tries = self._tries[start] = self._tries.get(start, 0) + 1
+        what = f"games {start}-{stop - 1}" if stop - start > 1 else f"game {start}"
+        if tries > RETRIES:
+            raise SimulationError(
+                f"{what} lost their worker {tries} times on {self._cluster.where} "
+                f"({type(exc).__name__}); no retry left"
+            ) from None
+        self._say(
+            f"a worker died running {what} ({type(exc).__name__}); retry {tries} of {RETRIES}"
+        )
+        return True
+
+    def _ask(self) -> None:
+        try:
+            answer: dict[str, int] | None = {
+                name: slots for name, slots in self._cluster.workers().items() if slots > 0
+            }
+        except Exception:  # an unreachable cluster runs nothing
+            answer = None
+        with self._lock:
+            self._answer, self._answered, self._asking = answer, True, False
+
+    def _workers(self) -> tuple[bool, dict[str, int] | None]:
+        """(whether there is an answer, the live workers or None if unreachable); asks again
+        unless a question is pending."""
+        now = time.monotonic()
+        with self._lock:
+            if self._asking and now - self._asked > 10 * POLL_SECONDS:
+                return True, None  # the cluster does not answer
+            if not self._asking:
+                self._asking, self._asked = True, now
+                threading.Thread(target=self._ask, name="cassino-cluster-watch",
+                                 daemon=True).start()
+            return self._answered, self._answer
+
+    def check(self, chunks: int, done: int, games: int) -> None:
+        """At every poll: report workers that left or joined; raise
+        :class:`SimulationError` after ``stall_timeout`` seconds without one."""
+        answered, workers = self._workers()
+        if not answered:
+            return
+        if workers is not None:
+            if self._known is not None:
+                for name in sorted(self._known.keys() - workers.keys()):
+                    self._say(f"{self._unit} {name} left, {self._count(workers)} remaining")
+                for name in sorted(workers.keys() - self._known.keys()):
+                    self._say(f"{self._unit} {name} joined, {self._count(workers)} now")
+            self._known = workers
+        now = time.monotonic()
+        if workers:
+            if self._since is not None:
+                self._say(f"a worker is back after {now - self._since:.0f} s without one")
+            self._since = None
+            return
+        if self._since is None:
+            self._since = now
+            reason = "no worker on" if workers is not None else "no answer from"
+            limit = (
+                "" if self._timeout is None
+                else f"; the run fails in {self._timeout:g} s unless one joins"
+            )
+            self._say(f"{reason} {self._cluster.where}{limit}")
+        elif self._timeout is not None and now - self._since >= self._timeout:
+            raise SimulationError(
+                f"no worker on {self._cluster.where} for {self._timeout:g} s: "
+                f"{chunks} of {self._chunks} chunks done ({done:,} of {games:,} games)"
+            )
+
+    @property
+    def _unit(self) -> str:
+        return "node" if self._cluster.engine == "ray" else "worker"
+
+    def _count(self, workers: Mapping[str, int]) -> str:
+        if self._cluster.engine == "ray":
+            cpus = sum(workers.values())
+            return f"{cpus} CPU{'s' if cpus != 1 else ''}"
+        return f"{len(workers)} worker{'s' if len(workers) != 1 else ''}"
 
 
 # -- plotting ------------------------------------------------------------------------------
