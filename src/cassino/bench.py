@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -266,6 +267,7 @@ def run_bench(
     *,
     systems: bool = True,
     workers: bool = False,
+    engines: bool = False,
 ) -> dict[str, Any]:
     """Measure the figures; returns the object ``cassino bench --json`` prints.
 
@@ -273,7 +275,10 @@ def run_bench(
     ``quick``), but for the two target figures, which take their ``TIMED_ROUNDS`` calls of
     :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the playout speed of every implemented system
     (``system_hands_per_second``); ``workers`` times ``simulate`` with one and two worker
-    processes (``simulate_speedup``). Core figures are None when ``cassino._core`` is not built.
+    processes (``simulate_speedup``) and the README's first simulation (greedy against
+    random); ``engines`` times the same run of two workers on the Ray and Dask engines that
+    are installed, start-up included. Core figures are None when ``cassino._core`` is not
+    built.
     """
     if quick:
         budget /= 5
@@ -377,8 +382,10 @@ def run_bench(
         out["system_hands_per_second"] = {
             sid: _playout_rate(core, sid, nhands // 5, budget / 2) for sid in implemented_systems()
         }
-    if workers:
+    if workers or engines:
         out.update(_workers(quick))
+    if engines:
+        out.update(_engines(quick))
     return out
 
 
@@ -399,10 +406,37 @@ def _workers(quick: bool) -> dict[str, Any]:
         t0 = time.perf_counter()
         results[w] = simulate(games=games, seed=1, workers=w)
         times[w] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    simulate(players=("greedy", "random"), games=games, seed=1)
+    greedy = time.perf_counter() - t0
     return {
         "simulate_games": games,
         "simulate_seconds_1_worker": times[1],
         "simulate_seconds_2_workers": times[2],
         "simulate_speedup": times[1] / times[2],
         "simulate_identical": results[1].to_json() == results[2].to_json(),
+        "simulate_greedy_seconds": greedy,
+        "simulate_greedy_workers": os.cpu_count() or 1,
     }
+
+
+def _engines(quick: bool) -> dict[str, Any]:
+    """Wall time of the two-worker run of :func:`_workers` on each installed engine, start-up
+    and shut-down of its private cluster included, and whether it gave the local records."""
+    from .distributed import import_engine
+    from .simulate import SimulationError, simulate
+
+    games = 40 if quick else 2000
+    local = simulate(games=games, seed=1, workers=2).to_json()
+    out: dict[str, Any] = {}
+    for engine in ("ray", "dask"):
+        try:
+            import_engine(engine)
+        except SimulationError:
+            out[f"simulate_seconds_{engine}"] = None
+            continue
+        t0 = time.perf_counter()
+        result = simulate(games=games, seed=1, workers=2, engine=engine)
+        out[f"simulate_seconds_{engine}"] = time.perf_counter() - t0
+        out[f"simulate_identical_{engine}"] = result.to_json() == local
+    return out

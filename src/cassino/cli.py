@@ -761,9 +761,17 @@ def simulate_command(
     "--workers",
     "with_workers",
     is_flag=True,
-    help="Also time simulate with one and two worker processes (2000 games, about half a minute; 40 with --quick).",
+    help="Also time simulate with one and two worker processes and greedy against random "
+    "(2000 games each, about a minute; 40 with --quick).",
 )
-def bench(as_json: bool, quick: bool, with_workers: bool) -> None:
+@click.option(
+    "--engines",
+    "with_engines",
+    is_flag=True,
+    help="Also time the two-worker run on the Ray and Dask engines that are installed, "
+    "start-up included (implies --workers).",
+)
+def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) -> None:
     """Measure the performance targets on one core, the reference beside the core.
 
     Legal-move generation over positions of seeded random hands, random full hands per
@@ -772,7 +780,8 @@ def bench(as_json: bool, quick: bool, with_workers: bool) -> None:
     """
     from .bench import run_bench
 
-    f = run_bench(quick=quick, workers=with_workers)
+    with _kept_stdout():  # whatever an engine prints goes to stderr
+        f = run_bench(quick=quick, workers=with_workers, engines=with_engines)
     if as_json:
         click.echo(json.dumps(f))
         return
@@ -831,6 +840,18 @@ def bench(as_json: bool, quick: bool, with_workers: bool) -> None:
             "",
             f"{f['simulate_speedup']:.2f}x",
         )
+        table.add_row(
+            f"simulate {f['simulate_games']} games greedy vs random, "
+            f"{f['simulate_greedy_workers']} workers, s",
+            f"{f['simulate_greedy_seconds']:.2f}", "", "",
+        )
+    for engine in ("ray", "dask"):
+        if f"simulate_seconds_{engine}" in f:
+            secs = f[f"simulate_seconds_{engine}"]
+            table.add_row(
+                f"simulate {f['simulate_games']} games, 2 workers on {engine} (with start-up), s",
+                "not installed" if secs is None else f"{secs:.2f}", "", "",
+            )
     console.print(table)
 
 
