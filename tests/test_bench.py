@@ -141,3 +141,26 @@ def test_benchmark_suite_runs_and_checks_its_results() -> None:
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
+
+
+@pytest.mark.slow
+def test_bench_json_with_engines() -> None:
+    """--engines times the two-worker run on each installed engine; stdout stays JSON
+    whatever the engines print."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", "cassino.cli", "bench", "--quick", "--json", "--engines"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["simulate_games"] == 40 and data["simulate_greedy_seconds"] > 0
+    for engine, module in (("ray", "ray"), ("dask", "distributed")):
+        try:
+            __import__(module)
+        except ImportError:
+            assert data[f"simulate_seconds_{engine}"] is None
+        else:
+            assert data[f"simulate_seconds_{engine}"] > 0
+            assert data[f"simulate_identical_{engine}"] is True
