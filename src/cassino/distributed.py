@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from .simulate import ENGINES, SimulationError
+from .errors import SimulationError
 
 __all__ = [
     "DISTRIBUTED_CHUNK",
@@ -36,6 +36,10 @@ __all__ = [
     "distributed_chunk_size",
     "open_engine",
 ]
+
+ENGINES = ("local", "ray", "dask")
+"""Where :func:`cassino.simulate.simulate` runs the games: a local process pool (which
+:mod:`cassino.simulate` runs itself), a Ray or a Dask cluster."""
 
 DISTRIBUTED_CHUNK = 1000
 """The most games of one Ray or Dask task by default: some 2,800 hands of two random

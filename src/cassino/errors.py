@@ -10,6 +10,7 @@ __all__ = [
     "NotationError",
     "PositionError",
     "RulesError",
+    "SimulationError",
     "UnknownSystemError",
 ]
 
@@ -44,3 +45,8 @@ class IllegalMoveError(CassinoError):
 
 class MoveLimitError(CassinoError):
     """Listing the legal moves would exceed the requested limit; use ``count_moves``."""
+
+
+class SimulationError(CassinoError):
+    """Bad arguments of a simulation (number of games, workers, players, seats, engine), or a
+    run that cannot go on (a cluster without workers past the stall timeout)."""

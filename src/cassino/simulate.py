@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ._rng import Rng
-from .errors import CassinoError
+from .distributed import ENGINES, connect, distributed_chunk_size
+from .errors import SimulationError
 from .game import Game
 from .players import Player, View, choose_move, make_player
 from .rules import Rules, rules
@@ -97,16 +98,6 @@ POLL_SECONDS = 1.0
 IN_FLIGHT = 4
 """Tasks kept in flight per worker (or cluster slot): the run submits more as they finish,
 so its memory does not grow with the number of games."""
-
-ENGINES = ("local", "ray", "dask")
-"""Where :func:`simulate` runs the games: a local process pool, a Ray or a Dask cluster
-(:mod:`cassino.distributed`)."""
-
-
-class SimulationError(CassinoError):
-    """Bad arguments of a simulation (number of games, workers, players, seats), or a run
-    that cannot go on (a cluster without workers past the stall timeout)."""
-
 
 class ClusterWatch(Protocol):
     """What a run needs to know of the cluster it runs on (:mod:`cassino.distributed`)."""
@@ -695,8 +686,6 @@ def simulate(
 
     nworkers = workers if workers is not None else os.cpu_count() or 1
     if engine != "local":
-        from .distributed import connect, distributed_chunk_size
-
         with connect(engine, workers=workers, address=address, scheduler=scheduler) as cluster:
             size = chunk_size or distributed_chunk_size(games, cluster.slots)
             try:
