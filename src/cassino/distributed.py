@@ -2,9 +2,13 @@
 
 ``local`` is a process pool on this machine (:mod:`cassino.simulate` runs it itself);
 ``ray`` runs the chunks as Ray tasks (``pip install 'cassino[ray]'``) and ``dask`` on a Dask
-cluster (``pip install 'cassino[dask]'``). :func:`open_engine` connects to the cluster, or
-starts one on this machine, and yields a :class:`concurrent.futures.Executor` and the
-number of task slots (CPUs) it has; on leaving, whatever it started is shut down.
+cluster (``pip install 'cassino[dask]'``). :func:`connect` connects to the cluster, or
+starts one on this machine, and yields a :class:`Cluster`: a
+:class:`concurrent.futures.Executor`, the number of task slots (CPUs), and what a run asks
+while it waits (the live workers; whether a failure lost its worker). On leaving, whatever
+it started is shut down. :func:`open_engine` yields only ``(executor, slots)``.
+
+This module imports nothing of :mod:`cassino.simulate`, which runs its engines.
 
 The chunks are the same :func:`~cassino.simulate.run_chunk` tasks whatever the engine, and
 game ``i`` is seeded from ``(seed, i)`` alone, so a cluster gives the records of a local run.

@@ -609,7 +609,7 @@ def simulate(
     instance started on this machine), ``engine="dask"`` on a Dask cluster (``scheduler``;
     by default a local cluster); ``workers`` then sizes the cluster started here. Their
     chunks default to :func:`~cassino.distributed.distributed_chunk_size` games. See
-    :func:`cassino.distributed.open_engine` and docs/scaling.md.
+    :func:`cassino.distributed.connect` and docs/scaling.md.
 
     The work streams: at most :data:`IN_FLIGHT` tasks per worker are pending at a time,
     and the summary is totalled game by game (:class:`Tally`). ``on_game(record)`` is
