@@ -94,12 +94,27 @@ def readme_summary(f: Figures, run: Mapping[str, Any]) -> str:
         f"| a dealt state, moves listed | {f['state_bytes']:,} bytes "
         f"(C position: {f['core_position_bytes']:,}) | | | |",
     ]
-    systems = ["", "Random full hands per second of every implemented system (`cassino.playouts`, "
-               "random players, one core, the same run):", "",
-               "| system | hands/s | why it differs from the standard game |", "|---|---|---|"]
-    for sid, hps in f["system_hands_per_second"].items():
-        systems.append(f"| `{sid}` | {sig(hps)} | {SYSTEM_NOTES.get(sid, '')} |")
-    return "\n".join([run_line(run), "", *rows, *systems])
+    return "\n".join([run_line(run), "", *rows, "", system_table(f, run)])
+
+
+def system_table(f: Figures, run: Mapping[str, Any]) -> str:
+    """Every implemented system: random hands per second, their ratio to the standard
+    game's, and move generation over positions of its random games (bench's ``systems``)."""
+    rows = [
+        "Every implemented system, the same run: random full hands per second "
+        "(`cassino.playouts`, random players, one core), their ratio to `cassino_standard`'s, "
+        f"and move generation over {f['system_positions']} positions of the system's random games "
+        "(`movegen_batch`):",
+        "",
+        "| system | hands/s | ratio to standard | move generation | why it differs from the standard game |",
+        "|---|---|---|---|---|",
+    ]
+    for sid, row in f["systems"].items():
+        rows.append(
+            f"| `{sid}` | {sig(row['hands_per_second'])} | {row['ratio_to_standard']:.2f} "
+            f"| {sig(row['movegen_ns'])} ns | {SYSTEM_NOTES.get(sid, '')} |"
+        )
+    return "\n".join(rows)
 
 
 SYSTEM_NOTES = {
@@ -163,6 +178,7 @@ def chunk_seconds(f: Figures, run: Mapping[str, Any]) -> str:
 
 BLOCKS: dict[str, tuple[str, Callable[[Figures, Mapping[str, Any]], str]]] = {
     "summary": ("README.md", readme_summary),
+    "systems": ("docs/benchmarks.md", lambda f, run: run_line(run) + "\n\n" + system_table(f, run)),
     "first-command": ("README.md", readme_first_command),
     "workers": ("docs/scaling.md", scaling_workers),
     "engines": ("docs/scaling.md", scaling_engines),

@@ -113,6 +113,14 @@ def test_run_bench_quick_has_every_target_key() -> None:
         assert f["api_moves_per_second"] > 0 and f["perft_ratio"] > 1
         assert set(f["system_hands_per_second"]) == set(cassino.implemented_systems())
         assert f["hands_ratio"] > 1
+        assert list(f["systems"]) == list(f["system_hands_per_second"])
+        for sid, row in f["systems"].items():
+            assert row["hands_per_second"] == f["system_hands_per_second"][sid]
+            assert row["movegen_ns"] > 0
+            assert row["ratio_to_standard"] == pytest.approx(
+                row["hands_per_second"] / f["system_hands_per_second"]["cassino_standard"]
+            )
+        assert f["systems"]["cassino_standard"]["ratio_to_standard"] == 1.0
 
 
 @pytest.mark.slow

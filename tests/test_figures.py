@@ -31,7 +31,7 @@ def saved() -> dict[str, Any]:
 
 def test_the_docs_are_what_the_saved_run_gives(saved: dict[str, Any]) -> None:
     rendered = figures.render(saved)
-    assert set(rendered) == {"README.md", "docs/scaling.md"}
+    assert set(rendered) == {"README.md", "docs/scaling.md", "docs/benchmarks.md"}
     for path, text in rendered.items():
         assert (ROOT / path).read_text(encoding="utf-8") == text, (
             f"{path}: run python benchmarks/figures.py --from <a cassino bench --json run>"
@@ -58,6 +58,7 @@ def test_the_saved_run_has_every_figure_bench_measures(saved: dict[str, Any]) ->
     assert f["simulate_identical"] and f["simulate_identical_ray"] and f["simulate_identical_dask"]
     # a new system needs a new run
     assert list(f["system_hands_per_second"]) == list(cassino.implemented_systems())
+    assert list(f["systems"]) == list(cassino.implemented_systems())
 
 
 def test_a_figure_changed_in_the_run_changes_the_docs(saved: dict[str, Any]) -> None:

@@ -81,17 +81,17 @@ def core_module() -> Any:
     return _core
 
 
-def bench_corpus(count: int) -> list[Position]:
-    """The first ``count`` positions of ``benchmarks/data/corpus.txt``: positions of
-    ``cassino_standard`` games between random players (seeds 1, 2, ...), each taken before a
-    move with probability 1/4."""
+def bench_corpus(count: int, system: str = "cassino_standard") -> list[Position]:
+    """Positions of ``system`` games between random players (seeds 1, 2, ...), each taken
+    before a move with probability 1/4; for ``cassino_standard``, the first ``count``
+    positions of ``benchmarks/data/corpus.txt``."""
     from .game import Game
 
     out: list[Position] = []
     seed = 0
     while len(out) < count:
         seed += 1
-        game = Game("cassino_standard", seed=seed)
+        game = Game(system, seed=seed)
         players = Rng(seed)
         sampler = Rng(seed + 1_000_003)
         while not game.is_over and len(out) < count:
@@ -216,6 +216,12 @@ PLAYOUT_HANDS = 20_000
 MOVEGEN_REPEAT = 20
 """Passes over the corpus per timed call of the ``movegen_ns_per_position`` figure."""
 
+SYSTEM_POSITIONS = 500
+"""Positions of random games of each system in its ``movegen_ns`` figure (``systems``)."""
+
+SYSTEM_MOVEGEN_REPEAT = 10
+"""Passes over those positions per timed call."""
+
 TIMED_ROUNDS = 10
 """Timed calls of the two target figures; each figure is the fastest call. benchmarks/
 times the same calls, as many times."""
@@ -251,9 +257,14 @@ def movegen_call(core: Any, positions: Sequence[Position],
                  repeat: int = MOVEGEN_REPEAT) -> Callable[[], int]:
     """The timed call of the move-generation figure: every legal move of each position
     listed ``repeat`` times in C (:func:`cassino._core.movegen_batch`, GIL released); the
-    states are made beforehand. The call returns the number of moves listed."""
+    states are made beforehand (in ``cassino._core128`` for a 104-card deck, whose own
+    ``movegen_batch`` then lists them). The call returns the number of moves listed."""
     states = [core.State.from_position(p) for p in positions]
-    return lambda: int(core.movegen_batch(states, repeat))
+    kinds = {type(s) for s in states}
+    if len(kinds) > 1:
+        raise ValueError("movegen_call: positions of one core (one deck size) at a time")
+    batch = sys.modules[type(states[0]).__module__].movegen_batch if states else core.movegen_batch
+    return lambda: int(batch(states, repeat))
 
 
 def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
@@ -273,8 +284,12 @@ def run_bench(
 
     ``budget`` is the time in seconds each core figure may spend (a fifth of it with
     ``quick``), but for the two target figures, which take their ``TIMED_ROUNDS`` calls of
-    :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the playout speed of every implemented system
-    (``system_hands_per_second``); ``workers`` times ``simulate`` with one and two worker
+    :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the
+    playout speed of every implemented system (``system_hands_per_second``) and the table
+    ``systems``: ``{id: {hands_per_second, movegen_ns, ratio_to_standard}}``, where
+    ``movegen_ns`` lists the moves of :data:`SYSTEM_POSITIONS` positions of the system's
+    random games (:func:`bench_corpus`) and ``ratio_to_standard`` divides the system's
+    playout rate by ``cassino_standard``'s; ``workers`` times ``simulate`` with one and two worker
     processes (``simulate_speedup``) and the README's first simulation (greedy against
     random); ``engines`` times the same run of two workers on the Ray and Dask engines that
     are installed, start-up included. Core figures are None when ``cassino._core`` is not
@@ -382,6 +397,20 @@ def run_bench(
         out["system_hands_per_second"] = {
             sid: _playout_rate(core, sid, nhands // 5, budget / 2) for sid in implemented_systems()
         }
+        standard = out["system_hands_per_second"]["cassino_standard"]
+        nsys = 100 if quick else SYSTEM_POSITIONS
+        table: dict[str, dict[str, float]] = {}
+        for sid, hps in out["system_hands_per_second"].items():
+            positions = bench_corpus(nsys, sid)
+            reps = 2 if quick else SYSTEM_MOVEGEN_REPEAT
+            t = _best(movegen_call(core, positions, reps), budget / 2, 5)
+            table[sid] = {
+                "hands_per_second": hps,
+                "movegen_ns": t / (nsys * reps) * 1e9,
+                "ratio_to_standard": hps / standard,
+            }
+        out["system_positions"] = nsys
+        out["systems"] = table
     if workers or engines:
         out.update(_workers(quick))
     if engines:

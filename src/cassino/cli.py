@@ -831,8 +831,14 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
         "",
     )
     table.add_row("bytes of a dealt state", _num(f["state_bytes"]), "", "")
-    for sid, hps in (f.get("system_hands_per_second") or {}).items():
-        table.add_row(f"random hands per second: {sid}", _num(hps), "", "")
+    for sid, row in (f.get("systems") or {}).items():
+        table.add_row(
+            f"{sid}: random hands/s (ratio to standard); move generation, ns/position",
+            f"{_num(row['hands_per_second'])} ({row['ratio_to_standard']:.2f}); "
+            f"{_num(row['movegen_ns'])}",
+            "",
+            "",
+        )
     if "simulate_speedup" in f:
         table.add_row(
             f"simulate {f['simulate_games']} games: 1 worker / 2 workers, s",
