@@ -119,12 +119,12 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
 
 SYSTEM_NOTES = {
     "cassino_royal": "two-valued aces: the general generator `gen_multi`, no fast path yet",
-    "cassino_buckeye": "the same",
-    "swedish_kassino": "the same",
-    "mulle": "the same, and 104 cards in the 128-bit `cassino._core128`",
+    "cassino_buckeye": "two-valued aces: `gen_multi`",
+    "swedish_kassino": "two-valued aces: `gen_multi`",
+    "mulle": "two-valued aces: `gen_multi`; 104 cards in the 128-bit `cassino._core128`",
     "cassino_trailing_royals": "a table with a face build takes the generic path",
     "diloti": "6-card hands, every position listed by `gen_diloti`",
-    "diloti_four_player": "the same",
+    "diloti_four_player": "6-card hands, `gen_diloti`",
     "callabra": "shorter hands, one small generator",
     "kontsina": "one small generator, `gen_single_group`",
 }
