@@ -263,10 +263,14 @@ def _ray_engine(workers: int | None, address: str | None) -> Iterator[Cluster]:
             where = f"the Ray cluster at {target}" if target else "a local Ray instance"
             raise SimulationError(f"cannot start or reach {where}: {exc}") from None
         started = True
-    if started:
-        where = f"the Ray cluster at {target}" if target else "the Ray instance started here"
+    try:  # the address the connection resolved (``auto``, ``RAY_ADDRESS``, ray://...)
+        gcs = str(ray.get_runtime_context().gcs_address)
+    except Exception:
+        gcs = str(target)
+    if started and target is None:
+        where = f"the Ray instance started here ({gcs})"
     else:
-        where = f"the Ray cluster at {ray.get_runtime_context().gcs_address}"
+        where = f"the Ray cluster at {gcs}"
     # Ray's driver prints the errors its raylets publish ("A worker died or was killed ...",
     # "Task failed ... retries remaining") on this process's stdout, many lines each, even
     # with log_to_driver=False; the run reports those events itself, one line each, so a
