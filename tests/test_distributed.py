@@ -347,7 +347,7 @@ def test_cli_ray_stdout_is_only_the_json_after_a_worker_dies(
     lines = [line for line in out.stderr.splitlines() if line.startswith("ray: ")]
     assert len(lines) == 1, out.stderr
     assert re.fullmatch(
-        r"ray: a worker died running games \d+-\d+ \(WorkerCrashedError\); retry 1 of 3", lines[0]
+        r"ray: games \d+-\d+ lost their worker \(WorkerCrashedError\); retry 1 of 3", lines[0]
     ), lines
 
 

@@ -180,16 +180,16 @@ def test_tasks_lost_with_their_worker_run_again_and_say_so(fast_polls: None) -> 
     assert [g for c in chunks for g in c] == expected(6)
     assert sorted(executor.submitted) == [0, 2, 2, 2, 4, 4]
     assert sorted(events) == [
-        "dask: a worker died running games 2-3 (Lost); retry 1 of 3",
-        "dask: a worker died running games 2-3 (Lost); retry 2 of 3",
-        "dask: a worker died running games 4-5 (Lost); retry 1 of 3",
+        "dask: games 2-3 lost their worker (Lost); retry 1 of 3",
+        "dask: games 2-3 lost their worker (Lost); retry 2 of 3",
+        "dask: games 4-5 lost their worker (Lost); retry 1 of 3",
     ]
 
 
 def test_a_task_lost_too_often_ends_the_run(fast_polls: None) -> None:
     events: list[str] = []
     with pytest.raises(SimulationError, match=(
-        rf"game 1 lost their worker {RETRIES + 1} times on the Dask scheduler at "
+        rf"game 1 lost its worker {RETRIES + 1} times on the Dask scheduler at "
         r"tcp://test:1 \(Lost\); no retry left"
     )):
         drive(GatedExecutor(fail={1: 99}), FakeCluster({"a": 1}), games=2, size=1, stall=5,
@@ -234,3 +234,77 @@ def test_cli_stdout_carries_only_the_result_whatever_players_print() -> None:
     assert json.loads(outputs["1", ("--json",)])["summary"]["games"] == 4
     assert outputs["1", ("--csv",)] == outputs["2", ("--csv",)]
     assert outputs["1", ()] == outputs["2", ()] and "Results" in outputs["1", ()]
+
+
+class FakeTask:
+    """A Dask future whose end is scripted: ``status`` and what ``result()`` does."""
+
+    def __init__(self, status: str, result: Any = None, exc: BaseException | None = None) -> None:
+        self.status, self._result, self._exc, self.key = status, result, exc, "run_chunk-1"
+        self.callbacks: list[Callable[[Any], None]] = []
+        self.cancelled_here = False
+
+    def add_done_callback(self, fn: Callable[[Any], None]) -> None:
+        self.callbacks.append(fn)
+
+    def finish(self) -> None:
+        for fn in self.callbacks:
+            fn(self)
+
+    def result(self) -> Any:
+        if isinstance(self._result, BaseException):
+            raise self._result
+        return self._result
+
+    def exception(self) -> BaseException | None:
+        return self._exc
+
+    def cancel(self) -> None:
+        self.cancelled_here = True
+
+
+class FakeClient:
+    def __init__(self, task: FakeTask) -> None:
+        self.task = task
+
+    def submit(self, fn: Any, *args: Any, pure: bool = True) -> FakeTask:
+        assert pure is False
+        return self.task
+
+
+@pytest.mark.parametrize(
+    ("task", "outcome"),
+    [
+        (FakeTask("finished", [1, 2]), [1, 2]),
+        # gathered after its worker left (Client.get_executor() raised ValueError here)
+        (FakeTask("finished", KeyError("run_chunk-1")), "TaskLost: KeyError"),
+        (FakeTask("cancelled"), "TaskLost: task run_chunk-1 was cancelled"),
+        (FakeTask("error", exc=ZeroDivisionError("in the task")), "ZeroDivisionError: in the task"),
+    ],
+)
+def test_dask_executor_outcomes(task: FakeTask, outcome: Any) -> None:
+    from cassino.distributed import DaskExecutor, TaskLost
+
+    future = DaskExecutor(FakeClient(task)).submit(run_chunk, {})
+    assert not future.done()
+    task.finish()
+    if isinstance(outcome, list):
+        assert future.result() == outcome
+        return
+    exc = future.exception()
+    assert exc is not None and f"{type(exc).__name__}: {exc}".startswith(outcome)
+    assert isinstance(exc, TaskLost) == outcome.startswith("TaskLost")
+
+
+def test_dask_executor_cancels_the_task_of_a_cancelled_future() -> None:
+    from cassino.distributed import DaskExecutor
+
+    task = FakeTask("finished", [1])
+    executor = DaskExecutor(FakeClient(task))
+    future = executor.submit(run_chunk, {})
+    assert future.cancel() and task.cancelled_here
+    task.finish()  # the task's end is ignored
+    assert future.cancelled()
+    executor.shutdown(wait=False)
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        executor.submit(run_chunk, {})

@@ -35,7 +35,9 @@ __all__ = [
     "DISTRIBUTED_CHUNK",
     "ENGINES",
     "Cluster",
+    "DaskExecutor",
     "RayExecutor",
+    "TaskLost",
     "connect",
     "distributed_chunk_size",
     "open_engine",
@@ -155,6 +157,76 @@ class RayExecutor(Executor):
             self._ray.wait(refs, num_returns=len(refs))
 
 
+class TaskLost(Exception):
+    """A Dask task whose result was lost with its worker after it finished, or that the
+    scheduler cancelled: the run runs it again (:class:`DaskExecutor`)."""
+
+
+class DaskExecutor(Executor):
+    """A :class:`concurrent.futures.Executor` on a ``distributed.Client``, each call one
+    task (``pure=False``).
+
+    Unlike ``Client.get_executor()``, a result that was gathered is never lost: that
+    executor reads the task's status again after gathering, and when the worker left in
+    between it raises a ``ValueError`` (unpacking the result as a traceback). Here a
+    result that cannot be gathered, or a task the scheduler cancelled, raises
+    :class:`TaskLost`; a task's own error is raised as it is. Cancelling the returned
+    future cancels the task; the client is not closed by ``shutdown``.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._running: set[Any] = set()
+        self._lock = threading.Lock()
+        self._shutdown = False
+
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+        with self._lock:
+            if self._shutdown:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            task = self._client.submit(fn, *args, pure=False, **kwargs)
+            self._running.add(task)
+        outer: Future[_T] = Future()
+
+        def cancelled(f: Future[Any]) -> None:
+            if f.cancelled():
+                task.cancel()
+
+        def done(t: Any) -> None:
+            with self._lock:
+                self._running.discard(t)
+            if not outer.set_running_or_notify_cancel():
+                return  # cancelled by the caller
+            try:
+                if t.status == "error":
+                    exc = t.exception()
+                    outer.set_exception(exc if exc is not None else TaskLost(t.key))
+                    return
+                if t.status != "finished":
+                    raise TaskLost(f"task {t.key} was {t.status}")
+                outer.set_result(t.result())
+            except TaskLost as exc:
+                outer.set_exception(exc)
+            except Exception as exc:  # the result went with its worker
+                outer.set_exception(TaskLost(f"{type(exc).__name__}: {exc}"))
+
+        outer.add_done_callback(cancelled)
+        task.add_done_callback(done)
+        return outer
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._shutdown = True
+            tasks = list(self._running)
+        if cancel_futures and tasks:
+            try:
+                self._client.cancel(tasks)
+            except Exception:  # the cluster is gone
+                pass
+        elif wait and tasks:
+            import_engine("dask").wait(tasks)
+
+
 @dataclass(frozen=True)
 class Cluster:
     """An engine opened by :func:`connect`: where the chunks of a run go, and what the run
@@ -176,8 +248,9 @@ class Cluster:
         return self.probe()
 
     def lost(self, exc: BaseException) -> bool:
-        """Whether a task failed because its worker or node died (Ray; Dask's scheduler
-        reruns such tasks itself)."""
+        """Whether a task failed because its worker or node was lost: a Ray worker or node
+        that died, a Dask result gone with its worker (Dask's scheduler reruns the tasks of
+        a worker that dies while running them itself)."""
         return bool(self.lost_errors) and isinstance(exc, self.lost_errors)
 
 
@@ -335,7 +408,7 @@ def _dask_engine(workers: int | None, scheduler: str | None) -> Iterator[Cluster
             except Exception as exc:
                 where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
                 raise SimulationError(f"cannot start or reach {where}: {exc}") from None
-        executor = client.get_executor(pure=False)
+        executor = DaskExecutor(client)
         if scheduler is not None:
             where = f"the Dask scheduler at {scheduler}"
         elif cluster is not None:
@@ -344,9 +417,9 @@ def _dask_engine(workers: int | None, scheduler: str | None) -> Iterator[Cluster
             where = f"the Dask scheduler at {client.scheduler.address}"
         try:
             slots = sum(client.nthreads().values())
-            yield Cluster("dask", executor, max(1, slots), where, client.nthreads)
+            yield Cluster("dask", executor, max(1, slots), where, client.nthreads, (TaskLost,))
         finally:
-            executor.shutdown(wait=False)
+            executor.shutdown(wait=False, cancel_futures=True)
     finally:
         if own_client and client is not None:
             client.close()

@@ -90,7 +90,8 @@ STALL_TIMEOUT = 300.0
 """Seconds a Ray or Dask run waits with no worker in its cluster before it fails."""
 
 RETRIES = 3
-"""Times a task lost with its worker (a Ray worker or node that died) is run again."""
+"""Times a task lost with its worker (a Ray worker or node that died, a Dask result gone
+with its worker) is run again."""
 
 POLL_SECONDS = 1.0
 """How often a Ray or Dask run asks its cluster which workers it has."""
@@ -860,14 +861,13 @@ class _Watcher:
         start, stop = task["start"], task["stop"]
         tries = self._tries[start] = self._tries.get(start, 0) + 1
         what = f"games {start}-{stop - 1}" if stop - start > 1 else f"game {start}"
+        their = "their" if stop - start > 1 else "its"
         if tries > RETRIES:
             raise SimulationError(
-                f"{what} lost their worker {tries} times on {self._cluster.where} "
+                f"{what} lost {their} worker {tries} times on {self._cluster.where} "
                 f"({type(exc).__name__}); no retry left"
             ) from None
-        self._say(
-            f"a worker died running {what} ({type(exc).__name__}); retry {tries} of {RETRIES}"
-        )
+        self._say(f"{what} lost {their} worker ({type(exc).__name__}); retry {tries} of {RETRIES}")
         return True
 
     def _ask(self) -> None:
