@@ -53,6 +53,8 @@ class FakeCluster:
 
     def workers(self) -> dict[str, int]:
         answer = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+        if callable(answer):
+            answer = answer()
         if answer == "hang":
             self.release.wait(30)
             return {}
@@ -75,6 +77,7 @@ class GatedExecutor(ThreadPoolExecutor):
         self.gate = threading.Event()
         self.finish_blocked = False  # a released task runs (True) or fails (False)
         self.submitted: list[int] = []
+        self.finished: list[int] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:  # type: ignore[override]
         task = args[0]
@@ -88,7 +91,9 @@ class GatedExecutor(ThreadPoolExecutor):
             if self.fail.get(task["start"], 0) > 0:
                 self.fail[task["start"]] -= 1
                 raise Lost("worker died")
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            self.finished.append(task["start"])
+            return result
 
         return super().submit(work)
 
@@ -99,8 +104,8 @@ def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def drive(executor: Any, cluster: FakeCluster, games: int, size: int, stall: float | None,
-          events: list[str]) -> list[list[dict[str, Any]]]:
-    watcher = _Watcher(cluster, stall, events.append, -(-games // size))
+          events: list[str], known: dict[str, int] | None = None) -> list[list[dict[str, Any]]]:
+    watcher = _Watcher(cluster, stall, events.append, -(-games // size), known)
     try:
         return list(_run_on(executor, _tasks(BASE, games, size), games, None, 1, watcher))
     finally:
@@ -115,10 +120,13 @@ def expected(games: int) -> list[dict[str, Any]]:
 
 def test_a_cluster_without_workers_fails_after_the_stall_timeout(fast_polls: None) -> None:
     events: list[str] = []
-    cluster = FakeCluster({"tcp://w1": 1}, {"tcp://w1": 1}, {})
+    executor = GatedExecutor(blocked={2, 3})
+    # the worker leaves once games 0 and 1 are done (however slow the implementation)
+    cluster = FakeCluster(lambda: {"tcp://w1": 1} if len(executor.finished) < 2 else {})
     started = time.monotonic()
     with pytest.raises(SimulationError) as info:
-        drive(GatedExecutor(blocked={2, 3}), cluster, games=4, size=1, stall=0.3, events=events)
+        drive(executor, cluster, games=4, size=1, stall=0.3, events=events,
+              known={"tcp://w1": 1})  # as simulate() asks the cluster when it starts
     assert time.monotonic() - started >= 0.3
     assert str(info.value) == (
         "no worker on the Dask scheduler at tcp://test:1 for 0.3 s: "
