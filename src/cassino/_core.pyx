@@ -6,7 +6,7 @@ objects. See docs/architecture.md.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc, qsort, realloc
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
@@ -943,10 +943,10 @@ cdef inline void seg_sort(Fast* F, size_t lo) noexcept nogil:
         seg_sort_(F.buf, lo, F.dup)
     F.dup = 0
 
-cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, uint64_t held, int* best) noexcept nogil:
-    """The moves of card p (held: the values left in hand after playing it); -1 if the
-    arena overflowed (use the other path)."""
-    cdef int vp = c.p.hval[p]
+cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, int vp, uint64_t held,
+                   int* best) noexcept nogil:
+    """The moves of card p played at value vp (held: the values left in hand after playing
+    it); -1 if the arena overflowed (use the other path)."""
     cdef bint free_play = c.h.nbuilds == 0     # no build: every filter passes
     cdef int i, v, w, nb, bs, b_value, j, n, base
     cdef size_t seg
@@ -1088,6 +1088,8 @@ cdef struct Small:
     int nw                   # 64-bit words of a bitset of subsets
     uint8_t ids[SMALL_MAX]
     uint8_t vals[SMALL_MAX]
+    int unsorted             # vals may decrease with the index (a multi-valued card at its
+                             # second value: _royal.pxi)
     uint64_t sreach[SMALL_MAX + 1]   # totals (below 64) made by cards i..n-1
     uint32_t have_g          # bit t: groups(t) is in the arena
     uint32_t have_p          # bit v: P[v] is filled
@@ -1104,8 +1106,12 @@ cdef void small_dfs(Small* S, int j, int r, int m) noexcept nogil:
     cdef int k, v
     for k in range(j, S.n):
         v = S.vals[k]
-        if v > r or not (S.sreach[k] >> r) & 1:
-            return           # later cards are no smaller, or cannot make r at all
+        if v > r:
+            if S.unsorted:
+                continue
+            return           # later cards are no smaller
+        if not (S.sreach[k] >> r) & 1:
+            return           # cards k.. cannot make r at all
         if (S.sreach[k + 1] >> (r - v)) & 1:
             if v == r:
                 S.arena[S.used] = <uint8_t>(m | (1 << k))
@@ -1344,6 +1350,7 @@ cdef inline int small_load(Core* c, Small* S) noexcept nogil:
         S.ids[n] = <uint8_t>i
         n += 1
     S.n = n
+    S.unsorted = 0
     return n
 
 cdef inline void face_asc(Core* c, MoveBuf* buf, int p, int* best, bint ok) noexcept nogil:
@@ -2049,8 +2056,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         while m and not buf.overflow:
             p = cas_ctz(m)
             v = c.p.val[p]
-            if fast_card(c, &F, buf, p, (held & ~((<uint64_t>1) << v) | twice) & ~(<uint64_t>1),
-                         best) < 0:
+            if fast_card(c, &F, buf, p, c.p.hval[p],
+                         (held & ~((<uint64_t>1) << v) | twice) & ~(<uint64_t>1), best) < 0:
                 break
             m &= m - 1
         if F.full or buf.overflow:

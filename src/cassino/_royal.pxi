@@ -76,10 +76,16 @@ cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
         return r
     return cmp_alt(x.alt, y.alt)
 
+cdef int cmp_multi_q(const void* a, const void* b) noexcept nogil:
+    return cmp_multi(<const CMove*>a, <const CMove*>b)
+
 cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
-    """Insertion sort on (card, kind, takes, value, alt); the lists are short."""
+    """Sort on (card, kind, takes, value, alt): insertion sort for short lists."""
     cdef size_t i, j
     cdef CMove t
+    if n > 24:
+        qsort(moves, n, sizeof(CMove), cmp_multi_q)
+        return
     for i in range(1, n):
         t = moves[i]
         j = i
@@ -272,6 +278,306 @@ cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexc
                 if sub == 0 or buf.overflow:
                     break
 
+# ---------------------------------------------------------------------------------------
+# Small tables: the bitset paths of small_gen_b once per valuing of the loose multi-valued
+# cards. A valuing is the set ``hi`` of loose multi-valued cards at their second table
+# value; a move (takes s, a build move's alt) is listed under the valuing that puts the
+# cards of s marked in alt at their second value and every other card at its first, so a
+# bitset of subsets is masked with SUPW[hi] (the subsets that contain hi). Captures, which
+# carry no alt, can still repeat across the played card's values; gen_multi's sort drops
+# the repeats.
+# ---------------------------------------------------------------------------------------
+
+cdef int MULTI_GENERAL = 0    # 1: gen_multi always takes multi_card (_multi_general, tests)
+
+def _multi_general(bint on) -> None:
+    """Make gen_multi list every position through its general path (tests compare the two)."""
+    global MULTI_GENERAL
+    MULTI_GENERAL = 1 if on else 0
+
+cdef uint64_t SUPW[64]       # SUPW[h]: bit s set when s contains h (s, h < 64)
+cdef int _h
+for _h in range(64):
+    SUPW[_h] = 0
+    for _s in range(64):
+        if (_s & _h) == _h:
+            SUPW[_h] |= (<uint64_t>1) << _s
+
+cdef inline bint legal_m(Core* c, LegalCtx* lx, int kind, int p, mask_t takes, int value,
+                         uint64_t hp, int target, bint hmulti) noexcept nogil:
+    """is_legal for the takes of a whole word of moves (build cards only: loose cards never
+    change legality), with hp the values held after playing p."""
+    if not legal_fast(c, lx, kind, takes, value, hp, target):
+        return False
+    return not hmulti or holds_distinct(c, kind, p, takes, value, target)
+
+cdef inline int put_alt(Small* S, MoveBuf* buf, int p, int kind, uint64_t w, mask_t extra,
+                        int value, int alt) noexcept nogil:
+    """The moves of the compressed subsets of ``w`` joined with ``extra``; -1 on overflow."""
+    cdef CMove* mv
+    if w == 0:
+        return 0
+    if buf_room(buf, <size_t>cas_popcount(w)) < 0:
+        return -1
+    while w:
+        mv = &buf.moves[buf.n]
+        mv.card = <uint8_t>p
+        mv.kind = <uint8_t>kind
+        mv.takes = small_cards(S, <uint64_t>cas_ctz(w)) | extra
+        mv.value = <uint8_t>value
+        mv.alt = <uint8_t>alt
+        buf.n += 1
+        w &= w - 1
+    return 0
+
+cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_multi's moves, unsorted and with repeats, for a table of at most SMALL_B_MAX loose
+    numeric cards and SMALL_B_BUILDS builds: 1, 0 when the position is not such a table (or
+    the rules need the general path), -1 on overflow."""
+    cdef Small S
+    cdef LegalCtx lx
+    cdef CBuild* bd
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
+    cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi
+    cdef int mi[SMALL_B_MAX]
+    cdef int slot[SMALL_B_MAX]
+    cdef int vps[2]
+    cdef uint64_t hps[NCARDS]
+    cdef uint64_t hp, w, cw, sup, top, lm
+    cdef bint hmulti
+    cdef int bidx[SMALL_B_BUILDS]
+    cdef mask_t bcards[1 << SMALL_B_BUILDS]
+    cdef uint8_t blegal[1 << SMALL_B_BUILDS]
+    if not (c.p.natural and c.p.max_sum_groups == BIG_SUMS) or c.p.maximal:
+        return 0
+    if c.h.nbuilds > SMALL_B_BUILDS or cas_popcount(c.h.loose & c.p.num_mask) > SMALL_B_MAX:
+        return 0
+    n = small_load(c, &S)
+    S.nw = 1
+    S.unsorted = 1
+    small_tables(&S)
+    nm = 0
+    for i in range(n):
+        if c.p.alt_table[S.ids[i]]:
+            mi[nm] = i
+            slot[nm] = slot_of(&c.p, S.ids[i])
+            nm += 1
+    top = (((<uint64_t>1) << c.p.build_max) << 1) - 1
+    legal_setup(c, &lx)
+    # the trails depend on no valuing (as in multi_card, a card without a value captures
+    # nothing here: every system with multi-valued cards gives every card a value)
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        rest = hand & ~((<mask_t>1) << p)
+        hp = held_multi(c, rest)
+        hmulti = (rest & c.p.multi_mask) != 0
+        hps[p] = hp
+        if legal_m(c, &lx, K_TRAIL, p, 0, 0, hp, -1, hmulti):
+            emit_alt(buf, p, K_TRAIL, 0, 0, 0)
+    if buf.overflow:
+        return -1
+    for hi in range(1 << nm):
+        hc = 0
+        alt = 0
+        for j in range(nm):
+            i = mi[j]
+            if (hi >> j) & 1:
+                hc |= 1 << i
+                alt |= 1 << slot[j]
+                S.vals[i] = c.p.alt_table[S.ids[i]]
+            else:
+                S.vals[i] = c.p.val[S.ids[i]]
+        sup = SUPW[hc]
+        S.sreach[n] = 1
+        for i in range(n - 1, -1, -1):
+            S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
+        S.have_g = 0
+        S.have_p = 0
+        S.used = 0
+        m = hand
+        while m:
+            p = cas_ctz(m)
+            m &= m - 1
+            hp = hps[p]
+            hmulti = (hand & ~((<mask_t>1) << p) & c.p.multi_mask) != 0
+            vps[0] = c.p.hval[p]
+            nvp = 1
+            if c.p.alt_val[p]:
+                vps[1] = c.p.alt_val[p]
+                nvp = 2
+            for k in range(nvp):
+                vp = vps[k]
+                if vp <= 0 or vp >= NVALUES:
+                    continue
+                palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
+                # captures: loose groups of vp with any of the builds of vp
+                nb = 0
+                for i in range(c.h.nbuilds):
+                    if c.h.builds[i].value == vp:
+                        bidx[nb] = i
+                        nb += 1
+                w = small_P1(&S, vp) & sup
+                for bs in range(1 << nb):
+                    cw = w if bs else w & ~(<uint64_t>1)
+                    if cw == 0:
+                        continue
+                    bc = builds_union(c, bidx, nb, bs)
+                    if legal_m(c, &lx, K_CAPTURE, p, bc, 0, hp, -1, hmulti):
+                        if put_alt(&S, buf, p, K_CAPTURE, cw, bc, 0, 0) < 0:
+                            return -1
+                # creates of a value v held after the play: the card's own group joined
+                # with any disjoint groups of v
+                lm = hp & ~(((<uint64_t>1) << vp) - 1) & top
+                while lm:
+                    v = cas_ctz(lm)
+                    lm &= lm - 1
+                    if v == vp:
+                        cw = small_P1(&S, v) & ~(<uint64_t>1)
+                    else:
+                        cw = small_with1(&S, v, v - vp)
+                    cw &= sup
+                    if cw and legal_m(c, &lx, K_BUILD, p, 0, v, hp, -1, hmulti):
+                        if put_alt(&S, buf, p, K_BUILD, cw, 0, v, alt | palt) < 0:
+                            return -1
+                # augments: the card and loose cards added to a build of bv, in groups of bv
+                for i in range(c.h.nbuilds):
+                    bd = &c.h.builds[i]
+                    bv = bd.value
+                    if vp > bv:
+                        continue
+                    cw = (small_P1(&S, bv) if bv == vp else small_with1(&S, bv, bv - vp)) & sup
+                    if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
+                        if put_alt(&S, buf, p, K_AUGMENT, cw, bd.cards, bv, alt | palt) < 0:
+                            return -1
+                # increases: a simple build raised to v by the card and one group of the rest
+                for i in range(c.h.nbuilds):
+                    bd = &c.h.builds[i]
+                    bv = bd.value
+                    if bd.multiple or bv + vp > c.p.build_max:
+                        continue
+                    for v in range(bv + vp, c.p.build_max + 1):
+                        if not (hp >> v) & 1:
+                            continue
+                        cw = small_G1(&S, v - bv - vp) & sup
+                        if cw and legal_m(c, &lx, K_INCREASE, p, bd.cards, v, hp, i, hmulti):
+                            if put_alt(&S, buf, p, K_INCREASE, cw, bd.cards, v, alt | palt) < 0:
+                                return -1
+    return 1
+
+# ---------------------------------------------------------------------------------------
+# Larger tables: the output-sensitive path (fast_card) once per valuing of the loose
+# multi-valued cards and value of the played card, its moves kept under the same rule as
+# multi_small's (the valuing puts exactly the cards of the takes at their second value)
+# and checked for the holding of distinct cards (holds_distinct), which legal_fast leaves.
+# ---------------------------------------------------------------------------------------
+
+cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_multi's moves, unsorted and with repeats, for up to FAST_MAX_CARDS loose numeric
+    cards: 1, 0 when this path cannot list them (the buffer then holds junk), -1 on
+    overflow."""
+    cdef Fast F
+    cdef LegalCtx lx
+    cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, hm
+    cdef mask_t mcards[FAST_MAX_CARDS]
+    cdef int slot[FAST_MAX_CARDS]
+    cdef int best[NCARDS]
+    cdef int vps[2]
+    cdef int n, i, j, k, p, v, vp, nvp, nm, hi, alt, palt, kind, target
+    cdef uint64_t hp
+    cdef bint hmulti
+    cdef size_t seg, r, w
+    cdef CMove* mv
+    if c.p.maximal:
+        return 0
+    m = c.h.loose & c.p.num_mask
+    if cas_popcount(m) > FAST_MAX_CARDS:
+        return 0
+    nm = 0
+    hm = m & c.p.multi_mask
+    while hm:
+        i = cas_ctz(hm)
+        hm &= hm - 1
+        if c.p.alt_table[i]:
+            mcards[nm] = (<mask_t>1) << i
+            slot[nm] = slot_of(&c.p, i)
+            nm += 1
+    memset(best, 0, sizeof(best))
+    legal_setup(c, &lx)
+    F.lx = &lx
+    for hi in range(1 << nm):
+        hm = 0
+        alt = 0
+        for j in range(nm):
+            if (hi >> j) & 1:
+                hm |= mcards[j]
+                alt |= 1 << slot[j]
+        # the loose cards at this valuing, lowest value first
+        m = c.h.loose & c.p.num_mask
+        n = 0
+        while m:
+            i = cas_ctz(m)
+            m &= m - 1
+            v = c.p.alt_table[i] if (hm >> i) & 1 else c.p.val[i]
+            j = n
+            while j > 0 and F.vals[j - 1] > v:
+                F.vals[j] = F.vals[j - 1]
+                F.ids[j] = F.ids[j - 1]
+                j -= 1
+            F.vals[j] = <uint8_t>v
+            F.ids[j] = <uint8_t>i
+            n += 1
+        F.n = n
+        F.sreach[n] = 1
+        for i in range(n - 1, -1, -1):
+            F.sreach[i] = F.sreach[i + 1] | (F.sreach[i + 1] << F.vals[i])
+        F.have = 0
+        F.used = 0
+        F.full = 0
+        F.dup = 0
+        F.c = c
+        m = hand
+        while m:
+            p = cas_ctz(m)
+            m &= m - 1
+            rest = hand & ~((<mask_t>1) << p)
+            hp = held_multi(c, rest)
+            hmulti = (rest & c.p.multi_mask) != 0
+            vps[0] = c.p.hval[p]
+            nvp = 1
+            if c.p.alt_val[p]:
+                vps[1] = c.p.alt_val[p]
+                nvp = 2
+            for k in range(nvp):
+                vp = vps[k]
+                seg = buf.n
+                if vp <= 0 or vp >= NVALUES:
+                    # (as in multi_card: no captures by a card without a value)
+                    if hi == 0 and k == 0 and is_legal(c, K_TRAIL, p, 0, 0, hp):
+                        emit_alt(buf, p, K_TRAIL, 0, 0, 0)
+                    continue
+                if fast_card(c, &F, buf, p, vp, hp, best) < 0 or F.full:
+                    return 0
+                if buf.overflow:
+                    return -1
+                palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
+                w = seg
+                for r in range(seg, buf.n):
+                    mv = &buf.moves[r]
+                    kind = mv.kind
+                    if (mv.takes & hm) != hm or (kind == K_TRAIL and (hi or k)):
+                        continue
+                    if hmulti:
+                        target = target_of(c, mv.takes) if kind == K_AUGMENT or kind == K_INCREASE else -1
+                        if not holds_distinct(c, kind, p, mv.takes, mv.value, target):
+                            continue
+                    mv.alt = <uint8_t>((alt | palt) if kind >= K_BUILD else 0)
+                    buf.moves[w] = mv[0]
+                    w += 1
+                buf.n = w
+    return 1
+
 cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_t w,
                             int alt) noexcept nogil:
     """Whether a kept move of moves[g:w] is ``alt``'s valuing up to interchangeable cards."""
@@ -286,11 +592,26 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     cdef mask_t hand = c.h.hands[c.h.to_move], m
     cdef int best[NCARDS]
     cdef size_t r, w, g
+    cdef int small = 0
     memset(best, 0, sizeof(best))
-    m = hand
-    while m and not buf.overflow:
-        multi_card(c, buf, cas_ctz(m), hand, best)
-        m &= m - 1
+    buf.n = 0
+    buf.overflow = 0
+    if not MULTI_GENERAL:
+        small = multi_small(c, buf)
+        if small < 0:
+            return -1
+    if small == 0 and not MULTI_GENERAL:
+        small = multi_fast(c, buf)
+        if small < 0:
+            return -1
+        if small == 0:
+            buf.n = 0
+            buf.overflow = 0
+    if small == 0:
+        m = hand
+        while m and not buf.overflow:
+            multi_card(c, buf, cas_ctz(m), hand, best)
+            m &= m - 1
     if buf.overflow:
         return -1
     sort_multi(buf.moves, buf.n)

@@ -1,0 +1,82 @@
+"""The core's paths for multi-valued cards agree with its general path.
+
+``gen_multi`` (``_royal.pxi``) lists a position with a multi-valued card in play through
+bitsets of subsets (``multi_small``, small tables), through the output-sensitive group search
+once per valuing (``multi_fast``), or through its general path, which tries every valuing of
+every subset of the loose cards (``multi_card``). ``_multi_general(True)`` forces the general
+path; these tests compare the three on random games, with trail-heavy play so that tables
+of ten loose cards and more come up, and the core with the reference on the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import cassino
+from cassino import MoveKind
+
+core = pytest.importorskip("cassino._core")
+core128 = pytest.importorskip("cassino._core128")
+
+SYSTEMS = ["cassino_royal", "cassino_buckeye", "swedish_kassino", "mulle"]
+
+
+def _general(on: bool) -> None:
+    core._multi_general(on)
+    core128._multi_general(on)
+
+
+MAX_LOOSE = 11   # the general path walks every subset of the loose cards
+
+
+def _positions(system: str, games: int, trail_bias: float) -> Iterator[cassino.State]:
+    """The positions of random games with at most MAX_LOOSE loose cards (a game ends
+    when its table grows past that)."""
+    rules = cassino.rules(system)
+    rng = random.Random(f"{system}-{trail_bias}")
+    for seed in range(games):
+        s = core.State.deal(rules, seed % rules.players, seed)
+        while not s.is_over and bin(s.loose).count("1") <= MAX_LOOSE:
+            yield s
+            moves = s.legal_moves()
+            trails = [m for m in moves if m.kind is MoveKind.TRAIL]
+            s.push(rng.choice(trails if trails and rng.random() < trail_bias else moves))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("trail_bias", [0.0, 0.8])
+def test_fast_paths_agree_with_general_path(system: str, trail_bias: float) -> None:
+    seen_big = 0
+    try:
+        for s in _positions(system, 40, trail_bias):
+            fast = s.legal_moves()
+            fast_count = s.count_moves()
+            _general(True)
+            try:
+                general = s.legal_moves()
+            finally:
+                _general(False)
+            assert fast == general, s.to_json()
+            assert fast_count == len(general)
+            seen_big += bin(s.loose).count("1") >= 10
+    finally:
+        _general(False)
+    if trail_bias:
+        assert seen_big > 0   # the games reach the tables multi_fast serves
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_big_tables_agree_with_reference(system: str) -> None:
+    from cassino import _reference
+
+    checked = 0
+    for s in _positions(system, 10, 0.8):
+        if bin(s.loose).count("1") < 8:
+            continue
+        ref = _reference.State.from_position(s.to_position())
+        assert s.legal_moves() == ref.legal_moves(), s.to_json()
+        checked += 1
+    assert checked > 0
