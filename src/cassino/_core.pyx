@@ -6,7 +6,7 @@ objects. See docs/architecture.md.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport free, malloc, realloc
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
@@ -646,6 +646,7 @@ cdef struct Fast:
     uint64_t held
     LegalCtx* lx
     int dup                  # the current segment may hold repeats
+    int min_value            # list no move whose groups total less (multi_fast, _royal.pxi)
 
 cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
     """Sort the loose numeric cards; 0 if there are too many for this path."""
@@ -683,6 +684,7 @@ cdef int fast_setup(Core* c, Fast* F) noexcept nogil:
     F.used = 0
     F.full = 0
     F.dup = 0
+    F.min_value = 0
     F.c = c
     return 1
 
@@ -992,12 +994,13 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, int vp, uint64_t held,
     F.kind = K_CAPTURE
     F.value = 0
     F.max_multi = c.p.max_sum_groups
-    if nb:
-        fast_emit(F, 0)
-    if groups(F, vp) < 0:
-        return -1
-    if F.count[vp]:
-        families(F, vp, F.count[vp], 0, 0)
+    if vp >= F.min_value:
+        if nb:
+            fast_emit(F, 0)
+        if groups(F, vp) < 0:
+            return -1
+        if F.count[vp]:
+            families(F, vp, F.count[vp], 0, 0)
     seg_sort(F, seg)
     # creates of a value v held after the play
     seg = buf.n
@@ -1005,6 +1008,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, int vp, uint64_t held,
     F.kind = K_BUILD
     F.max_multi = BIG_SUMS
     lm = held & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+    lm &= ~(((<uint64_t>1) << F.min_value) - 1)
     while lm and not buf.overflow:
         v = cas_ctz(lm)
         lm &= lm - 1
@@ -1028,7 +1032,8 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, int vp, uint64_t held,
     F.kind = K_AUGMENT
     for i in range(c.h.nbuilds):
         w = c.h.builds[i].value
-        if vp > w or buf.overflow or not legal_fast(c, F.lx, K_AUGMENT, c.h.builds[i].cards, w, held, i):
+        if vp > w or w < F.min_value or buf.overflow or not legal_fast(
+                c, F.lx, K_AUGMENT, c.h.builds[i].cards, w, held, i):
             continue
         F.value = w
         F.extra = c.h.builds[i].cards
@@ -1046,7 +1051,7 @@ cdef int fast_card(Core* c, Fast* F, MoveBuf* buf, int p, int vp, uint64_t held,
         if b_value + vp > c.p.build_max:
             continue
         F.extra = c.h.builds[i].cards
-        for w in range(b_value + vp, c.p.build_max + 1):
+        for w in range(b_value + vp + F.min_value, c.p.build_max + 1):
             if (held >> w) & 1 and legal_fast(c, F.lx, K_INCREASE, c.h.builds[i].cards, w, held, i):
                 F.value = w
                 n = groups(F, w - b_value - vp)

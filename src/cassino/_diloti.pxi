@@ -5,6 +5,13 @@
 # with more groups of the new value). Ownership always passes to the player (AMB-46). The
 # moves are listed per card, filtered, then sorted; counting and streaming list them too.
 
+cdef int DILOTI_GENERAL = 0    # 1: gen_diloti walks every subset (_diloti_general, tests)
+
+def _diloti_general(bint on) -> None:
+    """Make gen_diloti list every position by its subset walk (tests compare the two)."""
+    global DILOTI_GENERAL
+    DILOTI_GENERAL = 1 if on else 0
+
 cdef inline bint dil_groups(Core* c, mask_t m, int v) noexcept nogil:
     """Whether the numeric cards of m split into groups totalling v (_reference.groups_ok)."""
     cdef int cnt[NVALUES]
@@ -98,9 +105,25 @@ cdef bint dil_ok(Core* c, int kind, int p, mask_t takes, int value, uint64_t hel
             return False
     return True
 
+cdef inline bint dil_ok_bare(Core* c, int kind, int p, mask_t takes, int value,
+                             uint64_t held) noexcept nogil:
+    """dil_ok on a table without declarations."""
+    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    cdef mask_t got
+    if kind == K_TRAIL:
+        return same == 0
+    if kind == K_CAPTURE:
+        got = takes & same
+        return not (c.p.val[p] and c.p.all_matches and got and got != same)
+    if not (held >> value) & 1:
+        return False
+    return not (kind == K_BUILD and mask_sum(c, takes) + c.p.val[p] == value
+                and cas_popcount(takes) < c.p.min_decl_cards)
+
 cdef inline void dil_emit(Core* c, MoveBuf* buf, int p, int kind, mask_t takes, int value,
                           uint64_t held) noexcept nogil:
-    if dil_ok(c, kind, p, takes, value, held):
+    if (dil_ok_bare(c, kind, p, takes, value, held) if c.h.nbuilds == 0
+            else dil_ok(c, kind, p, takes, value, held)):
         emit(buf, p, kind, takes, value)
 
 cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
@@ -199,15 +222,125 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
             if sub == 0:
                 break
 
+# Small tables (at most SMALL_B_MAX loose numeric cards): the subsets dil_card walks and
+# tests one by one are the bitsets of small_card1 (unions of disjoint groups), each of its
+# moves still checked by dil_ok.
+
+cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, int p, int kind, uint64_t w,
+                          mask_t base, mask_t* plains, int np, int value, uint64_t held,
+                          bint nonempty) noexcept nogil:
+    """dil_emit for each subset of ``w`` joined with ``base`` and any of the ``plains``;
+    with ``nonempty``, not the empty subset without plains."""
+    cdef uint64_t ch
+    cdef mask_t sub
+    while w:
+        sub = small_cards(S, <uint64_t>cas_ctz(w))
+        w &= w - 1
+        for ch in range((<uint64_t>1) << np):
+            if nonempty and sub == 0 and ch == 0:
+                continue
+            dil_emit(c, buf, p, kind, base | sub | dil_union(plains, np, ch), value, held)
+
+cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) noexcept nogil:
+    """dil_card by bitsets of subsets (S loaded with the loose numeric cards, n <= 6), in
+    canonical order: each kind's moves are sorted as they come (seg_sort_)."""
+    cdef int vp = c.p.val[p]
+    cdef mask_t same
+    cdef mask_t plains[MAX_BUILDS]
+    cdef int np, i, v, w
+    cdef uint64_t lm, cw
+    cdef CBuild* b
+    cdef size_t seg
+    dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
+    if vp == 0:
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        while same:
+            dil_emit(c, buf, p, K_CAPTURE, same & (~same + 1), 0, held)
+            same &= same - 1
+        return
+    # captures: groups of vp with any declarations of vp taken whole
+    np = 0
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == vp:
+            plains[np] = c.h.builds[i].cards
+            np += 1
+    seg = buf.n
+    dil_word(c, buf, S, p, K_CAPTURE, small_P1(S, vp), 0, plains, np, 0, held, True)
+    seg_sort_(buf, seg, 0)
+    # new declarations of a value v held after the play: p's group and groups of v
+    seg = buf.n
+    lm = held & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+    while lm:
+        v = cas_ctz(lm)
+        lm &= lm - 1
+        cw = small_P1(S, v) if v == vp else small_with1(S, v, v - vp)
+        if cw:
+            np = dil_plain(c, v, plains)
+            dil_word(c, buf, S, p, K_BUILD, cw, 0, plains, np, v, held, True)
+    seg_sort_(buf, seg, 0)
+    # additions to a family declaration
+    seg = buf.n
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        w = b.value
+        if not b.multiple or vp > w or not (held >> w) & 1:
+            continue
+        cw = small_P1(S, w) if w == vp else small_with1(S, w, w - vp)
+        if cw:
+            np = dil_plain(c, w, plains)
+            dil_word(c, buf, S, p, K_AUGMENT, cw, b.cards, plains, np, w, held, False)
+    seg_sort_(buf, seg, 0)
+    # raises of a plain declaration, optionally into a family declaration of the new value
+    seg = buf.n
+    for i in range(c.h.nbuilds):
+        b = &c.h.builds[i]
+        w = b.value + vp
+        if b.multiple or w > c.p.build_max or not (held >> w) & 1:
+            continue
+        cw = small_P1(S, w)
+        np = dil_plain(c, w, plains)
+        dil_word(c, buf, S, p, K_INCREASE, cw, b.cards, plains, np, w, held, False)
+    seg_sort_(buf, seg, 0)
+
 cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     """The legal moves of a Diloti position in canonical order; -1 on overflow."""
     cdef mask_t hand = c.h.hands[c.h.to_move]
     cdef mask_t m = hand
-    cdef int p
+    cdef int p, i, n, v
+    cdef uint64_t held, twice, hp
+    cdef Small S
+    cdef bint small = (c.p.val_ordered and not DILOTI_GENERAL
+                       and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_B_MAX)
+    if small:
+        n = small_load(c, &S)
+        S.nw = 1
+        small_tables(&S)
+        S.sreach[n] = 1
+        for i in range(n - 1, -1, -1):
+            S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
+        S.have_g = 0
+        S.have_p = 0
+        S.used = 0
+    # the values held after playing p: all but p's own, unless another card has it
+    held = 0
+    twice = 0
+    while m:
+        v = c.p.val[cas_ctz(m)]
+        twice |= held & ((<uint64_t>1) << v)
+        held |= (<uint64_t>1) << v
+        m &= m - 1
+    m = hand
     while m and not buf.overflow:
         p = cas_ctz(m)
         m &= m - 1
-        dil_card(c, buf, p, held_values(c, hand & ~((<mask_t>1) << p)))
+        if c.p.face_builds:
+            hp = held_values(c, hand & ~((<mask_t>1) << p))
+        else:
+            hp = (held & ~((<uint64_t>1) << c.p.val[p]) | twice) & ~(<uint64_t>1)
+        if small:
+            dil_card_small(c, buf, &S, p, hp)
+        else:
+            dil_card(c, buf, p, hp)
     if buf.overflow:
         return -1
     if buf.n == 0:
@@ -218,7 +351,8 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
         if buf.overflow:
             return -1
-    sort_moves(buf.moves, buf.n)
+    if not small:
+        sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
 cdef uint64_t count_diloti(Core* c) noexcept nogil:

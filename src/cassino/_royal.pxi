@@ -76,23 +76,27 @@ cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
         return r
     return cmp_alt(x.alt, y.alt)
 
-cdef int cmp_multi_q(const void* a, const void* b) noexcept nogil:
-    return cmp_multi(<const CMove*>a, <const CMove*>b)
-
 cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
-    """Sort on (card, kind, takes, value, alt): insertion sort for short lists."""
-    cdef size_t i, j
+    """Sort on (card, kind, takes, value, alt): shell sort (Ciura's gaps), no allocation."""
+    cdef size_t i, j, gap
+    cdef int g
     cdef CMove t
-    if n > 24:
-        qsort(moves, n, sizeof(CMove), cmp_multi_q)
-        return
-    for i in range(1, n):
-        t = moves[i]
-        j = i
-        while j >= 1 and cmp_multi(&moves[j - 1], &t) > 0:
-            moves[j] = moves[j - 1]
-            j -= 1
-        moves[j] = t
+    cdef size_t gaps[8]
+    gaps[0] = 1; gaps[1] = 4; gaps[2] = 10; gaps[3] = 23; gaps[4] = 57; gaps[5] = 132
+    gaps[6] = 301; gaps[7] = 701
+    g = 7
+    while g > 0 and gaps[g] >= n:
+        g -= 1
+    while g >= 0:
+        gap = gaps[g]
+        for i in range(gap, n):
+            t = moves[i]
+            j = i
+            while j >= gap and cmp_multi(&moves[j - gap], &t) > 0:
+                moves[j] = moves[j - gap]
+                j -= gap
+            moves[j] = t
+        g -= 1
 
 cdef inline void emit_alt(MoveBuf* buf, int card, int kind, mask_t takes, int value,
                           int alt) noexcept nogil:
@@ -338,7 +342,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     cdef LegalCtx lx
     cdef CBuild* bd
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
-    cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi
+    cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi, vmin
     cdef int mi[SMALL_B_MAX]
     cdef int slot[SMALL_B_MAX]
     cdef int vps[2]
@@ -379,14 +383,18 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     if buf.overflow:
         return -1
     for hi in range(1 << nm):
+        # every group holds the cards of hi, whole, so totals at least vmin
         hc = 0
         alt = 0
+        vmin = 0
         for j in range(nm):
             i = mi[j]
             if (hi >> j) & 1:
                 hc |= 1 << i
                 alt |= 1 << slot[j]
                 S.vals[i] = c.p.alt_table[S.ids[i]]
+                if S.vals[i] > vmin:
+                    vmin = S.vals[i]
             else:
                 S.vals[i] = c.p.val[S.ids[i]]
         sup = SUPW[hc]
@@ -413,13 +421,13 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     continue
                 palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
                 # captures: loose groups of vp with any of the builds of vp
-                nb = 0
-                for i in range(c.h.nbuilds):
+                nb = 0 if vp >= vmin else -1
+                for i in range(c.h.nbuilds if nb == 0 else 0):
                     if c.h.builds[i].value == vp:
                         bidx[nb] = i
                         nb += 1
-                w = small_P1(&S, vp) & sup
-                for bs in range(1 << nb):
+                w = small_P1(&S, vp) & sup if nb >= 0 else 0
+                for bs in range(1 << nb if nb >= 0 else 0):
                     cw = w if bs else w & ~(<uint64_t>1)
                     if cw == 0:
                         continue
@@ -429,7 +437,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                             return -1
                 # creates of a value v held after the play: the card's own group joined
                 # with any disjoint groups of v
-                lm = hp & ~(((<uint64_t>1) << vp) - 1) & top
+                lm = hp & ~(((<uint64_t>1) << vp) - 1) & ~(((<uint64_t>1) << vmin) - 1) & top
                 while lm:
                     v = cas_ctz(lm)
                     lm &= lm - 1
@@ -445,7 +453,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                 for i in range(c.h.nbuilds):
                     bd = &c.h.builds[i]
                     bv = bd.value
-                    if vp > bv:
+                    if vp > bv or bv < vmin:
                         continue
                     cw = (small_P1(&S, bv) if bv == vp else small_with1(&S, bv, bv - vp)) & sup
                     if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
@@ -457,7 +465,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     bv = bd.value
                     if bd.multiple or bv + vp > c.p.build_max:
                         continue
-                    for v in range(bv + vp, c.p.build_max + 1):
+                    for v in range(bv + vp + vmin, c.p.build_max + 1):
                         if not (hp >> v) & 1:
                             continue
                         cw = small_G1(&S, v - bv - vp) & sup
@@ -509,10 +517,14 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
     for hi in range(1 << nm):
         hm = 0
         alt = 0
+        F.min_value = 0      # every group holds the cards of hi, whole: no smaller total
         for j in range(nm):
             if (hi >> j) & 1:
                 hm |= mcards[j]
                 alt |= 1 << slot[j]
+                i = cas_ctz(mcards[j])
+                if c.p.alt_table[i] > F.min_value:
+                    F.min_value = c.p.alt_table[i]
         # the loose cards at this valuing, lowest value first
         m = c.h.loose & c.p.num_mask
         n = 0

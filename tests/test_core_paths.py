@@ -1,4 +1,4 @@
-"""The core's paths for multi-valued cards agree with its general path.
+"""The core's bitset paths agree with its general paths: multi-valued cards, Diloti.
 
 ``gen_multi`` (``_royal.pxi``) lists a position with a multi-valued card in play through
 bitsets of subsets (``multi_small``, small tables), through the output-sensitive group search
@@ -6,6 +6,9 @@ once per valuing (``multi_fast``), or through its general path, which tries ever
 every subset of the loose cards (``multi_card``). ``_multi_general(True)`` forces the general
 path; these tests compare the three on random games, with trail-heavy play so that tables
 of ten loose cards and more come up, and the core with the reference on the same games.
+``gen_diloti`` (``_diloti.pxi``) lists small tables by the same bitsets (``dil_card_small``)
+and others by a walk over every subset of the loose cards (``dil_card``), which
+``_diloti_general(True)`` forces.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ SYSTEMS = ["cassino_royal", "cassino_buckeye", "swedish_kassino", "mulle"]
 
 
 def _general(on: bool) -> None:
-    core._multi_general(on)
-    core128._multi_general(on)
+    for mod in (core, core128):
+        mod._multi_general(on)
+        mod._diloti_general(on)
 
 
 MAX_LOOSE = 11   # the general path walks every subset of the loose cards
@@ -46,7 +50,7 @@ def _positions(system: str, games: int, trail_bias: float) -> Iterator[cassino.S
             s.push(rng.choice(trails if trails and rng.random() < trail_bias else moves))
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", [*SYSTEMS, "diloti", "diloti_four_player"])
 @pytest.mark.parametrize("trail_bias", [0.0, 0.8])
 def test_fast_paths_agree_with_general_path(system: str, trail_bias: float) -> None:
     seen_big = 0
