@@ -11,7 +11,7 @@ from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
 
-from cassino._reference import State as _RefState, system_deck
+from cassino.reference import State as _RefState, system_deck
 from cassino.cards import CardSet
 from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from cassino.moves import Move, MoveKind

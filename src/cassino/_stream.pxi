@@ -28,7 +28,7 @@
 # the partition checks (part_ok) are remembered by value counts, so a step of a walk costs
 # a few table lookups: the 16 million moves of the 24-card table take about a second.
 
-from cassino._reference import _int_arg
+from cassino.reference.base import _int_arg
 
 cdef enum:
     STREAM_SMALL = 1 << 14       # positions with at most this many moves: listed at once

@@ -1,0 +1,172 @@
+"""What every mechanic shares: move kinds, masks and subsets, the attributes of a state."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..moves import Move, MoveKind
+from ..position import Build, Position
+from ..rules import Rules
+from ..scoring import HandScore
+
+TRAIL, CAPTURE, BUILD, AUGMENT, INCREASE, TWO_CARD = (
+    MoveKind.TRAIL,
+    MoveKind.CAPTURE,
+    MoveKind.BUILD,
+    MoveKind.AUGMENT,
+    MoveKind.INCREASE,
+    MoveKind.TWO_CARD,
+)
+
+
+BUILD_KINDS = (BUILD, AUGMENT, INCREASE)
+
+
+PLUCK, PASS = MoveKind.PLUCK, MoveKind.PASS
+
+
+DEFAULT_LIST_LIMIT = 1 << 20
+
+
+FIVE_OF_SPADES = 16
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Card ids of a mask, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def subsets(mask: int) -> Iterator[int]:
+    """Every subset of ``mask``, the empty set first (carry-rippler)."""
+    sub = 0
+    while True:
+        yield sub
+        sub = (sub - mask) & mask
+        if sub == 0:
+            return
+
+
+def _vname(v: int) -> str:
+    return "ace" if v == 1 else str(v)
+
+
+def _a(v: int) -> str:
+    """``v`` with its article: 'an ace', 'an 8', 'a 7'."""
+    name = _vname(v)
+    return f"an {name}" if name in ("ace", "8") else f"a {name}"
+
+
+def _int_arg(x: object, name: str, lo: int, hi: int) -> int:
+    """``x`` checked to be an integer from ``lo`` to ``hi`` (iter_moves' chunk)."""
+    if isinstance(x, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        n = operator.index(x)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(x).__name__}") from None
+    if not lo <= n <= hi:
+        raise ValueError(f"{name} must be between {lo} and {hi}, not {n}")
+    return n
+
+
+class StateBase:
+    """The attributes of a state (set by ``State._load``) and, for the type checker, the
+    methods one mechanic's mixin calls on another's."""
+
+    rules: Rules
+    dealer: int
+    to_move: int
+    hands: list[int]
+    loose: int
+    builds: list[Build]
+    piles: list[list[int]]
+    stock: list[int]
+    last_capturer: int | None
+    sweep_order: list[int]
+    scores: list[int]
+    discard: list[int]
+    plucked: int
+    phase: str
+    trailed: int | None
+    defaults: list[int]
+    mulles: list[int]
+    _root: Position
+    _stack: list[tuple[Any, ...]]
+    _history: list[Move]
+
+    if TYPE_CHECKING:
+        def _advance(self) -> None: ...
+
+        def _augments(self, p: int) -> Iterator[Move]: ...
+
+        def _build_total(self, cards: int, fixed: tuple[tuple[int, int], ...]) -> int: ...
+
+        def _callabra_reason(self, m: Move) -> str: ...
+
+        def _captures(self, p: int) -> Iterator[Move]: ...
+
+        def _creates(self, p: int) -> Iterator[Move]: ...
+
+        def _diloti_violation(self, m: Move) -> str | None: ...
+
+        def _duty_reason(self, m: Move) -> str | None: ...
+
+        def _end_early(self) -> None: ...
+
+        def _face_builds(self, p: int) -> Iterator[Move]: ...
+
+        def _finnish_reason(self, m: Move) -> str: ...
+
+        def _first_play(self) -> bool: ...
+
+        def _frozen_build_reason(self, m: Move) -> str | None: ...
+
+        def _held(self, hand: int) -> set[int]: ...
+
+        def _holding_conflict(self, m: Move, after: int, target: Build | None) -> str | None: ...
+
+        def _increases(self, p: int) -> Iterator[Move]: ...
+
+        def _mokki_counts(self) -> bool: ...
+
+        def _multi_reason(self, m: Move) -> str: ...
+
+        def _pluck_reason(self, m: Move) -> str: ...
+
+        def _pluckable(self) -> int: ...
+
+        def _pseudo_callabra(self) -> list[Move]: ...
+
+        def _pseudo_diloti(self) -> list[Move]: ...
+
+        def _pseudo_finnish(self) -> list[Move]: ...
+
+        def _pseudo_multi(self) -> list[Move]: ...
+
+        def _push_declaration(self, m: Move, seat: int) -> None: ...
+
+        def _push_pluck(self, m: Move, seat: int, team: int) -> None: ...
+
+        def _relabelled(self, move: Move, legal: list[Move]) -> Move | None: ...
+
+        def _single_group_reason(self, m: Move) -> str: ...
+
+        def _sweep_takes(self) -> int: ...
+
+        def _target_build(self, m: Move) -> Build | None: ...
+
+        def _violation(self, m: Move) -> str | None: ...
+
+        def hand_score(self) -> HandScore: ...
+
+        @property
+        def is_over(self) -> bool: ...
+
+        @property
+        def table_mask(self) -> int: ...
+

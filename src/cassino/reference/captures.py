@@ -1,0 +1,232 @@
+"""Captures and sums: groups of loose cards totalling a value, sweeps, single-group captures
+(Kontsina) and two-card captures (Callabra). The core side: ``core/captures.pxi``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from ..cards import FACES, card_code, card_rank, rank_mask
+from ..moves import Move
+from ..position import card_value, mask_sum
+from ..rules import Rules
+from .base import (
+    BUILD_KINDS,
+    CAPTURE,
+    FIVE_OF_SPADES,
+    TRAIL,
+    TWO_CARD,
+    StateBase,
+    bits,
+    subsets,
+)
+
+
+def _values(mask: int) -> tuple[int, ...]:
+    return tuple(sorted(card_value(c) for c in bits(mask)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _partitionable(values: tuple[int, ...], v: int, max_sum_groups: int) -> bool:
+    """Whether the multiset ``values`` splits into groups each totalling ``v``, where a group
+    of two or more cards is a sum group and at most ``max_sum_groups`` of them are used."""
+    if not values:
+        return True
+    first, rest = values[-1], values[:-1]  # the largest value: fewer branches
+    if first > v:
+        return False
+    if first == v:
+        return _partitionable(rest, v, max_sum_groups)
+    if max_sum_groups == 0:
+        return False
+    need = v - first
+    seen: set[tuple[int, ...]] = set()
+    n = len(rest)
+    for m in range(1, 1 << n):
+        chosen = tuple(rest[i] for i in range(n) if m >> i & 1)
+        if sum(chosen) != need or chosen in seen:
+            continue
+        seen.add(chosen)
+        left = list(rest)
+        for x in chosen:
+            left.remove(x)
+        if _partitionable(tuple(left), v, max_sum_groups - 1):
+            return True
+    return False
+
+
+def groups_ok_values(values: tuple[int, ...], v: int, rules: Rules) -> bool:
+    """Whether cards of the sorted ``values`` form disjoint capture groups of value ``v``."""
+    if any(x > v for x in values):
+        return False
+    return _partitionable(values, v, 1 if rules.sum_groups == "single" else 64)
+
+
+def groups_ok(mask: int, v: int, rules: Rules) -> bool:
+    """Whether the loose cards of ``mask`` form disjoint capture groups of value ``v``."""
+    max_sum = 1 if rules.sum_groups == "single" else 64
+    return _partitionable(_values(mask), v, max_sum)
+
+
+def _sweep_cards(rules: Rules) -> tuple[int, bool]:
+    """The cards that capture every item when played on a table with prey, and whether
+    that is then their only move."""
+    if rules.five_of_spades_sweep:
+        return 1 << FIVE_OF_SPADES, False
+    if rules.jacks_take_all:
+        return rank_mask(11), True
+    return 0, False
+
+
+def _with_builds(p: int, loose: int, bmask: list[int]) -> Iterator[Move]:
+    """The captures by ``p`` of the ``loose`` cards together with each subset of the builds
+    ``bmask`` (builds of the capturing value: each taken whole or not at all)."""
+    for chosen in range(1 << len(bmask)):
+        if not loose and not chosen:
+            continue
+        takes = loose
+        for i, bm in enumerate(bmask):
+            if chosen >> i & 1:
+                takes |= bm
+        yield Move(p, CAPTURE, takes)
+
+
+def _unions(masks: list[int]) -> Iterator[int]:
+    """The union of each subset of ``masks`` (disjoint card masks), the empty one first."""
+    for chosen in range(1 << len(masks)):
+        yield sum(m for i, m in enumerate(masks) if chosen >> i & 1)
+
+
+_MULTI = Rules(sum_groups="multi")
+
+
+class Captures(StateBase):
+    """The captures mechanic of :class:`cassino.reference.State`."""
+
+    def _captures(self, p: int) -> Iterator[Move]:
+        r = self.rules
+        if r.capture_extent == "single_group":
+            yield from self._single_group(p)
+            return
+        v = card_value(p)
+        if v == 0:
+            same = self.loose & rank_mask(card_rank(p))
+            if r.face_cards_all_four:
+                # any loose cards of the rank (face_capture=any), with the natural face
+                # builds of the rank taken whole
+                bmask = [b.cards for b in self.builds if b.value == card_rank(p)]
+                for loose in subsets(same):
+                    yield from _with_builds(p, loose, bmask)
+                return
+            k = same.bit_count()
+            for sub in subsets(same):
+                n = sub.bit_count()
+                if n == 0:
+                    continue
+                if (
+                    n == 1
+                    or r.face_capture == "any"
+                    or (r.face_capture == "one_or_three" and n == 3 and k == 3)
+                ):
+                    yield Move(p, CAPTURE, sub)
+            return
+        cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= v)
+        bmask = [b.cards for b in self.builds if b.value == v]
+        for loose in subsets(cand):
+            if not groups_ok(loose, v, r):
+                continue
+            yield from _with_builds(p, loose, bmask)
+
+    def _single_group(self, p: int) -> Iterator[Move]:
+        """capture_extent=single_group (Kontsina, docs/rules.md §3.16, AMB-38, AMB-39): one loose
+        card of p's rank, or one sum group of two or more loose numeric cards totalling its
+        value; with combine_match_and_sum one of each together. Faces match by rank only,
+        and not at all with faces_capturable=false."""
+        r = self.rules
+        v = card_value(p)
+        same = self.loose & rank_mask(card_rank(p)) if v or r.faces_capturable else 0
+        matches = [1 << c for c in bits(same)]
+        sums: list[int] = []
+        if v:
+            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) < v)
+            sums = [s for s in subsets(cand) if s.bit_count() >= 2 and mask_sum(s) == v]
+        for takes in matches + sums:
+            yield Move(p, CAPTURE, takes)
+        if r.combine_match_and_sum:
+            for m in matches:
+                for s in sums:
+                    yield Move(p, CAPTURE, m | s)
+
+    def _sweep_takes(self) -> int:
+        """What a capture-all card takes: every table item, or every loose card only."""
+        if self.rules.five_of_spades_sweep and not self.rules.five_of_spades_builds:
+            return self.loose
+        return self.table_mask
+
+    def _single_group_reason(self, m: Move) -> str:
+        """Why a capture is not one group (capture_extent=single_group, Kontsina)."""
+        r = self.rules
+        code = card_code(m.card)
+        faces = m.takes & FACES
+        if faces and not r.faces_capturable:
+            return (
+                f"faces_capturable=false: the {card_code(next(bits(faces)))} cannot be taken; "
+                "faces stay on the table until the leftovers (AMB-38)"
+            )
+        if not card_value(m.card) or faces:
+            return f"a face card takes and is taken only by rank, one card at a time ({code})"
+        one = "one card of its rank or one group of cards totalling its value"
+        if r.combine_match_and_sum:
+            one = "one card of its rank and/or one group of cards totalling its value"
+        return (
+            f"capture_extent=single_group: the {code} ({card_value(m.card)}) takes {one} "
+            "(AMB-39)"
+        )
+
+    def _pseudo_callabra(self) -> list[Move]:
+        """Callabra (docs/rules.md §3.14, AMB-36): every card trails; a card takes one loose card
+        of its value; two hand cards take one loose card of their total. No building, no
+        sums of table cards."""
+        value = self.rules.card_value
+        hand = list(bits(self.hands[self.to_move]))
+        table = list(bits(self.loose))
+        out: list[Move] = []
+        for i, p in enumerate(hand):
+            out.append(Move(p, TRAIL))
+            out.extend(Move(p, CAPTURE, 1 << t) for t in table if value(t) == value(p))
+            for q in hand[i + 1 :]:
+                total = value(p) + value(q)
+                out.extend(
+                    Move(p, TWO_CARD, 1 << q | 1 << t, total) for t in table if value(t) == total
+                )
+        return sorted(out)
+
+    def _callabra_reason(self, m: Move) -> str:
+        """Why a move is not a Callabra play here."""
+        value = self.rules.card_value
+        code = card_code(m.card)
+        if m.kind in BUILD_KINDS:
+            return "there is no building in callabra: trail, match one table card or play two cards"
+        if m.kind == CAPTURE:
+            if m.takes.bit_count() != 1:
+                return (
+                    f"a capture in callabra takes exactly one table card, not {m.takes.bit_count()}"
+                )
+            t = m.takes.bit_length() - 1
+            return (
+                f"the {code} ({value(m.card)}) cannot take the {card_code(t)} ({value(t)}): "
+                "a card takes only a table card of the same value"
+            )
+        if m.kind == TWO_CARD:
+            second, t = m.second_card, m.table_card
+            if not self.hands[self.to_move] >> second & 1:
+                return f"{card_code(second)} is not in the hand of seat {self.to_move}"
+            if not self.loose >> t & 1:
+                return f"{card_code(t)} is not on the table"
+            total = value(m.card) + value(second)
+            return (
+                f"{code} and {card_code(second)} add up to {total}, not the {card_code(t)}'s "
+                f"{value(t)}"
+            )
+        return f"{m} is not a callabra move"
+

@@ -1,0 +1,260 @@
+"""Card values: multi-valued cards (Royal and Buckeye aces, the Buckeye 10D; valuings, the
+holding of distinct cards) and hand values that differ from table values (Finnish Kasino).
+The core side: ``core/multi.pxi``."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+
+from ..cards import card_code, card_rank, rank_mask
+from ..moves import Move
+from ..position import Build
+from .base import (
+    AUGMENT,
+    BUILD,
+    BUILD_KINDS,
+    CAPTURE,
+    INCREASE,
+    TRAIL,
+    StateBase,
+    bits,
+    subsets,
+)
+from .captures import (
+    _partitionable,
+    _with_builds,
+    groups_ok_values,
+)
+
+
+def _matching(values: list[int], cards: dict[int, set[int]]) -> bool:
+    """Whether each of ``values`` can be given a distinct card of ``cards`` (card -> the
+    values it can take): a bipartite matching, by augmenting paths."""
+    owner: dict[int, int] = {}   # card -> the value it takes
+
+    def place(v: int, seen: set[int]) -> bool:
+        for c, vs in cards.items():
+            if v in vs and c not in seen:
+                seen.add(c)
+                if c not in owner or place(owner[c], seen):
+                    owner[c] = v
+                    return True
+        return False
+
+    return all(place(v, set()) for v in values)
+
+
+class MultiValued(StateBase):
+    """The multi mechanic of :class:`cassino.reference.State`."""
+
+    def _hand_values(self, p: int) -> list[int]:
+        r = self.rules
+        return [v for v in (r.card_value(p), r.second_value(p)) if v]
+
+    def _valuings(self, sub: int, top: int) -> Iterator[dict[int, int]]:
+        """Every way to value the loose cards of ``sub`` (no value above ``top``)."""
+        r = self.rules
+        choices: list[tuple[int, list[int]]] = []
+        for c in bits(sub):
+            opts = [v for v in (r.card_value(c), r.second_value(c, on_table=True)) if 0 < v <= top]
+            if not opts:
+                return
+            choices.append((c, opts))
+        vals: dict[int, int] = {}
+
+        def rec(i: int) -> Iterator[dict[int, int]]:
+            if i == len(choices):
+                yield dict(vals)
+                return
+            c, opts = choices[i]
+            for v in opts:
+                vals[c] = v
+                yield from rec(i + 1)
+
+        yield from rec(0)
+
+    def _fixed(self, vals: dict[int, int]) -> tuple[tuple[int, int], ...]:
+        r = self.rules
+        return tuple(sorted((c, v) for c, v in vals.items() if v != r.card_value(c)))
+
+    def _pseudo_multi(self) -> list[Move]:
+        r = self.rules
+        moves: set[Move] = set()
+        top = max(r.build_max_value, 14)
+        for p in bits(self.hands[self.to_move]):
+            moves.add(Move(p, TRAIL))
+            for vp in self._hand_values(p):
+                pv = {p: vp}
+                # captures: groups of vp, with any builds of vp
+                bmask = [b.cards for b in self.builds if b.value == vp]
+                for loose in subsets(self.loose):
+                    if loose and not any(
+                        groups_ok_values(tuple(sorted(vals.values())), vp, r)
+                        for vals in self._valuings(loose, vp)
+                    ):
+                        continue
+                    moves.update(_with_builds(p, loose, bmask))
+                # creates (none without building: Swedish Kassino, docs/rules.md §3.19)
+                for sub in subsets(self.loose) if r.build_kinds != "none" else ():
+                    if not sub:
+                        continue
+                    for vals in self._valuings(sub, top):
+                        total = vp + sum(vals.values())
+                        high = max(vp, max(vals.values()))
+                        for v in range(high, min(total, r.build_max_value) + 1):
+                            if total % v:
+                                continue
+                            ok = total == v
+                            if not ok and r.natural_build_combination:
+                                ok = _partitionable(tuple(sorted([vp, *vals.values()])), v, 64)
+                            elif not ok:
+                                ok = sub.bit_count() == 1 and vp == v and total == 2 * v
+                            if ok:
+                                moves.add(Move(p, BUILD, sub, v, self._fixed(vals | pv)))
+                # augments
+                for b in self.builds:
+                    w = b.value
+                    if vp > w:
+                        continue
+                    for sub in subsets(self.loose):
+                        for vals in self._valuings(sub, w):
+                            group = tuple(sorted([vp, *vals.values()]))
+                            if r.natural_build_combination:
+                                ok = _partitionable(group, w, 64)
+                            else:
+                                ok = sum(group) == w
+                            if ok:
+                                moves.add(Move(p, AUGMENT, sub | b.cards, w, self._fixed(vals | pv)))
+                # increases
+                for b in self.builds:
+                    if b.multiple:
+                        continue
+                    for sub in subsets(self.loose):
+                        for vals in self._valuings(sub, top):
+                            w = b.value + vp + sum(vals.values())
+                            if w <= r.build_max_value:
+                                moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
+        return self._canonical(sorted(moves))
+
+    def _kinds_raised(self, fixed: tuple[tuple[int, int], ...]) -> Counter[tuple[int, int]]:
+        """How many cards of each kind (first value, second value) ``fixed`` raises."""
+        r = self.rules
+        return Counter((r.card_value(c), r.second_value(c)) for c, _ in fixed)
+
+    def _canonical(self, moves: list[Move]) -> list[Move]:
+        """One move per build (issue 24): build moves that differ only in which of
+        interchangeable multi-valued cards (Royal aces) count their second value reach
+        equal states; the first in move order (the lowest card ids) is kept."""
+        out: list[Move] = []
+        kept: dict[tuple[int, int, int, int], list[Counter[tuple[int, int]]]] = {}
+        for m in moves:
+            if m.kind in BUILD_KINDS and m.fixed:
+                key = (m.card, m.kind, m.takes, m.value)
+                raised = self._kinds_raised(m.fixed)
+                if raised in kept.setdefault(key, []):
+                    continue
+                kept[key].append(raised)
+            out.append(m)
+        return out
+
+    def _relabelled(self, move: Move, legal: list[Move]) -> Move | None:
+        """The legal move that ``move`` writes with interchangeable cards labelled otherwise."""
+        r = self.rules
+        if move.kind not in BUILD_KINDS or not r.multi_valued:
+            return None
+        # each card written at a value must be a multi-valued card at its second value (as
+        # the core's alt_of): "AS:13" is no labelling of an ace at all
+        if any(v != r.second_value(c, on_table=c != move.card) for c, v in move.fixed):
+            return None
+        raised = self._kinds_raised(move.fixed)
+        for m in legal:
+            same = (m.card, m.takes, m.value) == (move.card, move.takes, move.value)
+            if same and m.kind in BUILD_KINDS and self._kinds_raised(m.fixed) == raised:
+                return m
+        return None
+
+    def _multi_reason(self, m: Move) -> str:
+        """Why a move of a Royal or Buckeye game is not even structurally valid."""
+        r = self.rules
+        code = card_code(m.card)
+        values = " or ".join(str(v) for v in self._hand_values(m.card))
+        if m.kind == CAPTURE:
+            for b in self.builds:
+                if b.cards & m.takes and b.value not in self._hand_values(m.card):
+                    return f"a build of {b.value} cannot be taken by the {code} ({values})"
+            return f"the cards taken do not form groups totalling the {code}'s value ({values})"
+        if m.value > r.build_max_value:
+            return f"builds go up to {r.build_max_value}, not {m.value}"
+        for c, v in m.fixed:
+            if v != r.second_value(c, on_table=c != m.card):
+                return f"{card_code(c)} cannot count {v} here"
+        frozen = self._frozen_build_reason(m)
+        if frozen:
+            return frozen
+        return f"the cards, at the values written, do not form groups totalling {m.value}"
+
+    def _holding_conflict(self, m: Move, after: int, target: Build | None) -> str | None:
+        """docs/rules.md §3.1 with multi-valued cards: after the play the player must hold a
+        distinct card for each value of the builds he owns, the new build included (builds
+        of one value count once). None if he does; else the conflict, named."""
+        need = {m.value} if m.kind in BUILD_KINDS else set()
+        if self.rules.holding_invariant:
+            for b in self.builds:
+                if b is target or not b.owners >> self.to_move & 1:
+                    continue
+                if m.kind == CAPTURE and b.cards & m.takes:
+                    continue
+                need.add(b.value)
+        cards = {c: set(self._hand_values(c)) for c in bits(after)}
+        if _matching(sorted(need), cards):
+            return None
+        # Hall's condition fails for some set of values: name the smallest
+        for size in range(2, len(need) + 1):
+            for vals in itertools.combinations(sorted(need), size):
+                takers = [c for c, vs in cards.items() if vs & set(vals)]
+                if len(takers) < size:
+                    builds = " and ".join(f"your build of {v}" for v in vals)
+                    if len(takers) == 1:
+                        return f"your {card_code(takers[0])} cannot take both {builds}"
+                    if not takers:
+                        return f"you would hold no card to take {builds}"
+                    held = ", ".join(card_code(c) for c in takers)
+                    return f"your {held} cannot take all of {builds}"
+        raise AssertionError("no Hall violator for an unmatched set")  # pragma: no cover
+
+    def _pseudo_finnish(self) -> list[Move]:
+        """Finnish Kasino (docs/rules.md §3.21, AMB-52): no building; a card takes any loose cards
+        that form groups totalling its hand value (A 14, 2S 15, 10D 16, others as on the
+        table), each group one card of that table value or a sum of table values (A 1, 2S
+        2, 10D 10, J 11, Q 12, K 13). With ``rank_pairing_always`` a card may also take
+        any loose cards of its own rank, each alone, beside such groups."""
+        r = self.rules
+        out: list[Move] = []
+        for p in bits(self.hands[self.to_move]):
+            out.append(Move(p, TRAIL))
+            hv = r.hand_value(p)
+            same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
+            cand = sum(1 << c for c in bits(self.loose) if r.card_value(c) <= hv) | same
+            for sub in subsets(cand):
+                if sub and any(
+                    groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(sub & ~pair))), hv, r)
+                    for pair in subsets(sub & same)
+                ):
+                    out.append(Move(p, CAPTURE, sub))
+        return out
+
+    def _finnish_reason(self, m: Move) -> str:
+        """Why a Finnish Kasino capture is not legal (docs/rules.md §3.21, AMB-52)."""
+        r = self.rules
+        code = card_code(m.card)
+        hv = r.hand_value(m.card)
+        why = f"the cards taken do not form groups totalling the {code}'s hand value ({hv})"
+        if hv != r.card_value(m.card) and not r.rank_pairing_always:
+            why += (
+                f"; from hand the {code} counts {hv}, so it does not take a lone "
+                f"{card_code(m.card)[:-1]} (AMB-52; rank_pairing_always=true allows it)"
+            )
+        return why
+

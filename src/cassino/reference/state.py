@@ -1,0 +1,658 @@
+"""The game state: construction, positions, the legal-move API, push and pop, explain,
+perft and playouts. It is the sum of the mechanic mixins. The core side: ``core/state.pxi``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .._rng import Rng, shuffled_deck
+from ..cards import CardSet, card_code, card_rank, rank_mask
+from ..errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
+from ..moves import Move, MoveKind, same_notation
+from ..position import Build, Position, card_value
+from ..rules import Rules
+from ..scoring import HandScore, instant_against
+from .base import (
+    AUGMENT,
+    BUILD,
+    BUILD_KINDS,
+    CAPTURE,
+    DEFAULT_LIST_LIMIT,
+    TRAIL,
+    TWO_CARD,
+    _a,
+    _int_arg,
+    bits,
+)
+from .builds import Builds
+from .captures import (
+    Captures,
+    _sweep_cards,
+)
+from .deals import Deals, first_player, initial_deal, initial_pairs
+from .decks import system_deck
+from .declarations import _DILOTI_WORDS, Declarations
+from .multi import MultiValued
+from .scoring import Scoring
+
+
+class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
+    """A position of one hand with its legal moves, push/pop and scoring."""
+
+    def __init__(self, position: Position) -> None:
+        position.validate()
+        self._root = position
+        self._load(position)
+        self._stack: list[tuple[Any, ...]] = []
+        self._history: list[Move] = []
+
+    def _load(self, p: Position) -> None:
+        self.rules: Rules = p.rules
+        self.dealer: int = p.dealer
+        self.to_move: int = p.to_move
+        self.hands: list[int] = list(p.hands)
+        self.loose: int = p.loose
+        self.builds: list[Build] = sorted(p.builds)
+        self.piles: list[list[int]] = [list(x) for x in p.piles]
+        self.stock: list[int] = list(p.stock)
+        self.last_capturer: int | None = p.last_capturer
+        self.sweep_order: list[int] = list(p.sweep_order)
+        self.scores: list[int] = list(p.scores)
+        self.discard: list[int] = list(p.discard)
+        self.plucked: int = p.plucked
+        self.phase: str = p.phase
+        self.trailed: int | None = p.trailed
+        self.defaults: list[int] = list(p.defaults) or [0] * p.rules.num_teams
+        self.mulles: list[int] = list(p.mulles) or [0] * p.rules.num_teams
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_position(cls, position: Position) -> State:
+        """A state at ``position``."""
+        return cls(position)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> State:
+        """A state from position JSON."""
+        return cls(Position.from_json(text))
+
+    @classmethod
+    def new_hand(
+        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None
+    ) -> State:
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        hands, table, stock = initial_deal(rules, dealer, system_deck(rules, deck))
+        leader = first_player(rules, dealer)
+        piles: list[tuple[int, ...]] = [() for _ in range(rules.num_teams)]
+        sweeps: tuple[int, ...] = ()
+        if rules.initial_pairs:
+            granted = initial_pairs(rules, table)
+            if granted:
+                table &= ~granted
+                piles[rules.team_of(leader)] = tuple(bits(granted))
+                if rules.sweeps and not table:
+                    sweeps = (rules.team_of(leader),)
+        pos = Position(
+            rules=rules,
+            dealer=dealer,
+            to_move=leader,
+            hands=tuple(hands),
+            loose=table,
+            builds=(),
+            piles=tuple(piles),
+            stock=tuple(stock),
+            last_capturer=None,
+            sweep_order=sweeps,
+            scores=tuple(scores or [0] * rules.num_teams),
+        )
+        return cls(pos)
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: int) -> State:
+        """A freshly dealt hand, the deck shuffled from ``seed``: the same deal as
+        ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        return cls.new_hand(rules, dealer, shuffled_deck(Rng(seed), rules.num_ids))
+
+    def to_position(self) -> Position:
+        """The current position."""
+        return Position(
+            rules=self.rules,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hands=tuple(self.hands),
+            loose=self.loose,
+            builds=tuple(self.builds),
+            piles=tuple(tuple(p) for p in self.piles),
+            stock=tuple(self.stock),
+            last_capturer=self.last_capturer,
+            sweep_order=tuple(self.sweep_order),
+            scores=tuple(self.scores),
+            discard=tuple(self.discard),
+            plucked=self.plucked,
+            phase=self.phase,
+            trailed=self.trailed,
+            defaults=tuple(self.defaults) if any(self.defaults) else (),
+            mulles=tuple(self.mulles) if any(self.mulles) else (),
+        )
+
+    def to_json(self, indent: int | None = None) -> str:
+        """Position JSON of the current position."""
+        return self.to_position().to_json(indent)
+
+    def clone(self) -> State:
+        """An independent copy, undo history included."""
+        new = State.__new__(State)
+        new._root = self._root
+        new._load(self.to_position())
+        new._stack = list(self._stack)
+        new._history = list(self._history)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed) for m in self._history]
+        return (_unpickle, (self._root.to_dict(), moves))
+
+    def __eq__(self, other: object) -> bool:
+        if not hasattr(other, "to_position"):
+            return NotImplemented
+        return bool(self.to_position() == other.to_position())
+
+    def __repr__(self) -> str:
+        return f"<State {self.to_position().to_text()}>"
+
+    def __str__(self) -> str:
+        """The board (:meth:`Position.board`): hands, table, builds, counts."""
+        return self.to_position().board()
+
+    # -- queries ---------------------------------------------------------------------------
+    def hand(self, seat: int | None = None) -> CardSet:
+        """The cards in the hand of ``seat`` (default: the seat to move), as a CardSet."""
+        if seat is None:
+            seat = self.to_move
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
+        return CardSet(self.hands[seat])
+
+    @property
+    def table(self) -> CardSet:
+        """Every card on the table, loose or in builds, as a CardSet."""
+        return CardSet(self.table_mask)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished (Callabra: also once a capture cleared the table)."""
+        if self.sweep_order and self.rules.two_card_capture:
+            return True
+        return not any(self.hands) and self.phase != "after"
+
+    @property
+    def last_deal(self) -> bool:
+        """Whether the current deal is the last of the hand (the dealer announced "Last";
+        never in cassino_draw, which has one deal and no announcement)."""
+        return not self.stock and not self.rules.draw_refill
+
+    @property
+    def history(self) -> list[Move]:
+        """Moves pushed since the state was created."""
+        return list(self._history)
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each move of :attr:`history`."""
+        return [snap[0] for snap in self._stack]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed."""
+        return len(self._history)
+
+    @property
+    def table_mask(self) -> int:
+        """Every card on the table."""
+        m = self.loose
+        for b in self.builds:
+            m |= b.cards
+        return m
+
+    def _pseudo_moves(self) -> list[Move]:
+        """Every structurally valid move of the player to act, before the filters."""
+        out: list[Move] = []
+        if self.is_over or self.phase == "after":
+            return out
+        if self.rules.multi_valued:
+            return self._pseudo_multi()
+        if self.rules.finnish:
+            return self._pseudo_finnish()
+        if self.rules.two_card_capture:
+            return self._pseudo_callabra()
+        if self.rules.declarations:
+            return self._pseudo_diloti()
+        sweep_cards, sweep_only = _sweep_cards(self.rules)
+        prey = self._sweep_takes()
+        for p in bits(self.hands[self.to_move]):
+            if sweep_cards >> p & 1 and prey:
+                # docs/rules.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
+                # on a table with prey, the card takes all of it instead of trailing
+                out.append(Move(p, CAPTURE, prey))
+                if sweep_only:
+                    continue
+                out.extend(m for m in self._captures(p) if m.takes != prey)
+            else:
+                out.append(Move(p, TRAIL))
+                out.extend(self._captures(p))
+            if card_value(p) and self.rules.build_kinds != "none":
+                out.extend(self._creates(p))
+                out.extend(self._augments(p))
+                out.extend(self._increases(p))
+            elif self.rules.face_cards_all_four:
+                out.extend(self._face_builds(p))
+        return out
+
+    def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
+        legal, reasons = self._card_moves()
+        pluck = self._pluckable()
+        legal.extend(Move.pluck(c) for c in bits(pluck))
+        if self.phase == "after":
+            legal.append(Move.pass_turn())
+        return legal, reasons
+
+    def _card_moves(self) -> tuple[list[Move], dict[Move, str]]:
+        """The legal moves that play a hand card, and why the others are illegal."""
+        pseudo = self._pseudo_moves()
+        legal: list[Move] = []
+        reasons: dict[Move, str] = {}
+        for m in pseudo:
+            why = self._violation(m)
+            if why is None:
+                legal.append(m)
+            else:
+                reasons[m] = why
+        if self.rules.capture_extent == "maximal":
+            best: dict[int, int] = {}
+            for m in pseudo:
+                if m.kind == CAPTURE:
+                    best[m.card] = max(best.get(m.card, 0), m.takes.bit_count())
+            kept = []
+            for m in legal:
+                if m.kind == CAPTURE and m.takes.bit_count() < best[m.card]:
+                    reasons[m] = (
+                        f"capture_extent=maximal: the {card_code(m.card)} can take "
+                        f"{best[m.card]} cards, not {m.takes.bit_count()}"
+                    )
+                else:
+                    kept.append(m)
+            legal = kept
+        if not legal and not self.is_over and self.phase != "after":
+            # no move satisfies the duties (only in positions no legal play reaches):
+            # every trail is allowed
+            legal = self._fallback_trails()
+            for m in legal:
+                reasons.pop(m, None)
+        legal.sort()
+        return legal, reasons
+
+    def _fallback_trails(self) -> list[Move]:
+        """The moves of a position where no move satisfies the duties: every trail. Legal
+        play never reaches one (the holding check keeps a distinct card for each owned
+        build value); hand-made positions may. Tests patch this to prove it unreached."""
+        return [Move(p, TRAIL) for p in bits(self.hands[self.to_move])]
+
+    def legal_moves(self, limit: int | None = None) -> list[Move]:
+        """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
+
+        Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
+        moves = self._legal_with_reasons()[0]
+        cap = DEFAULT_LIST_LIMIT if limit is None else limit
+        if len(moves) > cap:
+            raise MoveLimitError(f"{len(moves)} legal moves exceed the listing limit of {cap}")
+        return moves
+
+    def iter_moves(self, chunk: int = 4096) -> Iterator[Move]:
+        """The legal moves in the order of :meth:`legal_moves`, without the listing limit
+        (the core generates them ``chunk`` at a time; the reference lists them first). The
+        state must not change meanwhile: the iterator raises RuntimeError after a push or
+        pop."""
+        _int_arg(chunk, "chunk", 1, DEFAULT_LIST_LIMIT)
+        return self._moves_while_unchanged(len(self._history), self.hands)
+
+    def _moves_while_unchanged(self, depth: int, hands: list[int]) -> Iterator[Move]:
+        # a push lengthens the history, a pop replaces self.hands
+        message = (
+            "the state changed (push, pop, perft or playout) while its moves were being iterated"
+        )
+        if len(self._history) != depth or self.hands is not hands:
+            raise RuntimeError(message)
+        for m in self._legal_with_reasons()[0]:
+            yield m
+            if len(self._history) != depth or self.hands is not hands:
+                raise RuntimeError(message)
+
+    def count_moves(self) -> int:
+        """Exact number of legal moves."""
+        return len(self._legal_with_reasons()[0])
+
+    def num_moves(self) -> int:
+        """Generate the legal moves into the move buffer and return their number."""
+        self._buffer = self._legal_with_reasons()[0]
+        return len(self._buffer)
+
+    def move_at(self, index: int) -> Move:
+        """The move at ``index`` of the last :meth:`num_moves`."""
+        return self._buffer[index]
+
+    def push_index(self, index: int) -> None:
+        """Push the move at ``index`` of the last :meth:`num_moves`."""
+        self._push_unchecked(self._buffer[index])
+
+    def explain(self, move: Move) -> str | None:
+        """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
+        legal, reasons = self._legal_with_reasons()
+        if move in legal:
+            return None
+        if move.kind in BUILD_KINDS:
+            for m in legal:
+                if same_notation(m, move):
+                    return None
+            if self._relabelled(move, legal) is not None:
+                return None
+            for m, why in reasons.items():
+                if same_notation(m, move):
+                    return why
+        if move in reasons:
+            return reasons[move]
+        why = self._structural_reason(move)
+        if self.rules.declarations:
+            # Diloti (docs/rules.md §3.17): every build is a declaration
+            for old, new in _DILOTI_WORDS:
+                why = why.replace(old, new)
+        return why
+
+    def _structural_reason(self, m: Move) -> str:
+        if self.is_over:
+            if self.rules.two_card_capture and self.sweep_order:
+                return "the table was cleared: the game is over"
+            return "the hand is over"
+        if m.plays_card and not 0 <= m.card < 104:
+            return f"no card has the id {m.card}"
+        if m.takes < 0 or m.takes >> 104:
+            return f"takes {m.takes:#x} is not a mask of the card ids 0-103"
+        off_deck = ((0 if not m.plays_card else 1 << m.card) | m.takes) & ~self.rules.deck_mask
+        if off_deck:
+            return (
+                f"{card_code(next(bits(off_deck)))} is not a card of the deck of "
+                f"{self.rules.system}"
+            )
+        if not m.plays_card:
+            return self._pluck_reason(m)
+        if self.phase == "after":
+            return "you have played your card: pluck a loose card or pass"
+        code = card_code(m.card)
+        if not self.hands[self.to_move] >> m.card & 1:
+            return f"{code} is not in the hand of seat {self.to_move}"
+        if m.kind == TWO_CARD and not self.rules.two_card_capture:
+            return f"two-card captures are a callabra move, not one of {self.rules.system}"
+        if self.rules.two_card_capture:
+            if m.kind != TWO_CARD and m.takes & ~self.table_mask:
+                return f"{card_code(next(bits(m.takes & ~self.table_mask)))} is not on the table"
+            return self._callabra_reason(m)
+        missing = m.takes & ~self.table_mask
+        if missing:
+            return f"{card_code(next(bits(missing)))} is not on the table"
+        for b in self.builds:
+            if b.cards & m.takes and b.cards & ~m.takes:
+                return f"the build of {b.value} must be taken or added to as a whole"
+        if m.kind in BUILD_KINDS and self.rules.build_kinds == "none":
+            return f"there is no building in {self.rules.system}: capture or trail"
+        if m.kind == CAPTURE and self.rules.capture_extent == "single_group":
+            return self._single_group_reason(m)
+        if self.rules.multi_valued:
+            return self._multi_reason(m)
+        if self.rules.finnish:
+            return self._finnish_reason(m)
+        v = card_value(m.card)
+        if m.kind == CAPTURE:
+            if v == 0:
+                if m.takes & ~rank_mask(card_rank(m.card)):
+                    return f"a face card takes only cards of its own rank ({code})"
+                return (
+                    f"face_capture={self.rules.face_capture}: a {code} takes one card of its rank"
+                    + (", or three when three lie on the table" if self.rules.face_capture == "one_or_three" else "")
+                )
+            for b in self.builds:
+                if b.cards & m.takes and b.value != v:
+                    return f"a build of {b.value} can only be taken by {_a(b.value)}"
+            return f"the cards taken do not form groups totalling {v}"
+        if v == 0:
+            if not self.rules.face_cards_all_four:
+                return "face cards cannot be built"
+            rank = card_rank(m.card)
+            if m.value != rank or m.takes & ~rank_mask(rank):
+                return f"a {code} builds only cards of its rank, into a build of {rank}"
+            if not self.rules.natural_build_combination:
+                return "natural_build_combination=false: a face card goes on one card of its rank"
+            return f"a {code} needs a card of its rank on the table to build on"
+        if m.value > self.rules.build_max_value:
+            return f"builds go up to {self.rules.build_max_value}, not {m.value}"
+        if m.value < v:
+            return f"a {code} cannot go into a build of {m.value}"
+        frozen = self._frozen_build_reason(m)
+        if frozen:
+            return frozen
+        if not self.rules.natural_build_combination:
+            return (
+                f"the cards do not form one build of {m.value} "
+                "(natural_build_combination=false allows a single group)"
+            )
+        return f"the cards do not form groups totalling {m.value}"
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
+        move = Move.parse(text)
+        return self._resolve(move)
+
+    def _resolve(self, move: Move) -> Move:
+        legal = self._legal_with_reasons()[0]
+        if move in legal:
+            return move
+        if move.kind in BUILD_KINDS:
+            for m in legal:
+                if same_notation(m, move):
+                    return m
+            relabelled = self._relabelled(move, legal)
+            if relabelled is not None:
+                return relabelled
+        raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal (build kinds are matched by notation)."""
+        return self.explain(move) is None
+
+    # -- push / pop --------------------------------------------------------------------------
+    def push(self, move: Move | str) -> Move:
+        """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except NotationError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        m = self._resolve(move)
+        self._push_unchecked(m)
+        return m
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.to_move,
+            list(self.hands),
+            self.loose,
+            list(self.builds),
+            [len(p) for p in self.piles],
+            list(self.stock),
+            self.last_capturer,
+            len(self.sweep_order),
+            len(self.discard),
+            self.plucked,
+            self.phase,
+            self.trailed,
+            list(self.defaults),
+            list(self.mulles),
+        )
+
+    def _push_unchecked(self, m: Move) -> None:
+        self._stack.append(self._snapshot())
+        self._history.append(m)
+        r = self.rules
+        seat = self.to_move
+        team = r.team_of(seat)
+        if not m.plays_card:
+            self._push_pluck(m, seat, team)
+            return
+        bit = 1 << m.card
+        first = r.declarations and m.kind == CAPTURE and self._first_play()
+        if r.declarations and m.kind in BUILD_KINDS:
+            self.hands[seat] &= ~bit
+            self._push_declaration(m, seat)
+            self._advance()
+            return
+        if r.michigan and self._duty_reason(m) is not None:
+            self.defaults[team] += 1
+        self.hands[seat] &= ~bit
+        if m.kind == TWO_CARD:
+            # Callabra: the second hand card goes with the first; the pile as for a capture
+            self.hands[seat] &= ~m.takes
+        if m.kind == TRAIL:
+            self.loose |= bit
+        elif m.kind in (CAPTURE, TWO_CARD):
+            self.loose &= ~m.takes
+            self.builds = [b for b in self.builds if not b.cards & m.takes]
+            self.piles[team].extend(bits(m.takes))
+            self.piles[team].append(m.card)
+            self.last_capturer = seat
+            if r.mulle_points and m.takes == 1 << (m.card + 52 if m.card < 52 else m.card - 52):
+                # Mulle (docs/rules.md §3.20): the one card taken is the other copy of the card
+                self.mulles[team] += 1
+            last_card = not any(self.hands) and not self.stock
+            # (Callabra logs the clear that ends the game, which scores no sweep points)
+            logs = r.sweeps or r.two_card_capture
+            # (Diloti, AMB-48: the first play of the hand clearing the layout is no Xeri)
+            if logs and not self.table_mask and (r.last_card_sweep or not last_card) and not first:
+                if not r.finnish or self._mokki_counts():
+                    self.sweep_order.append(team)
+        elif m.kind == BUILD:
+            self.loose &= ~m.takes
+            cards = m.takes | bit
+            multiple = self._build_total(cards, m.fixed) // m.value >= 2 or (
+                r.face_cards_all_four and not card_value(m.card)  # a natural face build
+            )
+            self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple, m.fixed)])
+        else:
+            target = self._target_build(m)
+            assert target is not None
+            self.loose &= ~m.takes
+            rest = [b for b in self.builds if b is not target]
+            cards = target.cards | m.takes | bit
+            fixed = tuple(sorted(target.fixed + m.fixed))
+            if m.kind == AUGMENT:
+                nb = Build(target.value, cards, target.owners | 1 << seat, True, fixed)
+            else:
+                nb = Build(m.value, cards, 1 << seat, False, fixed)
+            self.builds = sorted([*rest, nb])
+        if r.draw_refill and self.stock:
+            # cassino_draw: the top stock card, after the play (holding checked before it)
+            self.hands[seat] |= 1 << self.stock.pop(0)
+        if r.michigan_rounds_to_5 and max(instant_against(r, self.sweep_order, self.defaults)) >= 3:
+            self._end_early()
+        elif r.pluck and self.phase == "start":
+            # opt_pluck: a player who has not plucked in this deal may pluck after his play
+            self.phase = "after"
+            self.trailed = m.card if m.kind == TRAIL else None
+            if self._pluckable():
+                return
+        self.phase = "start"
+        self.trailed = None
+        self._advance()
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if not self._stack:
+            raise IndexError("pop from a state with no moves pushed")
+        (
+            self.to_move,
+            self.hands,
+            self.loose,
+            self.builds,
+            pile_lens,
+            self.stock,
+            self.last_capturer,
+            nsweeps,
+            ndiscard,
+            self.plucked,
+            self.phase,
+            self.trailed,
+            self.defaults,
+            self.mulles,
+        ) = self._stack.pop()
+        for p, n in zip(self.piles, pile_lens, strict=True):
+            del p[n:]
+        del self.sweep_order[nsweeps:]
+        del self.discard[ndiscard:]
+        return self._history.pop()
+
+    def peek(self) -> Move:
+        """The last move pushed."""
+        if not self._history:
+            raise IndexError("no move has been pushed")
+        return self._history[-1]
+
+    # -- search ----------------------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """Number of move sequences of length ``depth``; a finished hand is a leaf."""
+        if depth <= 0 or self.is_over:
+            return 1
+        moves = self._legal_with_reasons()[0]
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            self._push_unchecked(m)
+            try:
+                total += self.perft(depth - 1)
+            finally:  # Ctrl-C (KeyboardInterrupt) leaves the state as it was
+                self.pop()
+        return total
+
+    def playout(self, seed: int) -> HandScore:
+        """Play uniformly random legal moves to the end of the hand; return its scoring."""
+        rng = Rng(seed)
+        while not self.is_over:
+            moves = self._legal_with_reasons()[0]
+            self._push_unchecked(moves[rng.below(len(moves))])
+        return self.hand_score()
+
+
+def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], int]:
+    """Deal a hand from ``seed`` and play it out at random with the same RNG.
+
+    Returns the points per team and the number of moves; identical in the core."""
+    rng = Rng(seed)
+    deck = rules.deck_cards(shuffled_deck(rng, rules.num_ids))
+    state = State.new_hand(rules, dealer, deck)
+    n = 0
+    while not state.is_over:
+        moves = state._legal_with_reasons()[0]
+        state._push_unchecked(moves[rng.below(len(moves))])
+        n += 1
+    return state.hand_score().totals(), n
+
+
+def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]]) -> State:
+    state = State(Position.from_dict(root))
+    for card, kind, takes, value, *fixed in moves:
+        state._push_unchecked(Move(card, MoveKind(kind), takes, value, *fixed))
+    return state
