@@ -1,14 +1,14 @@
 """The core's bitset paths agree with its general paths: multi-valued cards, Diloti.
 
-``gen_multi`` (``_royal.pxi``) lists a position with a multi-valued card in play through
+``gen_multi`` (``core/multi.pxi``) lists a position with a multi-valued card in play through
 bitsets of subsets (``multi_small``, small tables), through the output-sensitive group search
 once per valuing (``multi_fast``), or through its general path, which tries every valuing of
-every subset of the loose cards (``multi_card``). ``_multi_general(True)`` forces the general
-path; these tests compare the three on random games, with trail-heavy play so that tables
+every subset of the loose cards (``multi_card``). ``State._general_paths(True)`` forces the
+general path; these tests compare the three on random games, with trail-heavy play so that tables
 of ten loose cards and more come up, and the core with the reference on the same games.
-``gen_diloti`` (``_diloti.pxi``) lists small tables by the same bitsets (``dil_card_small``)
+``gen_diloti`` (``core/declarations.pxi``) lists small tables by the same bitsets (``dil_card_small``)
 and others by a walk over every subset of the loose cards (``dil_card``), which
-``_diloti_general(True)`` forces.
+``_general_paths(True)`` forces too.
 """
 
 from __future__ import annotations
@@ -22,15 +22,8 @@ import cassino
 from cassino import MoveKind
 
 core = pytest.importorskip("cassino._core")
-core128 = pytest.importorskip("cassino._core128")
 
 SYSTEMS = ["cassino_royal", "cassino_buckeye", "swedish_kassino", "mulle"]
-
-
-def _general(on: bool) -> None:
-    for mod in (core, core128):
-        mod._multi_general(on)
-        mod._diloti_general(on)
 
 
 MAX_LOOSE = 11   # the general path walks every subset of the loose cards
@@ -54,20 +47,18 @@ def _positions(system: str, games: int, trail_bias: float) -> Iterator[cassino.S
 @pytest.mark.parametrize("trail_bias", [0.0, 0.8])
 def test_fast_paths_agree_with_general_path(system: str, trail_bias: float) -> None:
     seen_big = 0
-    try:
-        for s in _positions(system, 40, trail_bias):
-            fast = s.legal_moves()
-            fast_count = s.count_moves()
-            _general(True)
-            try:
-                general = s.legal_moves()
-            finally:
-                _general(False)
-            assert fast == general, s.to_json()
-            assert fast_count == len(general)
-            seen_big += bin(s.loose).count("1") >= 10
-    finally:
-        _general(False)
+    for s in _positions(system, 40, trail_bias):
+        fast = s.legal_moves()
+        fast_count = s.count_moves()
+        s._general_paths(True)
+        try:
+            general = s.legal_moves()
+            assert s.count_moves() == len(general)
+        finally:
+            s._general_paths(False)
+        assert fast == general, s.to_json()
+        assert fast_count == len(general)
+        seen_big += bin(s.loose).count("1") >= 10
     if trail_bias:
         assert seen_big > 0   # the games reach the tables multi_fast serves
 

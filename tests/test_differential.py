@@ -889,7 +889,7 @@ def finnish_lockstep(r: Any, seed: int, choice: int) -> int:
     return biased_lockstep(r, seed, choice, odds=3, every=11, scores=scores)
 
 
-# docs/rules.md §3.17, §3.18 Diloti (gen_diloti, _diloti.pxi): declarations, raises, family
+# docs/rules.md §3.17, §3.18 Diloti (gen_diloti, core/declarations.pxi): declarations, raises, family
 # additions and their options (AMB-42..51)
 DILOTI_SETUPS = [
     ("diloti", {}),

@@ -120,7 +120,7 @@ cdef struct Params:
     int most_clubs_points    # Kontsina: most clubs
     int good_two_points      # Kontsina: the 2C
     int good_ten_points      # Kontsina: the 10D
-    # multi-valued cards (Royal ace 1/14, Buckeye 10D 10/11): see _royal.pxi
+    # multi-valued cards (Royal ace 1/14, Buckeye 10D 10/11): see core/multi.pxi
     uint8_t alt_val[NCARDS]  # second value when played from hand; 0 = none
     uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
     mask_t multi_mask        # the cards with a second value (alt_val)
@@ -143,7 +143,7 @@ cdef struct Params:
     int mokki_cutoff         # a running score at or above it voids Mokkis (0: never)
     int mokki_at_end         # ... checked for the whole hand at its end (else at the capture)
     int spades_split_two     # most_spades_tie=split_two: two tied score 1 each
-    int diloti               # build_kinds=declarations (gen_diloti, _diloti.pxi)
+    int diloti               # build_kinds=declarations (gen_diloti, core/declarations.pxi)
     int all_matches          # ... capture_extent=all_matches: a numeric match takes all (AMB-43)
     int decl_in_capture      # ... 0: a declaration is captured alone (AMB-44)
     int augment_own          # ... augment_who=own_team (AMB-46)
@@ -158,6 +158,8 @@ cdef struct Params:
     int deal_even            # deal_rest=even (Mulle): a short deal evenly, the odd cards to the table
     int mulle_points         # Mulle: a capture of exactly the other copy of the card played
     int point_cards_once     # Mulle: each point card scores once per team (AMB-56 option)
+    int general_paths        # list multi-valued and Diloti positions by their general paths
+                             # (State._general_paths, tests compare the paths)
 
 cdef struct Core:
     Params p

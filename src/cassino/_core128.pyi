@@ -4,9 +4,7 @@ cards): the same source and API as cassino._core (checked by mypy.stubtest)."""
 from typing import Any
 
 from ._core import *  # noqa: F403
-from ._core import _diloti_general as _diloti_general
 from ._core import _fill_playouts as _fill_playouts
-from ._core import _multi_general as _multi_general
 from ._core import _stream_check as _stream_check
 from ._core import _wide as _wide
 

@@ -1,5 +1,6 @@
 # Multi-valued cards: Royal Cassino's ace (1 or 14) and Buckeye Cassino's 10D (10 or 11),
-# docs/rules.md §3.9, §3.10, AMB-28, AMB-32. Included by _core.pyx.
+# docs/rules.md §3.9, §3.10, AMB-28, AMB-32. Included by _core.pyx. The reference side:
+# cassino/reference/multi.py.
 #
 # Params.val holds every card's first value and Params.alt_val / alt_table its second value
 # in hand / loose on the table (0 = none). A multi-valued card takes one value per use; inside
@@ -291,13 +292,6 @@ cdef void multi_card(Core* c, MoveBuf* buf, int p, mask_t hand, int* best) noexc
 # carry no alt, can still repeat across the played card's values; gen_multi's sort drops
 # the repeats.
 # ---------------------------------------------------------------------------------------
-
-cdef int MULTI_GENERAL = 0    # 1: gen_multi always takes multi_card (_multi_general, tests)
-
-def _multi_general(bint on) -> None:
-    """Make gen_multi list every position through its general path (tests compare the two)."""
-    global MULTI_GENERAL
-    MULTI_GENERAL = 1 if on else 0
 
 cdef uint64_t SUPW[64]       # SUPW[h]: bit s set when s contains h (s, h < 64)
 cdef int _h
@@ -608,11 +602,11 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     memset(best, 0, sizeof(best))
     buf.n = 0
     buf.overflow = 0
-    if not MULTI_GENERAL:
+    if not c.p.general_paths:
         small = multi_small(c, buf)
         if small < 0:
             return -1
-    if small == 0 and not MULTI_GENERAL:
+    if small == 0 and not c.p.general_paths:
         small = multi_fast(c, buf)
         if small < 0:
             return -1

@@ -1,4 +1,5 @@
-# Streaming listing of the legal moves: State.iter_moves() and MoveStream.
+# Streaming listing of the legal moves: State.iter_moves() and MoveStream. The reference
+# side: State.iter_moves in cassino/reference/state.py.
 #
 # Included at the end of _core.pyx. The moves come out in exactly the canonical order of
 # legal_moves(), (card, kind, takes, value), a chunk at a time, in memory bounded

@@ -1,16 +1,10 @@
-# Diloti declarations (docs/rules.md §3.17, §3.18, AMB-42..51), as _reference.State._pseudo_diloti
+# Diloti declarations (docs/rules.md §3.17, §3.18, AMB-42..51), as the reference's
+# cassino/reference/declarations.py (State._pseudo_diloti)
 # and _diloti_violation: every build is a declaration, plain (one group) or family (two or
 # more). BUILD declares (new, or grouping plain declarations of its value), AUGMENT adds to
 # one family declaration, INCREASE raises a plain declaration by the played card (optionally
 # with more groups of the new value). Ownership always passes to the player (AMB-46). The
 # moves are listed per card, filtered, then sorted; counting and streaming list them too.
-
-cdef int DILOTI_GENERAL = 0    # 1: gen_diloti walks every subset (_diloti_general, tests)
-
-def _diloti_general(bint on) -> None:
-    """Make gen_diloti list every position by its subset walk (tests compare the two)."""
-    global DILOTI_GENERAL
-    DILOTI_GENERAL = 1 if on else 0
 
 cdef inline bint dil_groups(Core* c, mask_t m, int v) noexcept nogil:
     """Whether the numeric cards of m split into groups totalling v (_reference.groups_ok)."""
@@ -309,7 +303,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int p, i, n, v
     cdef uint64_t held, twice, hp
     cdef Small S
-    cdef bint small = (c.p.val_ordered and not DILOTI_GENERAL
+    cdef bint small = (c.p.val_ordered and not c.p.general_paths
                        and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_B_MAX)
     if small:
         n = small_load(c, &S)

@@ -1,0 +1,724 @@
+# The game state: the Python-facing State (positions, the legal-move API, push and pop,
+# explain, perft). The reference side: cassino/reference/state.py.
+# Included by _core.pyx, in the order it lists.
+
+# ---------------------------------------------------------------------------------------
+# The Python-facing State
+# ---------------------------------------------------------------------------------------
+
+cdef int raise_pending(PerftCtl* ctl) except -1:
+    """Raise the exception a signal handler raised during perft (KeyboardInterrupt)."""
+    if ctl.exc[0] != NULL:
+        PyErr_Restore(ctl.exc[0], ctl.exc[1], ctl.exc[2])   # (steals the references)
+        ctl.exc[0] = ctl.exc[1] = ctl.exc[2] = NULL
+        return -1
+    raise KeyboardInterrupt
+
+
+cdef bint _fits_move(object card, object takes, object value):
+    """Whether a move's card id, table mask and value fit this core's masks and fields.
+
+    A Move holds any id of the 104-card double deck; the 64-bit core's masks hold 52, so a
+    second-copy card (``JH'``) or an over-wide mask is no move of its positions. Checked before
+    any ``<mask_t>`` cast, which would raise OverflowError or truncate.
+    """
+    if type(card) is not int or type(takes) is not int or type(value) is not int:
+        if not (isinstance(card, int) and isinstance(takes, int) and isinstance(value, int)):
+            return False
+    if not (0 <= card < NCARDS or card == NO_CARD):
+        return False
+    if takes < 0 or takes >> NCARDS:
+        return False
+    return -256 <= value <= 256
+
+
+cdef class State:
+    """A position of one hand: legal moves, push/pop, perft and playouts, in C."""
+
+    cdef Core c
+    cdef object _rules
+    cdef object _root
+    cdef object _scores
+    cdef Hot* _stack
+    cdef CMove* _hist
+    cdef size_t _depth
+    cdef size_t _cap
+    cdef MoveBuf _buf
+    cdef uint64_t _version
+    cdef uint64_t _buf_version
+
+    def __cinit__(self):
+        self._stack = NULL
+        self._hist = NULL
+        self._depth = 0
+        self._cap = 0
+        self._buf.moves = NULL
+        self._buf.n = 0
+        self._buf.cap = 0
+        self._buf.limit = DEFAULT_LIST_LIMIT
+        self._buf.overflow = 0
+        self._version = 1
+        self._buf_version = 0
+
+    def __dealloc__(self):
+        free(self._stack)
+        free(self._hist)
+        free(self._buf.moves)
+
+    def __sizeof__(self) -> int:
+        # the object with its C position, plus the undo stack and the move buffer
+        return (object.__sizeof__(self) + self._cap * (sizeof(Hot) + sizeof(CMove))
+                + self._buf.cap * sizeof(CMove))
+
+    def __init__(self, position: Position) -> None:
+        self._load(position.validate())
+        self._root = position
+
+    cdef int _load(self, object pos) except -1:
+        cdef Core* c = &self.c
+        cdef int s, t, i, a
+        if pos.rules.num_ids > NCARDS:
+            raise ValueError(
+                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than the masks of "
+                "this core hold: State.from_position/from_json/deal/new_hand give a "
+                "cassino._core128.State for it")
+        memset(c, 0, sizeof(Core))
+        self._rules = pos.rules
+        load_params(&c.p, pos.rules, pos.dealer)
+        c.dealer = pos.dealer
+        for s in range(pos.rules.players):
+            c.h.hands[s] = <mask_t>pos.hands[s]
+        c.h.loose = <mask_t>pos.loose
+        if len(pos.builds) > MAX_BUILDS:
+            raise ValueError("too many builds")
+        c.h.nbuilds = len(pos.builds)
+        for i, b in enumerate(pos.builds):
+            c.h.builds[i].cards = <mask_t>b.cards
+            c.h.builds[i].value = b.value
+            c.h.builds[i].owners = b.owners
+            c.h.builds[i].multiple = 1 if b.multiple else 0
+            a = alt_of(&c.p, b.fixed) if b.fixed else 0
+            if a < 0:
+                raise PositionError(f"the build of {b.value} fixes a card at a value it cannot take")
+            c.h.builds[i].alt = a
+            c.h.builds[i].raised = b.raised
+        for t, pile in enumerate(pos.piles):
+            c.h.pile_len[t] = len(pile)
+            for i, card in enumerate(pile):
+                c.piles[t][i] = card
+        c.stock_len = len(pos.stock)
+        for i, card in enumerate(pos.stock):
+            c.stock[i] = card
+        c.h.stock_pos = 0
+        c.h.last_capturer = -1 if pos.last_capturer is None else pos.last_capturer
+        c.h.to_move = pos.to_move
+        if len(pos.sweep_order) > MAX_SWEEPS:
+            raise ValueError("too many sweeps")
+        c.h.nsweeps = len(pos.sweep_order)
+        for i, t in enumerate(pos.sweep_order):
+            c.sweep_order[i] = t
+        c.h.ndiscard = len(pos.discard)
+        for i, card in enumerate(pos.discard):
+            c.discard[i] = card
+        c.h.plucked = pos.plucked
+        c.h.phase = {"start": PH_START, "plucked": PH_PLUCKED, "after": PH_AFTER}[pos.phase]
+        c.h.trailed1 = 0 if pos.trailed is None else pos.trailed + 1
+        for t, n in enumerate(pos.defaults):
+            if n > 255:
+                raise ValueError("too many defaults")
+            c.h.ndefaults[t] = n
+        for t, n in enumerate(pos.mulles):
+            if n > 255:
+                raise ValueError("too many Mulle captures")
+            c.h.nmulle[t] = n
+        self._scores = tuple(pos.scores)
+        set_start_scores(c, self._scores)
+        if pos.rules.xeri_first_play == "first_hand" and any(self._scores):
+            c.p.xeri_first = 0      # (AMB-48 option: only in the first hand of the game)
+        self._depth = 0
+        self._version += 1
+        return 0
+
+    # -- construction ----------------------------------------------------------------------
+    # A system whose deck needs more card ids than this module's NCARDS (Mulle's 104 in
+    # _core) gets a State of cassino._core128 from the constructors below.
+    @classmethod
+    def from_position(cls, position: Position):
+        """A state at ``position``."""
+        if position.rules.num_ids > NCARDS:
+            return _wide().State.from_position(position)
+        return cls(position)
+
+    @classmethod
+    def from_json(cls, text):
+        """A state from position JSON."""
+        return cls.from_position(Position.from_json(text))
+
+    @classmethod
+    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None):
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        cdef State st
+        cdef uint8_t cards[NCARDS]
+        cdef int i
+        if rules.num_ids > NCARDS:
+            return _wide().State.new_hand(rules, dealer, deck, scores)
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        deck = system_deck(rules, deck)
+        if len(deck) > NCARDS:
+            raise ValueError(f"{rules.system} needs the {rules.num_ids}-card core (cassino._core128)")
+        for i in range(len(deck)):
+            cards[i] = <uint8_t>deck[i]
+        st = cls.__new__(cls)
+        memset(&st.c, 0, sizeof(Core))
+        load_params(&st.c.p, rules, dealer)
+        init_hand(&st.c, cards, len(deck), dealer)
+        st._rules = rules
+        st._scores = tuple(scores or [0] * rules.num_teams)
+        set_start_scores(&st.c, st._scores)
+        if rules.xeri_first_play == "first_hand" and any(st._scores):
+            st.c.p.xeri_first = 0   # (AMB-48 option: only in the first hand of the game)
+        st._root = None          # the position at ply 0, made when first needed (_root_position)
+        return st
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: int):
+        """A freshly dealt hand, the deck shuffled from ``seed`` in C: the same deal as
+        ``new_hand(rules, dealer, shuffled_deck(Rng(seed)))``."""
+        cdef Rng64 rng
+        cdef uint8_t cards[NCARDS]
+        cdef State st
+        if rules.num_ids > NCARDS:
+            return _wide().State.deal(rules, dealer, seed)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        st = cls.__new__(cls)
+        memset(&st.c, 0, sizeof(Core))
+        load_params(&st.c.p, rules, dealer)
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        shuffle_deck(&rng, cards, st.c.p.nids)
+        init_hand(&st.c, cards, deck_filter(&st.c.p, cards, st.c.p.nids), dealer)
+        st._rules = rules
+        st._scores = tuple([0] * rules.num_teams)
+        st._root = None
+        return st
+
+    cdef object _root_position(self):
+        """The position this state started from (before its first push)."""
+        cdef State tmp
+        if self._root is None:
+            tmp = State.__new__(State)
+            memcpy(&tmp.c, &self.c, sizeof(Core))
+            if self._depth:
+                memcpy(&tmp.c.h, &self._stack[0], sizeof(Hot))
+            tmp._rules = self._rules
+            tmp._scores = self._scores
+            self._root = tmp.to_position()
+        return self._root
+
+    def to_position(self) -> Position:
+        """The current position."""
+        cdef Core* c = &self.c
+        cdef int s, t, i
+        rules = self._rules
+        builds = sorted(
+            Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
+                  bool(c.h.builds[i].multiple),
+                  fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
+                  c.h.builds[i].raised)
+            for i in range(c.h.nbuilds)
+        )
+        return Position(
+            rules=rules,
+            dealer=c.dealer,
+            to_move=c.h.to_move,
+            hands=tuple(mask_int(c.h.hands[s]) for s in range(c.p.players)),
+            loose=mask_int(c.h.loose),
+            builds=tuple(builds),
+            piles=tuple(tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
+                        for t in range(c.p.nteams)),
+            stock=tuple(c.stock[i] for i in range(c.h.stock_pos, c.stock_len)),
+            last_capturer=None if c.h.last_capturer < 0 else c.h.last_capturer,
+            sweep_order=tuple(c.sweep_order[i] for i in range(c.h.nsweeps)),
+            scores=self._scores,
+            discard=tuple(c.discard[i] for i in range(c.h.ndiscard)),
+            plucked=c.h.plucked,
+            phase=("start", "plucked", "after")[c.h.phase],
+            trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
+            defaults=self._defaults(),
+            mulles=self._mulles(),
+        )
+
+    cdef tuple _mulles(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.nmulle[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
+
+    cdef tuple _defaults(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.ndefaults[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
+
+    def to_json(self, indent=None) -> str:
+        """Position JSON of the current position."""
+        return self.to_position().to_json(indent)
+
+    def clone(self) -> State:
+        """An independent copy, undo history included."""
+        cdef State new = State.__new__(State)
+        memcpy(&new.c, &self.c, sizeof(Core))
+        new._rules = self._rules
+        new._root = self._root
+        new._scores = self._scores
+        new._reserve(self._depth)
+        if self._depth:
+            memcpy(new._stack, self._stack, self._depth * sizeof(Hot))
+            memcpy(new._hist, self._hist, self._depth * sizeof(CMove))
+        new._depth = self._depth
+        return new
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> State:
+        return self.clone()
+
+    def __reduce__(self):
+        moves = [(self._hist[i].card, self._hist[i].kind, mask_int(self._hist[i].takes),
+                  self._hist[i].value, to_move_p(&self.c.p, &self._hist[i]).fixed)
+                 for i in range(self._depth)]
+        return (_unpickle, (self._root_position().to_dict(), moves))
+
+    def __eq__(self, other):
+        if not hasattr(other, "to_position"):
+            return NotImplemented
+        return self.to_position() == other.to_position()
+
+    def __repr__(self) -> str:
+        return f"<State {self.to_position().to_text()}>"
+
+    def __str__(self) -> str:
+        """The board (:meth:`Position.board`): hands, table, builds, counts."""
+        return self.to_position().board()
+
+    # -- queries ---------------------------------------------------------------------------
+    def hand(self, seat=None) -> CardSet:
+        """The cards in the hand of ``seat`` (default: the seat to move), as a CardSet."""
+        if seat is None:
+            seat = self.c.h.to_move
+        if not isinstance(seat, int) or not 0 <= seat < self.c.p.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.c.p.players - 1}")
+        return CardSet(mask_int(self.c.h.hands[<int>seat]))
+
+    @property
+    def table(self) -> CardSet:
+        """Every card on the table, loose or in builds, as a CardSet."""
+        return CardSet(mask_int(table_mask(&self.c)))
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.c.dealer
+
+    @property
+    def to_move(self) -> int:
+        """The seat to act."""
+        return self.c.h.to_move
+
+    @property
+    def hands(self) -> list:
+        """Hand masks per seat."""
+        return [mask_int(self.c.h.hands[s]) for s in range(self.c.p.players)]
+
+    @property
+    def loose(self) -> int:
+        """Mask of the loose table cards."""
+        return mask_int(self.c.h.loose)
+
+    @property
+    def table_mask(self) -> int:
+        """Every card on the table."""
+        return mask_int(table_mask(&self.c))
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished."""
+        return bool(hand_over(&self.c))
+
+    @property
+    def last_deal(self) -> bool:
+        """Whether the current deal is the last of the hand (the dealer announced "Last";
+        never in cassino_draw, which has one deal and no announcement)."""
+        return self.c.h.stock_pos >= self.c.stock_len and not self.c.p.draw_refill
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed."""
+        return self._depth
+
+    @property
+    def history(self) -> list:
+        """Moves pushed since the state was created."""
+        return [to_move_p(&self.c.p, &self._hist[i]) for i in range(self._depth)]
+
+    @property
+    def movers(self) -> list:
+        """The seat that made each move of :attr:`history`."""
+        return [self._stack[i].to_move for i in range(self._depth)]
+
+    def hand_score(self):
+        """Scoring of the captured piles and sweeps so far."""
+        pos = self.to_position()
+        last = pos.last_capturer
+        # Sistan (Swedish Kassino): the last capturer of a finished hand
+        team = self._rules.team_of(last) if last is not None and pos.is_over else None
+        return score_hand(
+            self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team,
+            scores=pos.scores, mulles=pos.mulles,
+        )
+
+    def is_default(self, move) -> bool:
+        """Whether playing ``move`` now defaults on the build duty of the obligation module
+        (under michigan: legal, and fined 2 points when played; docs/rules.md §3.37, AMB-19)."""
+        if not isinstance(move, Move):
+            raise TypeError(f"is_default takes a Move, not {type(move).__name__}")
+        if not _fits_move(move.card, move.takes, move.value):
+            return False     # not a move of this deck: never a legal one, so never a default
+        return bool(is_default(&self.c, int(move.kind), <mask_t>move.takes))
+
+    # -- moves -----------------------------------------------------------------------------
+    cdef int _generate(self, size_t limit) except -2:
+        cdef int n
+        # with capture_extent=maximal, captures are filtered after listing: list up to the
+        # default limit, then compare the moves left with ``limit``
+        self._buf.limit = DEFAULT_LIST_LIMIT if self.c.p.maximal and limit < DEFAULT_LIST_LIMIT else limit
+        # releasing the GIL costs more than listing the moves of a typical position: only
+        # large tables (which can take milliseconds) let other threads run meanwhile
+        if cas_popcount(self.c.h.loose) > NOGIL_LOOSE:
+            with nogil:
+                n = gen_moves(&self.c, &self._buf)
+        else:
+            n = gen_moves(&self.c, &self._buf)
+        self._buf_version = self._version if n >= 0 else 0
+        if n < 0 or <size_t>n > limit:
+            if n >= 0 or self._buf.n >= self._buf.limit:
+                self._buf_version = 0
+                raise MoveLimitError(
+                    f"{self.count_moves()} legal moves exceed the listing limit of {limit}")
+            raise MemoryError("out of memory while listing moves")
+        return n
+
+    def legal_moves(self, limit=None) -> list:
+        """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
+
+        Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
+        cdef size_t cap = DEFAULT_LIST_LIMIT if limit is None else limit
+        cdef int n = self._generate(cap)
+        return [to_move_p(&self.c.p, &self._buf.moves[i]) for i in range(n)]
+
+    def iter_moves(self, chunk=4096):
+        """The legal moves in the order of :meth:`legal_moves`, generated ``chunk`` at a
+        time in bounded memory, without the listing limit (a :class:`MoveStream`). The
+        state must not change meanwhile: the iterator raises RuntimeError after a push or
+        pop."""
+        return MoveStream(self, chunk)
+
+    def count_moves(self) -> int:
+        """Exact number of legal moves. Tables of up to 12 loose cards are listed into the
+        move buffer (fastest there); larger ones are counted by value multisets, without
+        listing, in milliseconds even when there are millions of moves."""
+        if cas_popcount(self.c.h.loose) <= TABLE_BITS:
+            return self._generate(DEFAULT_LIST_LIMIT)
+        return self._count_by_multisets()
+
+    def _count_by_multisets(self) -> int:
+        """The multiset counter alone (tests compare it with the listing)."""
+        cdef uint64_t n
+        with nogil:
+            n = count_moves_c(&self.c)
+        return n
+
+    def num_moves(self) -> int:
+        """Generate the legal moves into the move buffer and return their number."""
+        return self._generate(DEFAULT_LIST_LIMIT)
+
+    cdef int _check_index(self, Py_ssize_t index) except -1:
+        if self._buf_version != self._version:
+            self._generate(DEFAULT_LIST_LIMIT)
+        if not 0 <= index < <Py_ssize_t>self._buf.n:
+            raise IndexError(f"move index {index} out of range (0 to {self._buf.n - 1})")
+        return 0
+
+    def move_at(self, Py_ssize_t index) -> Move:
+        """The move at ``index`` of the last :meth:`num_moves`."""
+        self._check_index(index)
+        return to_move_p(&self.c.p, &self._buf.moves[index])
+
+    def push_index(self, Py_ssize_t index) -> None:
+        """Push the move at ``index`` of the last :meth:`num_moves`."""
+        self._check_index(index)
+        self._push_c(&self._buf.moves[index])
+
+    cdef int _reserve(self, size_t need) except -1:
+        cdef size_t cap
+        cdef Hot* st
+        cdef CMove* hi
+        if need <= self._cap:
+            return 0
+        cap = self._cap * 2 if self._cap else 64
+        while cap < need:
+            cap *= 2
+        st = <Hot*>realloc(self._stack, cap * sizeof(Hot))
+        if st == NULL:
+            raise MemoryError()
+        self._stack = st
+        hi = <CMove*>realloc(self._hist, cap * sizeof(CMove))
+        if hi == NULL:
+            raise MemoryError()
+        self._hist = hi
+        self._cap = cap
+        return 0
+
+    cdef int _push_c(self, CMove* m) except -1:
+        cdef CMove mv = m[0]
+        self._reserve(self._depth + 1)
+        memcpy(&self._stack[self._depth], &self.c.h, sizeof(Hot))
+        self._hist[self._depth] = mv
+        self._depth += 1
+        apply_move(&self.c, &mv)
+        self._version += 1
+        return 0
+
+    def explain(self, move) -> object:
+        """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
+        if self._find(move) >= 0:
+            return None
+        return _RefState.from_position(self.to_position()).explain(move)
+
+    cdef Py_ssize_t _find(self, object move) except -2:
+        cdef int n
+        if self._buf_version == self._version:
+            n = <int>self._buf.n     # the moves of this position are in the buffer already
+        else:
+            n = self._generate(DEFAULT_LIST_LIMIT)
+        card_o, takes_o, value_o = move.card, move.takes, move.value
+        if not _fits_move(card_o, takes_o, value_o):
+            return -1     # a card id or mask this core's deck cannot hold: no legal move has it
+        cdef int i, card = card_o, kind = int(move.kind), value = value_o
+        cdef mask_t takes = <mask_t>takes_o
+        cdef bint build_like = K_BUILD <= kind <= K_INCREASE
+        cdef CMove* m
+        cdef int alt = 0
+        if self.c.p.nmulti:
+            alt = alt_of(&self.c.p, move.fixed)
+            if alt < 0:
+                return -1
+        elif move.fixed:
+            return -1
+        for i in range(n):
+            m = &self._buf.moves[i]
+            if m.card == card and m.takes == takes and m.value == value:
+                if self.c.p.nmulti and m.alt != alt and not (
+                        build_like and alt_equiv(&self.c.p, m.alt, alt)):
+                    continue     # (another labelling of interchangeable cards: the same move)
+                if m.kind == kind or (build_like and K_BUILD <= m.kind <= K_INCREASE):
+                    return i
+        return -1
+
+    def _general_paths(self, bint on) -> None:
+        """List this state's multi-valued and Diloti positions by the general paths (the
+        subset walks ``multi_card`` and ``dil_card``) instead of the bitset and group paths;
+        tests compare the two."""
+        self.c.p.general_paths = 1 if on else 0
+        self._buf_version = 0
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` is legal (build kinds are matched by notation)."""
+        return self._find(move) >= 0
+
+    def parse_move(self, str text) -> Move:
+        """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
+        move = Move.parse(text)
+        cdef Py_ssize_t i = self._find(move)
+        if i < 0:
+            raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+        return to_move_p(&self.c.p, &self._buf.moves[i])
+
+    def push(self, move) -> Move:
+        """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except NotationError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        if not isinstance(move, Move):
+            raise TypeError(f"push takes a Move or a notation string, not {type(move).__name__}")
+        cdef Py_ssize_t i = self._find(move)
+        if i < 0:
+            raise IllegalMoveError(f"illegal move {move}: {self.explain(move)}")
+        if self._buf.moves[i].kind == <int>move.kind and (
+                not self.c.p.nmulti     # (CMove.alt is left unset without multi-valued cards)
+                or self._buf.moves[i].alt == alt_of(&self.c.p, move.fixed)):
+            result = move        # the move given (a build-like kind may be resolved)
+        else:
+            result = to_move_p(&self.c.p, &self._buf.moves[i])
+        self._push_c(&self._buf.moves[i])
+        return result
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if self._depth == 0:
+            raise IndexError("pop from a state with no moves pushed")
+        self._depth -= 1
+        memcpy(&self.c.h, &self._stack[self._depth], sizeof(Hot))
+        self._version += 1
+        return to_move_p(&self.c.p, &self._hist[self._depth])
+
+    def peek(self) -> Move:
+        """The last move pushed."""
+        if self._depth == 0:
+            raise IndexError("no move has been pushed")
+        return to_move_p(&self.c.p, &self._hist[self._depth - 1])
+
+    # -- search ----------------------------------------------------------------------------
+    def perft(self, int depth) -> int:
+        """Number of move sequences of length ``depth``; a finished hand is a leaf."""
+        cdef MoveBuf* bufs
+        cdef uint64_t n
+        cdef int i
+        cdef Hot saved
+        cdef PerftCtl ctl
+        if depth <= 0:
+            return 1
+        if depth > 200:
+            raise ValueError("perft depth must be at most 200")
+        bufs = <MoveBuf*>malloc(depth * sizeof(MoveBuf))
+        if bufs == NULL:
+            raise MemoryError()
+        for i in range(depth):
+            bufs[i].moves = NULL
+            bufs[i].n = 0
+            bufs[i].cap = 0
+            bufs[i].limit = DEFAULT_LIST_LIMIT
+            bufs[i].overflow = 0
+        memcpy(&saved, &self.c.h, sizeof(Hot))
+        ctl.nodes = 0
+        ctl.stop = 0
+        ctl.exc[0] = ctl.exc[1] = ctl.exc[2] = NULL
+        try:
+            with nogil:
+                n = perft_c(&self.c, depth, bufs, &ctl)
+            if ctl.stop:
+                raise_pending(&ctl)     # the KeyboardInterrupt of Ctrl-C (state restored)
+            overflow = any(bufs[i].overflow for i in range(depth))
+        finally:
+            memcpy(&self.c.h, &saved, sizeof(Hot))
+            for i in range(depth):
+                free(bufs[i].moves)
+            free(bufs)
+        self._version += 1
+        if overflow:
+            raise MoveLimitError(
+                f"a position in this perft has more than {DEFAULT_LIST_LIMIT} legal moves")
+        return n
+
+    def playout(self, seed) -> object:
+        """Play uniformly random legal moves to the end of the hand; return its scoring."""
+        cdef Rng64 rng
+        cdef int n
+        rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        while not hand_over(&self.c):
+            n = self._generate(DEFAULT_LIST_LIMIT)
+            self._push_c(&self._buf.moves[rng_below(&rng, <uint64_t>n)])
+        return self.hand_score()
+
+
+CORE_BYTES = sizeof(Core)
+HOT_BYTES = sizeof(Hot)
+
+cdef object _new_object = object.__new__
+# indexed by kind number (5 and 6 are reserved and unused)
+cdef tuple _KIND_MEMBERS = tuple(MoveKind(k) if k in set(MoveKind) else None
+                                 for k in range(max(MoveKind) + 1))
+
+cdef object _to_move(CMove* m):
+    # a Move from the move generator is valid by construction: fill its fields directly
+    # instead of running the checks of Move.__init__ (4x faster)
+    mv = _new_object(Move)
+    d = mv.__dict__
+    d["card"] = m.card
+    d["kind"] = _KIND_MEMBERS[m.kind]
+    d["takes"] = mask_int(m.takes)
+    d["value"] = m.value
+    return mv
+
+
+def _wide():
+    """cassino._core128, the core of the 104-card deck (Mulle)."""
+    from cassino import _core128
+    return _core128
+
+
+def _unpickle(root, moves) -> State:
+    cdef State state = State(Position.from_dict(root))
+    cdef CMove mv
+    for card, kind, takes, value, *fixed in moves:
+        mv.card = card
+        mv.kind = kind
+        mv.takes = takes
+        mv.value = value
+        mv.alt = alt_of(&state.c.p, fixed[0]) if fixed and fixed[0] else 0
+        state._push_c(&mv)
+    return state
+
+
+cdef int play_random_hand(Core* c, Rng64* rng, MoveBuf* buf) noexcept nogil:
+    """Play random moves to the end of the hand; returns the number of moves or -1."""
+    cdef int n, moves = 0
+    while not hand_over(c):
+        n = gen_moves(c, buf)
+        if n <= 0:
+            return -1
+        apply_move(c, &buf.moves[rng_below(rng, <uint64_t>n)])
+        moves += 1
+    return moves
+
+
+def random_hand(rules, seed, int dealer=0):
+    """Deal a hand from ``seed`` and play it out at random with the same RNG.
+
+    Returns the points per team and the number of moves; identical to the reference."""
+    cdef Rng64 rng
+    cdef uint8_t deck[NCARDS]
+    cdef Core core
+    cdef MoveBuf buf
+    cdef int n, t
+    cdef int64_t totals[MAX_SEATS]
+    if rules.num_ids > NCARDS:
+        return _wide().random_hand(rules, seed, dealer)
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+    memset(&core, 0, sizeof(Core))
+    load_params(&core.p, rules, dealer)
+    rng.state = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = DEFAULT_LIST_LIMIT
+    buf.overflow = 0
+    with nogil:
+        shuffle_deck(&rng, deck, core.p.nids)
+        init_hand(&core, deck, deck_filter(&core.p, deck, core.p.nids), dealer)
+        n = play_random_hand(&core, &rng, &buf)
+        score_totals(&core, totals)
+    free(buf.moves)
+    if n < 0:
+        raise MoveLimitError("a random hand reached a position with too many moves")
+    return [int(totals[t]) for t in range(core.p.nteams)], n
