@@ -75,8 +75,8 @@ cdef bint dil_ok(Core* c, int kind, int p, mask_t takes, int value, uint64_t hel
     if kind >= K_BUILD:
         if not (held >> value) & 1:
             return False
-        if (kind == K_BUILD and ntaken == 0 and mask_sum(c, takes) + c.p.val[p] == value
-                and cas_popcount(takes) < c.p.min_decl_cards):
+        if (kind == K_BUILD and ntaken == 0 and cas_popcount(takes) < c.p.min_decl_cards
+                and mask_sum(c, takes) + c.p.val[p] == value):
             return False
         if kind == K_INCREASE and target >= 0:
             b = &c.h.builds[target]
@@ -111,8 +111,8 @@ cdef inline bint dil_ok_bare(Core* c, int kind, int p, mask_t takes, int value,
         return not (c.p.val[p] and c.p.all_matches and got and got != same)
     if not (held >> value) & 1:
         return False
-    return not (kind == K_BUILD and mask_sum(c, takes) + c.p.val[p] == value
-                and cas_popcount(takes) < c.p.min_decl_cards)
+    return not (kind == K_BUILD and cas_popcount(takes) < c.p.min_decl_cards
+                and mask_sum(c, takes) + c.p.val[p] == value)
 
 cdef inline void dil_emit(Core* c, MoveBuf* buf, int p, int kind, mask_t takes, int value,
                           uint64_t held) noexcept nogil:
@@ -220,6 +220,14 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
 # tests one by one are the bitsets of small_card1 (unions of disjoint groups), each of its
 # moves still checked by dil_ok.
 
+cdef inline bint dil_word_free(Core* c, int p, int kind) noexcept nogil:
+    """Whether dil_ok_bare passes every capture or declaration of card p (no declaration
+    on the table; a declaration's value is held: dil_card_small lists only such values)."""
+    if kind == K_CAPTURE:
+        return not (c.p.all_matches and c.p.val[p]
+                    and c.h.loose & ((<mask_t>0xF) << (4 * (p // 4))))
+    return kind == K_BUILD and c.p.min_decl_cards <= 1
+
 cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, int p, int kind, uint64_t w,
                           mask_t base, mask_t* plains, int np, int value, uint64_t held,
                           bint nonempty) noexcept nogil:
@@ -227,6 +235,13 @@ cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, int p, int kind, uint
     with ``nonempty``, not the empty subset without plains."""
     cdef uint64_t ch
     cdef mask_t sub
+    if np == 0 and c.h.nbuilds == 0 and dil_word_free(c, p, kind):
+        # every move of the word passes dil_ok_bare: listed without the filter
+        if nonempty:
+            w &= ~(<uint64_t>1)
+        if w and buf_room(buf, <size_t>cas_popcount(w)) == 0:
+            put_word(S, buf, p, kind, w, value)
+        return
     while w:
         sub = small_cards(S, <uint64_t>cas_ctz(w))
         w &= w - 1
