@@ -500,7 +500,8 @@ cdef class State:
         """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
         if self._find(move) >= 0:
             return None
-        return _RefState.from_position(self.to_position()).explain(move)
+        # (the reference names the rule; this state's own position needs no validation)
+        return _RefState._trusted(self.to_position()).explain(move)
 
     cdef Py_ssize_t _find(self, object move) except -2:
         cdef int n
