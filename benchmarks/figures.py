@@ -127,7 +127,7 @@ SYSTEM_NOTES = {
     "swedish_kassino": "two-valued aces: `gen_multi`",
     "mulle": "two-valued aces: `gen_multi`; 104 cards in the 128-bit `cassino._core128`",
     "cassino_trailing_royals": "a table with a face build takes the generic path",
-    "diloti": "every position listed by `gen_diloti`, each move through the declaration filter",
+    "diloti": "`gen_diloti`: bitsets on small tables, a subset walk on larger ones, the declaration filter",
     "diloti_four_player": "`gen_diloti`; raises record the team",
     "callabra": "shorter hands, one small generator",
     "kontsina": "one small generator, `gen_single_group`",
