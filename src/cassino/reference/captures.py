@@ -183,7 +183,7 @@ class Captures(StateBase):
             "(AMB-39)"
         )
 
-    def _pseudo_callabra(self) -> list[Move]:
+    def _pseudo_callabra(self, only: int | None = None) -> list[Move]:
         """Callabra (docs/rules.md §3.14, AMB-36): every card trails; a card takes one loose card
         of its value; two hand cards take one loose card of their total. No building, no
         sums of table cards."""
@@ -192,6 +192,8 @@ class Captures(StateBase):
         table = list(bits(self.loose))
         out: list[Move] = []
         for i, p in enumerate(hand):
+            if only is not None and p != only:
+                continue   # (a two-card capture is written with its lower card)
             out.append(Move(p, TRAIL))
             out.extend(Move(p, CAPTURE, 1 << t) for t in table if value(t) == value(p))
             for q in hand[i + 1 :]:

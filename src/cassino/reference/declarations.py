@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..cards import CardSet, card_code, card_rank, rank_mask
-from ..moves import Move
+from ..moves import Move, MoveKind
 from ..position import Build, card_value, mask_sum
 from .base import (
     AUGMENT,
@@ -41,12 +41,16 @@ _DILOTI_WORDS = (
 class Declarations(StateBase):
     """The declarations mechanic of :class:`cassino.reference.State`."""
 
-    def _pseudo_diloti(self) -> list[Move]:
+    def _pseudo_diloti(
+        self, only: int | None = None, kinds: tuple[MoveKind, ...] | None = None
+    ) -> list[Move]:
         out: list[Move] = []
-        for p in bits(self.hands[self.to_move]):
-            out.append(Move(p, TRAIL))
-            out.extend(self._captures(p))
-            if card_value(p):
+        for p in bits(self._playable(only)):
+            if kinds is None or TRAIL in kinds:
+                out.append(Move(p, TRAIL))
+            if kinds is None or CAPTURE in kinds:
+                out.extend(self._captures(p))
+            if card_value(p) and (kinds is None or BUILD in kinds):
                 out.extend(self._declares(p))
                 out.extend(self._family_adds(p))
                 out.extend(self._raises(p))

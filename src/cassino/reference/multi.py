@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..cards import card_code, card_rank, rank_mask
-from ..moves import Move
+from ..moves import Move, MoveKind
 from ..position import Build
 from .base import (
     AUGMENT,
@@ -79,23 +79,30 @@ class MultiValued(StateBase):
         r = self.rules
         return tuple(sorted((c, v) for c, v in vals.items() if v != r.card_value(c)))
 
-    def _pseudo_multi(self) -> list[Move]:
+    def _pseudo_multi(
+        self, only: int | None = None, kinds: tuple[MoveKind, ...] | None = None
+    ) -> list[Move]:
         r = self.rules
         moves: set[Move] = set()
         top = max(r.build_max_value, 14)
-        for p in bits(self.hands[self.to_move]):
-            moves.add(Move(p, TRAIL))
+        captures = kinds is None or CAPTURE in kinds
+        builds = kinds is None or BUILD in kinds
+        for p in bits(self._playable(only)):
+            if kinds is None or TRAIL in kinds:
+                moves.add(Move(p, TRAIL))
             for vp in self._hand_values(p):
                 pv = {p: vp}
                 # captures: groups of vp, with any builds of vp
                 bmask = [b.cards for b in self.builds if b.value == vp]
-                for loose in subsets(self.loose):
+                for loose in subsets(self.loose) if captures else ():
                     if loose and not any(
                         groups_ok_values(tuple(sorted(vals.values())), vp, r)
                         for vals in self._valuings(loose, vp)
                     ):
                         continue
                     moves.update(_with_builds(p, loose, bmask))
+                if not builds:
+                    continue
                 # creates (none without building: Swedish Kassino, docs/rules.md §3.19)
                 for sub in subsets(self.loose) if r.build_kinds != "none" else ():
                     if not sub:
@@ -224,7 +231,7 @@ class MultiValued(StateBase):
                     return f"your {held} cannot take all of {builds}"
         raise AssertionError("no Hall violator for an unmatched set")  # pragma: no cover
 
-    def _pseudo_finnish(self) -> list[Move]:
+    def _pseudo_finnish(self, only: int | None = None) -> list[Move]:
         """Finnish Kasino (docs/rules.md §3.21, AMB-52): no building; a card takes any loose cards
         that form groups totalling its hand value (A 14, 2S 15, 10D 16, others as on the
         table), each group one card of that table value or a sum of table values (A 1, 2S
@@ -232,7 +239,7 @@ class MultiValued(StateBase):
         any loose cards of its own rank, each alone, beside such groups."""
         r = self.rules
         out: list[Move] = []
-        for p in bits(self.hands[self.to_move]):
+        for p in bits(self._playable(only)):
             out.append(Move(p, TRAIL))
             hv = r.hand_value(p)
             same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0

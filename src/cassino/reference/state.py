@@ -233,32 +233,45 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             m |= b.cards
         return m
 
-    def _pseudo_moves(self) -> list[Move]:
-        """Every structurally valid move of the player to act, before the filters."""
+    def _pseudo_moves(
+        self, only: int | None = None, kinds: tuple[MoveKind, ...] | None = None
+    ) -> list[Move]:
+        """Every structurally valid move of the player to act, before the filters (of the
+        card ``only`` alone, if given; with ``kinds``, all but Finnish Kasino and Callabra list
+        those kinds only, they every kind)."""
         out: list[Move] = []
         if self.is_over or self.phase == "after":
             return out
         if self.rules.multi_valued:
-            return self._pseudo_multi()
+            return self._pseudo_multi(only, kinds)
         if self.rules.finnish:
-            return self._pseudo_finnish()
+            return self._pseudo_finnish(only)
         if self.rules.two_card_capture:
-            return self._pseudo_callabra()
+            return self._pseudo_callabra(only)
         if self.rules.declarations:
-            return self._pseudo_diloti()
+            return self._pseudo_diloti(only, kinds)
+        trails = kinds is None or TRAIL in kinds
+        captures = kinds is None or CAPTURE in kinds
+        builds = kinds is None or any(k in kinds for k in BUILD_KINDS)
         sweep_cards, sweep_only = _sweep_cards(self.rules)
         prey = self._sweep_takes()
-        for p in bits(self.hands[self.to_move]):
+        for p in bits(self._playable(only)):
             if sweep_cards >> p & 1 and prey:
                 # docs/rules.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
                 # on a table with prey, the card takes all of it instead of trailing
-                out.append(Move(p, CAPTURE, prey))
+                if captures:
+                    out.append(Move(p, CAPTURE, prey))
                 if sweep_only:
                     continue
-                out.extend(m for m in self._captures(p) if m.takes != prey)
+                if captures:
+                    out.extend(m for m in self._captures(p) if m.takes != prey)
             else:
-                out.append(Move(p, TRAIL))
-                out.extend(self._captures(p))
+                if trails:
+                    out.append(Move(p, TRAIL))
+                if captures:
+                    out.extend(self._captures(p))
+            if not builds:
+                continue
             if card_value(p) and self.rules.build_kinds != "none":
                 out.extend(self._creates(p))
                 out.extend(self._augments(p))
@@ -275,9 +288,13 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             legal.append(Move.pass_turn())
         return legal, reasons
 
-    def _card_moves(self) -> tuple[list[Move], dict[Move, str]]:
-        """The legal moves that play a hand card, and why the others are illegal."""
-        pseudo = self._pseudo_moves()
+    def _card_moves(
+        self, only: int | None = None, kinds: tuple[MoveKind, ...] | None = None
+    ) -> tuple[list[Move], dict[Move, str]]:
+        """The legal moves that play a hand card, and why the others are illegal; of the
+        card ``only`` and the ``kinds`` alone, if given (_pseudo_moves), and then without the
+        fallback below, which looks at every card."""
+        pseudo = self._pseudo_moves(only, kinds)
         legal: list[Move] = []
         reasons: dict[Move, str] = {}
         for m in pseudo:
@@ -301,7 +318,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                 else:
                     kept.append(m)
             legal = kept
-        if not legal and not self.is_over and self.phase != "after":
+        if not legal and only is None and not self.is_over and self.phase != "after":
             # no move satisfies the duties (only in positions no legal play reaches):
             # every trail is allowed
             legal = self._fallback_trails()
@@ -365,7 +382,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
 
     def explain(self, move: Move) -> str | None:
         """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
-        legal, reasons = self._legal_with_reasons()
+        legal, reasons = self._moves_for(move)
         if move in legal:
             return None
         if move.kind in BUILD_KINDS:
@@ -385,6 +402,23 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             for old, new in _DILOTI_WORDS:
                 why = why.replace(old, new)
         return why
+
+    def _moves_for(self, move: Move) -> tuple[list[Move], dict[Move, str]]:
+        """What :meth:`explain` compares ``move`` with: the legal moves and the reasons of the
+        others, of ``move``'s card and kind alone when that decides (a move matches, as a move
+        or by notation, only moves of its own card)."""
+        card = move.card
+        if move.plays_card and isinstance(card, int) and 0 <= card < 104:
+            if self.is_over or self.phase == "after" or not self.hands[self.to_move] >> card & 1:
+                return [], {}    # (no move of this card is listed: the structural reason)
+            # a move matches moves of its own kind (build kinds: of any build kind, by
+            # notation); when no move satisfies the duties, every trail is legal (the fallback
+            # of _card_moves), which only the listing of every card can tell
+            kinds = BUILD_KINDS if move.kind in BUILD_KINDS else (move.kind,)
+            legal, reasons = self._card_moves(card, kinds)
+            if legal or move.kind is not TRAIL:
+                return legal, reasons
+        return self._legal_with_reasons()
 
     def _structural_reason(self, m: Move) -> str:
         if self.is_over:

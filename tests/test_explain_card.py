@@ -1,0 +1,85 @@
+"""``explain`` lists only the moves of the card in question, and answers exactly as the
+listing of every move of the position does (the reference's ``_legal_with_reasons``).
+
+Every implemented system: random positions, and for each the legal moves, the moves the
+filters refuse, and random moves of hand cards, table cards and other cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cassino
+from cassino import Move, MoveKind, _reference
+from cassino.moves import same_notation
+from cassino.reference.declarations import _DILOTI_WORDS
+from cassino.rules import implemented_systems
+
+BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
+
+
+def explain_by_listing(
+    s: _reference.State, move: Move, legal: list[Move], reasons: dict[Move, str]
+) -> str | None:
+    """explain() as it was before it looked at one card: from every move of the position
+    (``legal, reasons = s._legal_with_reasons()``)."""
+    if move in legal:
+        return None
+    if move.kind in BUILD_KINDS:
+        if any(same_notation(m, move) for m in legal) or s._relabelled(move, legal) is not None:
+            return None
+        for m, why in reasons.items():
+            if same_notation(m, move):
+                return why
+    if move in reasons:
+        return reasons[move]
+    why = s._structural_reason(move)
+    if s.rules.declarations:
+        for old, new in _DILOTI_WORDS:
+            why = why.replace(old, new)
+    return why
+
+
+def candidates(
+    s: _reference.State, rng: random.Random, legal: list[Move], reasons: dict[Move, str]
+) -> list[Move]:
+    out = list(legal) + list(reasons)
+    hand = list(s.hand(s.to_move)) or [0]
+    table = list(s.table)
+    others = [c for c in range(s.rules.num_ids) if c not in hand]
+    for _ in range(12):
+        card = rng.choice(hand if rng.random() < 0.8 else others)
+        takes = 0
+        for c in table:
+            if rng.random() < 0.4:
+                takes |= 1 << c
+        kind = rng.choice([MoveKind.TRAIL, MoveKind.CAPTURE, *BUILD_KINDS])
+        if kind is MoveKind.TRAIL:
+            out.append(Move(card, kind))
+        elif kind is MoveKind.CAPTURE:
+            if takes:
+                out.append(Move(card, kind, takes))
+        elif takes:
+            out.append(Move(card, kind, takes, rng.randint(1, 14)))
+    return out
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_explain_of_one_card_is_the_explain_of_every_move(system: str) -> None:
+    rules = cassino.rules(system)
+    rng = random.Random(system)
+    checked = refused = 0
+    # (the reference lists multi-valued positions slowly: fewer hands there)
+    for seed in range(1 if rules.multi_valued else 4):
+        s = _reference.State.deal(rules, seed % rules.players, seed)
+        while not s.is_over:
+            legal, reasons = s._legal_with_reasons()
+            for move in candidates(s, rng, legal, reasons):
+                expected = explain_by_listing(s, move, legal, reasons)
+                assert s.explain(move) == expected, (s.to_json(), str(move))
+                checked += 1
+                refused += expected is not None
+            s._push_unchecked(rng.choice(s.legal_moves()))
+    assert checked > 300 and refused > 100
