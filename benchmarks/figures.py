@@ -104,16 +104,24 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
     rows = [
         "Every implemented system, the same run: random full hands per second "
         "(`cassino.playouts`, random players, one core), their ratio to `cassino_standard`'s, "
-        f"and move generation over {f['system_positions']} positions of the system's random games "
-        "(`movegen_batch`):",
+        f"move generation over {f['system_positions']} positions of the system's random games "
+        "(`movegen_batch`), and `explain()` of two illegal moves of each of those positions "
+        "(`cassino.bench.explain_us`: median and 99th percentile; an illegal `push` costs the "
+        "same, its message being that sentence):",
         "",
-        "| system | hands/s | ratio to standard | move generation | why it differs from the standard game |",
-        "|---|---|---|---|---|",
+        "| system | hands/s | ratio to standard | move generation | explain, median | explain, p99 "
+        "| why it differs from the standard game |",
+        "|---|---|---|---|---|---|---|",
     ]
     for sid, row in f["systems"].items():
+        explain = (
+            f"{sig(row['explain_us'])} µs | {sig(row['explain_us_p99'])} µs"
+            if "explain_us" in row
+            else " | "
+        )
         rows.append(
             f"| `{sid}` | {sig(row['hands_per_second'])} | {row['ratio_to_standard']:.2f} "
-            f"| {sig(row['movegen_ns'])} ns | {SYSTEM_NOTES.get(sid, '')} |"
+            f"| {sig(row['movegen_ns'])} ns | {explain} | {SYSTEM_NOTES.get(sid, '')} |"
         )
     return "\n".join(rows)
 

@@ -56,7 +56,9 @@ __all__ = [
     "bench_corpus",
     "chess_perft",
     "core_module",
+    "explain_us",
     "hard_position",
+    "illegal_moves",
     "movegen_call",
     "playout_call",
     "run_bench",
@@ -126,6 +128,40 @@ def hard_position() -> Position:
             "scores": [0, 0],
         }
     )
+
+
+def illegal_moves(state: Any) -> list[Any]:
+    """Two illegal moves of the player to act, as a bot's probe might be: his lowest card
+    taking every loose card, and building them all into a build of 13 (none if legal).
+
+    >>> from cassino import State, rules
+    >>> [str(m) for m in illegal_moves(State.deal(rules("cassino_standard"), 0, 1))]
+    ['10Sx2H,8D,10H,JD', '10S+2H,8D,10H,JD=13']
+    """
+    from .moves import Move, MoveKind
+
+    if state.is_over or not state.loose:
+        return []
+    card = min(state.hand(state.to_move))
+    out = [Move(card, MoveKind.CAPTURE, state.loose), Move(card, MoveKind.BUILD, state.loose, 13)]
+    return [m for m in out if not state.is_legal(m)]
+
+
+def explain_us(states: Sequence[Any]) -> tuple[float, float]:
+    """The median and the 99th percentile, in microseconds, of ``explain()`` of
+    :func:`illegal_moves` of each state (an illegal ``push`` costs the same: its error
+    message is that sentence)."""
+    times = []
+    for state in states:
+        for move in illegal_moves(state):
+            state.explain(move)  # (warm: the state's move buffer is filled)
+            t0 = time.perf_counter()
+            state.explain(move)
+            times.append(time.perf_counter() - t0)
+    if not times:
+        return 0.0, 0.0
+    times.sort()
+    return times[len(times) // 2] * 1e6, times[min(len(times) - 1, len(times) * 99 // 100)] * 1e6
 
 
 def _best(fn: Callable[[], Any], budget: float, rounds: int = 5) -> float:
@@ -286,10 +322,11 @@ def run_bench(
     ``quick``), but for the two target figures, which take their ``TIMED_ROUNDS`` calls of
     :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the
     playout speed of every implemented system (``system_hands_per_second``) and the table
-    ``systems``: ``{id: {hands_per_second, movegen_ns, ratio_to_standard}}``, where
-    ``movegen_ns`` lists the moves of :data:`SYSTEM_POSITIONS` positions of the system's
-    random games (:func:`bench_corpus`) and ``ratio_to_standard`` divides the system's
-    playout rate by ``cassino_standard``'s; ``workers`` times ``simulate`` with one and two worker
+    ``systems``: ``{id: {hands_per_second, movegen_ns, ratio_to_standard, explain_us,
+    explain_us_p99}}``, where ``movegen_ns`` lists the moves of :data:`SYSTEM_POSITIONS`
+    positions of the system's random games (:func:`bench_corpus`), ``ratio_to_standard``
+    divides the system's playout rate by ``cassino_standard``'s, and ``explain_us`` is
+    :func:`explain_us` over the same positions; ``workers`` times ``simulate`` with one and two worker
     processes (``simulate_speedup``) and the README's first simulation (greedy against
     random); ``engines`` times the same run of two workers on the Ray and Dask engines that
     are installed, start-up included. Core figures are None when ``cassino._core`` is not
@@ -404,10 +441,13 @@ def run_bench(
             positions = bench_corpus(nsys, sid)
             reps = 2 if quick else SYSTEM_MOVEGEN_REPEAT
             t = _best(movegen_call(core, positions, reps), budget / 2, 5)
+            median, p99 = explain_us([core.State.from_position(q) for q in positions])
             table[sid] = {
                 "hands_per_second": hps,
                 "movegen_ns": t / (nsys * reps) * 1e9,
                 "ratio_to_standard": hps / standard,
+                "explain_us": median,
+                "explain_us_p99": p99,
             }
         out["system_positions"] = nsys
         out["systems"] = table
