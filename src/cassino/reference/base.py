@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..moves import Move, MoveKind
@@ -98,6 +98,23 @@ class StateBase:
     _root: Position
     _stack: list[tuple[Any, ...]]
     _history: list[Move]
+    # explain's window (State._moves_for): the generators walk subsets of the loose cards
+    # of ``_within`` only; -1 (every card) outside explain
+    _within: int = -1
+
+    def _pool(self) -> int:
+        """The loose cards whose subsets the generators walk: every loose card, or those of
+        explain's window (a move there matches only moves taking the same cards)."""
+        return self.loose & self._within
+
+    def _subsets(self, cand: int) -> Iterable[int]:
+        """The loose parts of the moves a generator lists, subsets of ``cand``: every subset,
+        or in explain's window the window's loose cards alone (the loose part of every
+        move that can match the move explained), when they are in ``cand``."""
+        if self._within < 0:
+            return subsets(cand)
+        part = self.loose & self._within
+        return (part,) if not part & ~cand else ()
 
     def _playable(self, only: int | None = None) -> int:
         """The hand cards whose moves are listed: the whole hand of the player to act, or

@@ -52,8 +52,8 @@ class Builds(StateBase):
     def _creates(self, p: int) -> Iterator[Move]:
         r = self.rules
         vp = card_value(p)
-        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
-        for s in subsets(cand):
+        cand = sum(1 << c for c in bits(self._pool()) if card_value(c))
+        for s in self._subsets(cand):
             if not s:
                 continue
             total = vp + mask_sum(s)
@@ -76,8 +76,8 @@ class Builds(StateBase):
             w = b.value
             if vp > w or (r.face_cards_all_four and b.is_face_build):
                 continue  # (a natural face build takes face cards of its rank only)
-            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
-            for s in subsets(cand):
+            cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) <= w)
+            for s in self._subsets(cand):
                 grp = s | 1 << p
                 if r.natural_build_combination:
                     ok = groups_ok(grp, w, _MULTI)
@@ -89,11 +89,11 @@ class Builds(StateBase):
     def _increases(self, p: int) -> Iterator[Move]:
         r = self.rules
         vp = card_value(p)
-        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
+        cand = sum(1 << c for c in bits(self._pool()) if card_value(c))
         for b in self.builds:
             if b.multiple:
                 continue
-            for s in subsets(cand):
+            for s in self._subsets(cand):
                 w = b.value + vp + mask_sum(s)
                 if w <= r.build_max_value:
                     yield Move(p, INCREASE, s | b.cards, w)

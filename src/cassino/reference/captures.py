@@ -130,9 +130,9 @@ class Captures(StateBase):
                 ):
                     yield Move(p, CAPTURE, sub)
             return
-        cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= v)
+        cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) <= v)
         bmask = [b.cards for b in self.builds if b.value == v]
-        for loose in subsets(cand):
+        for loose in self._subsets(cand):
             if not groups_ok(loose, v, r):
                 continue
             yield from _with_builds(p, loose, bmask)
@@ -148,7 +148,7 @@ class Captures(StateBase):
         matches = [1 << c for c in bits(same)]
         sums: list[int] = []
         if v:
-            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) < v)
+            cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) < v)
             sums = [s for s in subsets(cand) if s.bit_count() >= 2 and mask_sum(s) == v]
         for takes in matches + sums:
             yield Move(p, CAPTURE, takes)

@@ -19,7 +19,6 @@ from .base import (
     _a,
     _vname,
     bits,
-    subsets,
 )
 from .captures import (
     _MULTI,
@@ -64,8 +63,8 @@ class Declarations(StateBase):
         """New declarations (BUILD): p with loose numeric cards, and any plain declarations
         of the value as whole groups; one group is plain, two or more a family."""
         vp = card_value(p)
-        cand = sum(1 << c for c in bits(self.loose) if card_value(c))
-        for s in subsets(cand):
+        cand = sum(1 << c for c in bits(self._pool()) if card_value(c))
+        for s in self._subsets(cand):
             total = vp + mask_sum(s)
             top = max([vp, *(card_value(c) for c in bits(s))])
             for v in range(top, min(total, self.rules.build_max_value) + 1):
@@ -83,9 +82,9 @@ class Declarations(StateBase):
             w = b.value
             if not b.multiple or vp > w:
                 continue
-            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
+            cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) <= w)
             plains = self._plain_of(w)
-            for s in subsets(cand):
+            for s in self._subsets(cand):
                 if groups_ok(s | 1 << p, w, _MULTI):
                     for extra in _unions(plains):
                         yield Move(p, AUGMENT, b.cards | s | extra, w)
@@ -98,9 +97,9 @@ class Declarations(StateBase):
             w = b.value + vp
             if b.multiple or w > self.rules.build_max_value:
                 continue
-            cand = sum(1 << c for c in bits(self.loose) if 0 < card_value(c) <= w)
+            cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) <= w)
             plains = self._plain_of(w)
-            for s in subsets(cand):
+            for s in self._subsets(cand):
                 if s and not groups_ok(s, w, _MULTI):
                     continue
                 for extra in _unions(plains):

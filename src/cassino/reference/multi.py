@@ -94,7 +94,7 @@ class MultiValued(StateBase):
                 pv = {p: vp}
                 # captures: groups of vp, with any builds of vp
                 bmask = [b.cards for b in self.builds if b.value == vp]
-                for loose in subsets(self.loose) if captures else ():
+                for loose in self._subsets(self._pool()) if captures else ():
                     if loose and not any(
                         groups_ok_values(tuple(sorted(vals.values())), vp, r)
                         for vals in self._valuings(loose, vp)
@@ -104,7 +104,7 @@ class MultiValued(StateBase):
                 if not builds:
                     continue
                 # creates (none without building: Swedish Kassino, docs/rules.md §3.19)
-                for sub in subsets(self.loose) if r.build_kinds != "none" else ():
+                for sub in self._subsets(self._pool()) if r.build_kinds != "none" else ():
                     if not sub:
                         continue
                     for vals in self._valuings(sub, top):
@@ -125,7 +125,7 @@ class MultiValued(StateBase):
                     w = b.value
                     if vp > w:
                         continue
-                    for sub in subsets(self.loose):
+                    for sub in self._subsets(self._pool()):
                         for vals in self._valuings(sub, w):
                             group = tuple(sorted([vp, *vals.values()]))
                             if r.natural_build_combination:
@@ -138,7 +138,7 @@ class MultiValued(StateBase):
                 for b in self.builds:
                     if b.multiple:
                         continue
-                    for sub in subsets(self.loose):
+                    for sub in self._subsets(self._pool()):
                         for vals in self._valuings(sub, top):
                             w = b.value + vp + sum(vals.values())
                             if w <= r.build_max_value:
@@ -243,8 +243,8 @@ class MultiValued(StateBase):
             out.append(Move(p, TRAIL))
             hv = r.hand_value(p)
             same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
-            cand = sum(1 << c for c in bits(self.loose) if r.card_value(c) <= hv) | same
-            for sub in subsets(cand):
+            cand = sum(1 << c for c in bits(self._pool()) if r.card_value(c) <= hv) | same
+            for sub in self._subsets(cand):
                 if sub and any(
                     groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(sub & ~pair))), hv, r)
                     for pair in subsets(sub & same)

@@ -415,7 +415,15 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             # notation); when no move satisfies the duties, every trail is legal (the fallback
             # of _card_moves), which only the listing of every card can tell
             kinds = BUILD_KINDS if move.kind in BUILD_KINDS else (move.kind,)
-            legal, reasons = self._card_moves(card, kinds)
+            if self.rules.capture_extent != "maximal" and isinstance(move.takes, int):
+                # and a move matches only moves taking the same cards: the generators walk
+                # the subsets of those loose cards alone (a capture_extent=maximal filter
+                # compares a capture with every other capture of the card, so not there)
+                self._within = move.takes
+            try:
+                legal, reasons = self._card_moves(card, kinds)
+            finally:
+                self._within = -1
             if legal or move.kind is not TRAIL:
                 return legal, reasons
         return self._legal_with_reasons()
