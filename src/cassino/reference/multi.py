@@ -56,24 +56,16 @@ class MultiValued(StateBase):
     def _valuings(self, sub: int, top: int) -> Iterator[dict[int, int]]:
         """Every way to value the loose cards of ``sub`` (no value above ``top``)."""
         r = self.rules
-        choices: list[tuple[int, list[int]]] = []
-        for c in bits(sub):
+        cards = list(bits(sub))
+        options: list[list[int]] = []
+        for c in cards:
             opts = [v for v in (r.card_value(c), r.second_value(c, on_table=True)) if 0 < v <= top]
             if not opts:
                 return
-            choices.append((c, opts))
-        vals: dict[int, int] = {}
-
-        def rec(i: int) -> Iterator[dict[int, int]]:
-            if i == len(choices):
-                yield dict(vals)
-                return
-            c, opts = choices[i]
-            for v in opts:
-                vals[c] = v
-                yield from rec(i + 1)
-
-        yield from rec(0)
+            options.append(opts)
+        # (in card order, the first card's value changing slowest)
+        for values in itertools.product(*options):
+            yield dict(zip(cards, values, strict=True))
 
     def _fixed(self, vals: dict[int, int]) -> tuple[tuple[int, int], ...]:
         r = self.rules
