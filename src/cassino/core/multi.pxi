@@ -329,23 +329,28 @@ cdef inline int put_alt(Small* S, MoveBuf* buf, int p, int kind, uint64_t w, mas
     return 0
 
 cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
-    """gen_multi's moves, unsorted and with repeats, for a table of at most SMALL_B_MAX loose
-    numeric cards and SMALL_B_BUILDS builds: 1, 0 when the position is not such a table (or
-    the rules need the general path), -1 on overflow."""
+    """gen_multi's moves, with repeats, for a table of at most SMALL_B_MAX loose numeric
+    cards and SMALL_B_BUILDS builds: 2 when they come in canonical order but for the segment
+    of each multi-valued played card (no loose multi-valued card: one valuing, each kind's
+    moves sorted as they come), 1 when unsorted, 0 when the position is not such a table
+    (or the rules need the general path), -1 on overflow."""
     cdef Small S
     cdef LegalCtx lx
     cdef CBuild* bd
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
     cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi, vmin
+    cdef size_t card_seg
     cdef int mi[SMALL_B_MAX]
     cdef int slot[SMALL_B_MAX]
     cdef int vps[2]
     cdef uint64_t hps[NCARDS]
     cdef uint64_t hp, w, cw, sup, top, lm
-    cdef bint hmulti
+    cdef bint hmulti, ordered
+    cdef size_t seg
     cdef int bidx[SMALL_B_BUILDS]
     cdef mask_t bcards[1 << SMALL_B_BUILDS]
     cdef uint8_t blegal[1 << SMALL_B_BUILDS]
+    cdef uint8_t trail_ok[NCARDS]
     if not (c.p.natural and c.p.max_sum_groups == BIG_SUMS) or c.p.maximal:
         return 0
     if c.h.nbuilds > SMALL_B_BUILDS or cas_popcount(c.h.loose & c.p.num_mask) > SMALL_B_MAX:
@@ -361,9 +366,13 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
             slot[nm] = slot_of(&c.p, S.ids[i])
             nm += 1
     top = (((<uint64_t>1) << c.p.build_max) << 1) - 1
+    ordered = nm == 0
+    # (small_dfs may stop at the first card above the rest only when values ascend)
+    S.unsorted = 0 if ordered and c.p.val_ordered else 1
     legal_setup(c, &lx)
     # the trails depend on no valuing (as in multi_card, a card without a value captures
-    # nothing here: every system with multi-valued cards gives every card a value)
+    # nothing here: every system with multi-valued cards gives every card a value); in
+    # order, each comes first in its card's moves
     m = hand
     while m:
         p = cas_ctz(m)
@@ -372,7 +381,8 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
         hp = held_multi(c, rest)
         hmulti = (rest & c.p.multi_mask) != 0
         hps[p] = hp
-        if legal_m(c, &lx, K_TRAIL, p, 0, 0, hp, -1, hmulti):
+        trail_ok[p] = legal_m(c, &lx, K_TRAIL, p, 0, 0, hp, -1, hmulti)
+        if trail_ok[p] and not ordered:
             emit_alt(buf, p, K_TRAIL, 0, 0, 0)
     if buf.overflow:
         return -1
@@ -409,12 +419,16 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
             if c.p.alt_val[p]:
                 vps[1] = c.p.alt_val[p]
                 nvp = 2
+            card_seg = buf.n
+            if ordered and trail_ok[p]:
+                emit_alt(buf, p, K_TRAIL, 0, 0, 0)
             for k in range(nvp):
                 vp = vps[k]
                 if vp <= 0 or vp >= NVALUES:
                     continue
                 palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
                 # captures: loose groups of vp with any of the builds of vp
+                seg = buf.n
                 nb = 0 if vp >= vmin else -1
                 for i in range(c.h.nbuilds if nb == 0 else 0):
                     if c.h.builds[i].value == vp:
@@ -429,8 +443,11 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if legal_m(c, &lx, K_CAPTURE, p, bc, 0, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_CAPTURE, cw, bc, 0, 0) < 0:
                             return -1
+                if ordered:
+                    seg_sort_(buf, seg, 0)
                 # creates of a value v held after the play: the card's own group joined
                 # with any disjoint groups of v
+                seg = buf.n
                 lm = hp & ~(((<uint64_t>1) << vp) - 1) & ~(((<uint64_t>1) << vmin) - 1) & top
                 while lm:
                     v = cas_ctz(lm)
@@ -443,7 +460,10 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_BUILD, p, 0, v, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_BUILD, cw, 0, v, alt | palt) < 0:
                             return -1
+                if ordered:
+                    seg_sort_(buf, seg, 0)
                 # augments: the card and loose cards added to a build of bv, in groups of bv
+                seg = buf.n
                 for i in range(c.h.nbuilds):
                     bd = &c.h.builds[i]
                     bv = bd.value
@@ -453,7 +473,10 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
                         if put_alt(&S, buf, p, K_AUGMENT, cw, bd.cards, bv, alt | palt) < 0:
                             return -1
+                if ordered:
+                    seg_sort_(buf, seg, 0)
                 # increases: a simple build raised to v by the card and one group of the rest
+                seg = buf.n
                 for i in range(c.h.nbuilds):
                     bd = &c.h.builds[i]
                     bv = bd.value
@@ -466,7 +489,12 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                         if cw and legal_m(c, &lx, K_INCREASE, p, bd.cards, v, hp, i, hmulti):
                             if put_alt(&S, buf, p, K_INCREASE, cw, bd.cards, v, alt | palt) < 0:
                                 return -1
-    return 1
+                if ordered:
+                    seg_sort_(buf, seg, 0)
+            if ordered and nvp == 2:
+                # the two values' runs of a multi-valued card: one sorted segment
+                sort_multi(buf.moves + card_seg, buf.n - card_seg)
+    return 2 if ordered else 1
 
 # ---------------------------------------------------------------------------------------
 # Larger tables: the output-sensitive path (fast_card) once per valuing of the loose
@@ -476,9 +504,10 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
-    """gen_multi's moves, unsorted and with repeats, for up to FAST_MAX_CARDS loose numeric
-    cards: 1, 0 when this path cannot list them (the buffer then holds junk), -1 on
-    overflow."""
+    """gen_multi's moves, with repeats, for up to FAST_MAX_CARDS loose numeric cards: 2 when
+    they come in canonical order but for the segment of each multi-valued played card (no
+    loose multi-valued card: fast_card lists each card's moves in order), 1 when unsorted,
+    0 when this path cannot list them (the buffer then holds junk), -1 on overflow."""
     cdef Fast F
     cdef LegalCtx lx
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, hm
@@ -489,7 +518,7 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int n, i, j, k, p, v, vp, nvp, nm, hi, alt, palt, kind, target
     cdef uint64_t hp
     cdef bint hmulti
-    cdef size_t seg, r, w
+    cdef size_t seg, r, w, card_seg
     cdef CMove* mv
     if c.p.maximal:
         return 0
@@ -555,6 +584,7 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
             if c.p.alt_val[p]:
                 vps[1] = c.p.alt_val[p]
                 nvp = 2
+            card_seg = buf.n
             for k in range(nvp):
                 vp = vps[k]
                 seg = buf.n
@@ -582,7 +612,10 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
                     buf.moves[w] = mv[0]
                     w += 1
                 buf.n = w
-    return 1
+            if nm == 0 and nvp == 2:
+                # the two values' runs of a multi-valued card: one sorted segment
+                sort_multi(buf.moves + card_seg, buf.n - card_seg)
+    return 2 if nm == 0 else 1
 
 cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_t w,
                             int alt) noexcept nogil:
@@ -620,7 +653,8 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
     if buf.overflow:
         return -1
-    sort_multi(buf.moves, buf.n)
+    if small != 2:
+        sort_multi(buf.moves, buf.n)
     w = 0
     g = 0           # the first kept move of the current (card, kind, takes, value) group
     for r in range(buf.n):
