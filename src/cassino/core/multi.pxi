@@ -496,6 +496,68 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                 sort_multi(buf.moves + card_seg, buf.n - card_seg)
     return 2 if ordered else 1
 
+cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_multi's moves, with repeats, for a table without builds and without loose
+    multi-valued cards, of at most SMALL_B_MAX loose numeric cards: the plain generator's
+    small_card1 once per value of each card, with the values held after the play counting
+    the second values of the hand (held_multi). No build is on the table, so every trail is
+    legal and every create of a held value too (holds_distinct then needs one value only).
+    2: in canonical order but for the segment of each multi-valued played card; 0 when the
+    position is not such a table; -1 on overflow."""
+    cdef Small S
+    cdef mask_t hand = c.h.hands[c.h.to_move], m
+    cdef int n, i, k, p, vp, nvp, palt
+    cdef int vps[2]
+    cdef int best[NCARDS]
+    cdef uint64_t hp
+    cdef size_t card_seg, seg, r
+    if c.h.nbuilds or c.p.maximal or not (
+            c.p.natural and c.p.max_sum_groups == BIG_SUMS and c.p.val_ordered):
+        return 0
+    if (c.h.loose & c.p.multi_mask) or cas_popcount(c.h.loose & c.p.num_mask) > SMALL_B_MAX:
+        return 0
+    m = hand
+    while m:
+        if c.p.hval[cas_ctz(m)] == 0:
+            return 0         # (small_card1 lists the moves of a card with a value)
+        m &= m - 1
+    n = small_load(c, &S)
+    S.nw = 1
+    small_tables(&S)
+    S.sreach[n] = 1
+    for i in range(n - 1, -1, -1):
+        S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
+    S.have_g = 0
+    S.have_p = 0
+    S.used = 0
+    memset(best, 0, sizeof(best))    # (unread: capture_extent=maximal takes other paths)
+    m = hand
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        hp = held_multi(c, hand & ~((<mask_t>1) << p))
+        card_seg = buf.n
+        emit_alt(buf, p, K_TRAIL, 0, 0, 0)
+        vps[0] = c.p.hval[p]
+        nvp = 1
+        if c.p.alt_val[p]:
+            vps[1] = c.p.alt_val[p]
+            nvp = 2
+        for k in range(nvp):
+            vp = vps[k]
+            if vp <= 0 or vp >= NVALUES:
+                continue
+            seg = buf.n
+            if small_card1(c, buf, &S, p, vp, hp, best) < 0:
+                return -1
+            palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
+            for r in range(seg, buf.n):
+                buf.moves[r].alt = <uint8_t>(palt if buf.moves[r].kind >= K_BUILD else 0)
+        if nvp == 2:
+            # the two values' runs of a multi-valued card: one sorted segment
+            sort_multi(buf.moves + card_seg, buf.n - card_seg)
+    return -1 if buf.overflow else 2
+
 # ---------------------------------------------------------------------------------------
 # Larger tables: the output-sensitive path (fast_card) once per valuing of the loose
 # multi-valued cards and value of the played card, its moves kept under the same rule as
@@ -636,7 +698,9 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     buf.n = 0
     buf.overflow = 0
     if not c.p.general_paths:
-        small = multi_small(c, buf)
+        small = multi_plain(c, buf)
+        if small == 0:
+            small = multi_small(c, buf)
         if small < 0:
             return -1
     if small == 0 and not c.p.general_paths:
