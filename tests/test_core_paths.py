@@ -75,3 +75,48 @@ def test_big_tables_agree_with_reference(system: str) -> None:
         assert s.legal_moves() == ref.legal_moves(), s.to_json()
         checked += 1
     assert checked > 0
+
+
+def _big_table(system: str, rng: random.Random, nloose: int) -> cassino.Position:
+    """A two-player position with ``nloose`` loose cards, four cards in each hand, no build."""
+    rules = cassino.rules(system)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    loose, hand0, hand1 = deck[:nloose], deck[nloose : nloose + 4], deck[nloose + 4 : nloose + 8]
+    rest = deck[nloose + 8 :]
+    stock = rest[: len(rest) // 8 * 8]
+    return cassino.Position(
+        rules=rules, dealer=1, to_move=0,
+        hands=(sum(1 << c for c in hand0), sum(1 << c for c in hand1)),
+        loose=sum(1 << c for c in loose), builds=(), piles=(tuple(rest[len(stock) :]), ()),
+        stock=tuple(stock), last_capturer=None, sweep_order=(), scores=(0, 0),
+    )
+
+
+@pytest.mark.parametrize("system", ["cassino_royal", "cassino_buckeye", "swedish_kassino"])
+def test_tables_past_sixteen_loose_cards_multi(system: str) -> None:
+    """Up to FAST_MAX_CARDS (24) loose numeric cards, multi_fast lists a multi-valued position
+    (it used to hand 17 and more to the general walk over every subset)."""
+    rng = random.Random(system)
+    listed = 0
+    for k in range(6):
+        s = core.State.from_position(_big_table(system, rng, 17 + k % 2))
+        fast = s.legal_moves()
+        s._general_paths(True)
+        try:
+            general = s.legal_moves()
+        finally:
+            s._general_paths(False)
+        assert fast == general, s.to_json()
+        listed += len(fast)
+    assert listed > 1000
+
+
+def test_tables_past_sixteen_loose_cards_plain() -> None:
+    """The plain output-sensitive path (fast_card) on 17 and 18 loose cards, against the
+    reference."""
+    rng = random.Random("plain")
+    for k in range(3):
+        pos = _big_table("cassino_standard", rng, 17 + k % 2)
+        fast = core.State.from_position(pos).legal_moves()
+        assert fast == cassino._reference.State.from_position(pos).legal_moves(), pos.to_json()

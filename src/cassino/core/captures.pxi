@@ -402,7 +402,7 @@ cdef void gen_card(Core* c, Loose* L, MoveBuf* buf, int p, mask_t hand, int* bes
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    FAST_MAX_CARDS = 16
+    FAST_MAX_CARDS = 24
     ARENA = 2048             # group masks per position; a fuller position takes the other path
     F_CAPTURE = 0
     F_OTHER = 1
