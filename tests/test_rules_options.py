@@ -230,9 +230,37 @@ def test_parse_option_errors(text, pattern):
 
 
 def test_option_names_cover_rules_fields():
-    fields = {f.name for f in dataclasses.fields(Rules)} - {"system", "player_range"}
+    fields = {f.name for f in dataclasses.fields(Rules)} - {"system", "player_range", "mechanics"}
     assert set(OPTION_NAMES) == fields
     assert set(SECTION_3_1_OPTIONS) <= set(OPTION_NAMES)
+
+
+def test_mechanics_are_data_of_the_presets():
+    """The engine asks a rule set for a mechanic, never for its system: the mechanics no
+    option describes come from the preset (Rules.mechanics), and are no option."""
+    from cassino.rules import MECHANICS, implemented_systems
+
+    seen: dict[str, set[str]] = {m: set() for m in MECHANICS}
+    for sid in implemented_systems():
+        r = cassino.rules(sid)
+        assert r.mechanics <= set(MECHANICS), sid
+        for m in r.mechanics:
+            seen[m].add(sid)
+        assert r.two_card_capture == ("two_card_capture" in r.mechanics)
+        assert r.finnish == ("mokki" in r.mechanics)
+    assert seen == {
+        "two_card_capture": {"callabra"},
+        "mokki": {"finnish_kasino"},
+        "declarations": {"diloti", "diloti_four_player"},
+    }
+    # an option leaves them, and they are not an option
+    assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
+    with pytest.raises(RulesError, match="unknown option 'mechanics'"):
+        cassino.rules("cassino_standard", mechanics=frozenset({"mokki"}))
+    # the checks read the mechanic: Callabra's one-hand game without its two-card captures
+    # (and the clearing capture that ends it) is refused
+    with pytest.raises(RulesError, match="one_hand is the Callabra ending"):
+        dataclasses.replace(cassino.rules("callabra"), mechanics=frozenset())
 
 
 # -- registry ---------------------------------------------------------------------------

@@ -109,7 +109,6 @@ _CALLABRA = "callabra"
 _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
 _FINNISH = "finnish_kasino"
-_DILOTI = ("diloti", "diloti_four_player")
 # the parameters that make Diloti (docs/rules.md §3.17, §3.18); its options are the ambiguities
 # AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
 # (any | own_team), obligation_no_declare, xeri_first_play (per_hand | first_hand),
@@ -123,6 +122,19 @@ _DILOTI_FIXED: dict[str, Any] = {
     "first_player": "non_dealer", "end_check": "compare_totals", "game_end": "target",
 }
 _MULLE = "mulle"
+
+# Rules fields that are no options: the system, and what its preset fixes (player_range,
+# mechanics)
+_NOT_OPTIONS = ("system", "player_range", "mechanics")
+# The mechanics a preset switches on beyond its options (Rules.mechanics), and what each is:
+MECHANICS: dict[str, str] = {
+    "two_card_capture": "two hand cards take one table card of their total, and the capture "
+    "that clears the table ends the game (Callabra, docs/rules.md §3.14, AMB-36)",
+    "mokki": "point cards score when captured, and Mokkis (sweeps) cancel and stop in the last "
+    "deal or past the cut-off (Finnish Kasino, docs/rules.md §3.21, AMB-53, AMB-54)",
+    "declarations": "builds are declarations, with the options of AMB-42 to AMB-51 (Diloti, "
+    "docs/rules.md §3.17, §3.18)",
+}
 
 # Parameters a system cannot change (docs/rules.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
@@ -295,6 +307,9 @@ class Rules:
     big_ten: str = "none"
     tie_hand_target: int = 0
     player_range: tuple[int, int] = field(default=(2, 2), repr=False, compare=False)
+    # the mechanics a system switches on that no option describes (set by its preset, never
+    # an option; the engine asks for a mechanic, never for a system): MECHANICS lists them
+    mechanics: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     draw_refill: bool = False
     five_of_spades_builds: bool = True
     initial_pairs_triples: bool = False
@@ -363,7 +378,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            if f.name in ("system", "player_range"):
+            if f.name in _NOT_OPTIONS:
                 continue
             _check_value(f.name, getattr(self, f.name), f.type)
         lo, hi = self.player_range
@@ -481,7 +496,7 @@ class Rules:
             raise RulesError(
                 f"deck=double104 (two decks shuffled together) is the Mulle deck, not for {self.system}"
             )
-        if self.system == _CALLABRA:
+        if self.two_card_capture:
             self._check_callabra()
             return
         self._check_diloti()
@@ -532,7 +547,7 @@ class Rules:
 
     def _check_finnish(self) -> None:
         """The Finnish Kasino options (docs/rules.md §3.21, AMB-52, AMB-54)."""
-        finnish = self.system == _FINNISH
+        finnish = self.finnish
         if self.card_values == "finnish" and not finnish:
             raise RulesError("card_values=finnish (hand values A 14, 2S 15, 10D 16) is Finnish Kasino's")
         if self.rank_pairing_always and not finnish:
@@ -618,7 +633,7 @@ class Rules:
     def _check_diloti(self) -> None:
         """The Diloti parameters and options (docs/rules.md §3.17, §3.18, AMB-42..51) belong
         together: refused in other systems, and Diloti's own are checked."""
-        diloti = self.system in _DILOTI
+        diloti = "declarations" in self.mechanics
         own = {
             "build_kinds": self.build_kinds == "declarations",
             "obligation": self.obligation == "diloti",
@@ -678,7 +693,7 @@ class Rules:
     def two_card_capture(self) -> bool:
         """Whether two hand cards may take a table card of their total (Callabra, §3.14);
         the capture that clears the table then ends the game (AMB-36)."""
-        return self.system == _CALLABRA
+        return "two_card_capture" in self.mechanics
 
     def _check_scoring_options(self) -> None:
         """The scoring and game-end options of docs/rules.md §3.6, §3.7, §3.12, §3.13, §3.37."""
@@ -706,7 +721,7 @@ class Rules:
             raise RulesError("cassino_spade scores spade points: spade_points must be inclusive or additive")
         if self.game_end == "each_deals_twice" and self.system != "cassino_california":
             raise RulesError("game_end=each_deals_twice is the California Cassino ending")
-        if self.game_end == "one_hand" and self.system != _CALLABRA:
+        if self.game_end == "one_hand" and not self.two_card_capture:
             raise RulesError("game_end=one_hand is the Callabra ending")
         if self.game_end == "hands_won" and self.system != _KONTSINA:
             raise RulesError("game_end=hands_won is the Kontsina match (docs/rules.md §3.16)")
@@ -930,7 +945,7 @@ class Rules:
         """Whether the Finnish Kasino rules apply (docs/rules.md §3.21): hand values, immediate
         point cards, the Mokki limits (cancellation at the end of the hand, none in the
         last deal, the cut-off)."""
-        return self.system == _FINNISH
+        return "mokki" in self.mechanics
 
     def hand_value(self, card: int) -> int:
         """The value of ``card`` played from hand: Finnish Kasino's A 14, 2S 15, 10D 16
@@ -975,7 +990,7 @@ class Rules:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(
-    f.name for f in dataclasses.fields(Rules) if f.name not in ("system", "player_range")
+    f.name for f in dataclasses.fields(Rules) if f.name not in _NOT_OPTIONS
 )
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Rules)}
 
@@ -1070,7 +1085,8 @@ _ROYAL: dict[str, Any] = {
 }
 
 _DILOTI_PRESET: dict[str, Any] = {
-    **_DILOTI_FIXED, "player_range": (2, 2), "capture_extent": "all_matches",
+    **_DILOTI_FIXED, "player_range": (2, 2), "mechanics": frozenset({"declarations"}),
+    "capture_extent": "all_matches",
     "xeri_first_play": "per_hand", "redeal_layout": "full", "sweep_points": 10,
     "most_cards_points": 4, "card_points": False, "ace_points": 1, "good_ten_points": 2,
     "good_two_points": 1, "target": 61,
@@ -1196,7 +1212,7 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "card_values": "ranked", "match_mode": "value", "face_capture": "any",
                 "build_kinds": "none", "obligation": "none", "holding_invariant": False,
                 "game_end": "one_hand", "final_tie": "shared", "most_cards_points": 1,
-                "card_points": False,
+                "card_points": False, "mechanics": frozenset({"two_card_capture"}),
             },
         ),
         SystemInfo(
@@ -1280,7 +1296,7 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "build_kinds": "none", "obligation": "none", "holding_invariant": False,
                 "sweeps": True, "most_cards_points": 1, "most_spades_points": 2,
                 "target": 16, "sudden_death": "point_cards_instant", "mokki_cutoff": 10,
-                "most_spades_tie": "split_two",
+                "most_spades_tie": "split_two", "mechanics": frozenset({"mokki"}),
             },
         ),
         _info("african_cassino_3p", "African (Swazi) Cassino", "3", "3.22", "Compound turns, all cards dealt, pile-top building material."),
