@@ -103,7 +103,8 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
     game's, and move generation over positions of its random games (bench's ``systems``)."""
     rows = [
         "Every implemented system, the same run: random full hands per second "
-        "(`cassino.playouts`, random players, one core), their ratio to `cassino_standard`'s, "
+        "(`cassino.playouts`, random players, one core), their ratio to `cassino_standard`'s "
+        "(timed in alternation with each system, so that both rates come from the same minutes), "
         f"move generation over {f['system_positions']} positions of the system's random games "
         "(`movegen_batch`), and `explain()` of two illegal moves of each of those positions "
         "(`cassino.bench.explain_us`: median and 99th percentile; an illegal `push` costs the "
@@ -128,12 +129,15 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
 
 SYSTEM_NOTES = {
     "cassino_royal": (
-        "two-valued aces: `gen_multi` runs the bitset and group paths once per valuing, "
-        "then sorts and drops relabellings"
+        "two-valued aces: `gen_multi` runs the bitset and group paths once per valuing and "
+        "played value, then drops repeats and relabellings"
     ),
     "cassino_buckeye": "two-valued aces and 10D: `gen_multi`",
-    "swedish_kassino": "two-valued aces: `gen_multi`",
-    "mulle": "two-valued aces: `gen_multi`; 104 cards in the 128-bit `cassino._core128`",
+    "swedish_kassino": "two-valued aces: `gen_multi`; no building, so tables grow larger",
+    "mulle": (
+        "two-valued aces: `gen_multi`; 104 cards in the 128-bit `cassino._core128`, so a hand "
+        "has twice the moves of a 52-card hand"
+    ),
     "cassino_trailing_royals": "a table with a face build takes the generic path",
     "diloti": "`gen_diloti`: bitsets on small tables, a subset walk on larger ones, the declaration filter",
     "diloti_four_player": "`gen_diloti`; raises record the team",

@@ -117,9 +117,12 @@ def test_run_bench_quick_has_every_target_key() -> None:
         for sid, row in f["systems"].items():
             assert row["hands_per_second"] == f["system_hands_per_second"][sid]
             assert row["movegen_ns"] > 0
-            assert row["ratio_to_standard"] == pytest.approx(
-                row["hands_per_second"] / f["system_hands_per_second"]["cassino_standard"]
-            )
+            # (the standard game timed in alternation with the system: the same minutes)
+            assert row["standard_hands_per_second"] > 0
+            if sid != "cassino_standard":
+                assert row["ratio_to_standard"] == pytest.approx(
+                    row["hands_per_second"] / row["standard_hands_per_second"]
+                )
         assert f["systems"]["cassino_standard"]["ratio_to_standard"] == 1.0
 
 
