@@ -1147,7 +1147,8 @@ cdef inline int small_load(Core* c, Small* S) noexcept nogil:
         S.ids[n] = <uint8_t>i
         n += 1
     S.n = n
-    S.unsorted = 0
+    # (ids ascending: the values too, unless the deck repeats them, Mulle's second copy)
+    S.unsorted = 0 if c.p.val_ordered else 1
     return n
 
 cdef inline void face_asc(Core* c, MoveBuf* buf, int p, int* best, bint ok) noexcept nogil:
@@ -1413,7 +1414,7 @@ cdef inline int small_path(Core* c) noexcept nogil:
     """1: small_gen lists the moves, 2: small_gen_b, 0: neither. A rules option that
     changes which captures, builds or additions exist must be excluded here."""
     cdef int k
-    if not (c.p.natural and c.p.max_sum_groups == BIG_SUMS and c.p.val_ordered):
+    if not (c.p.natural and c.p.max_sum_groups == BIG_SUMS):
         return 0
     k = cas_popcount(c.h.loose & c.p.num_mask)
     if c.h.nbuilds == 0:

@@ -318,7 +318,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int p, i, n, v
     cdef uint64_t held, twice, hp
     cdef Small S
-    cdef bint small = (c.p.val_ordered and not c.p.general_paths
+    cdef bint small = (not c.p.general_paths
                        and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_B_MAX)
     if small:
         n = small_load(c, &S)

@@ -511,8 +511,7 @@ cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int best[NCARDS]
     cdef uint64_t hp
     cdef size_t card_seg, seg, r
-    if c.h.nbuilds or c.p.maximal or not (
-            c.p.natural and c.p.max_sum_groups == BIG_SUMS and c.p.val_ordered):
+    if c.h.nbuilds or c.p.maximal or not (c.p.natural and c.p.max_sum_groups == BIG_SUMS):
         return 0
     if (c.h.loose & c.p.multi_mask) or cas_popcount(c.h.loose & c.p.num_mask) > SMALL_B_MAX:
         return 0
