@@ -105,3 +105,31 @@ def test_explain_of_one_card_is_the_explain_of_every_move(
                 refused += expected is not None
             s._push_unchecked(rng.choice(s.legal_moves()))
     assert checked > 300 and refused > 100
+
+
+@pytest.mark.parametrize(
+    ("system", "options"), CASES,
+    ids=[s + "".join(f"-{k}={v}" for k, v in o.items()) for s, o in CASES],
+)
+def test_core_explain_is_the_reference_explain(system: str, options: dict[str, object]) -> None:
+    """The core hands explain to a reference state made part by part from its C position
+    (``_reference_state``), not through a Position: the answers are those of a reference
+    state loaded from the same position, on the moves of random games (pluck phases,
+    Michigan defaults and Mulle counts included where the system has them)."""
+    if cassino.IMPLEMENTATION != "core":
+        pytest.skip("no compiled core")
+    rules = cassino.rules(system, **options)
+    rng = random.Random("core-" + system + str(sorted(options.items())))
+    checked = refused = 0
+    for seed in range(2):
+        s = cassino.State.deal(rules, seed % rules.players, seed)
+        while not s.is_over:
+            ref = _reference.State.from_position(s.to_position())
+            legal, reasons = ref._legal_with_reasons()
+            for move in candidates(ref, rng, legal, reasons):
+                want = ref.explain(move)
+                assert s.explain(move) == want, (s.to_json(), str(move))
+                checked += 1
+                refused += want is not None
+            s.push(rng.choice(s.legal_moves()))
+    assert checked > 100 and refused > 50

@@ -500,8 +500,36 @@ cdef class State:
         """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
         if self._find(move) >= 0:
             return None
-        # (the reference names the rule; this state's own position needs no validation)
-        return _RefState._trusted(self.to_position()).explain(move)
+        # (the reference names the rule, on a copy of this position made part by part)
+        return self._reference_state().explain(move)
+
+    cdef object _reference_state(self):
+        """A reference state at this position, unchecked (it holds by construction) and
+        without a Position in between (_RefState._of_parts): explain's."""
+        cdef Core* c = &self.c
+        cdef int s, t, i
+        builds = sorted([
+            Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
+                  bool(c.h.builds[i].multiple),
+                  fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
+                  c.h.builds[i].raised)
+            for i in range(c.h.nbuilds)
+        ])
+        return _RefState._of_parts(
+            self._rules, c.dealer, c.h.to_move,
+            [mask_int(c.h.hands[s]) for s in range(c.p.players)],
+            mask_int(c.h.loose), builds,
+            [[c.piles[t][i] for i in range(c.h.pile_len[t])] for t in range(c.p.nteams)],
+            [c.stock[i] for i in range(c.h.stock_pos, c.stock_len)],
+            None if c.h.last_capturer < 0 else c.h.last_capturer,
+            [c.sweep_order[i] for i in range(c.h.nsweeps)],
+            list(self._scores),
+            [c.discard[i] for i in range(c.h.ndiscard)],
+            c.h.plucked, ("start", "plucked", "after")[c.h.phase],
+            None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
+            [c.h.ndefaults[t] for t in range(c.p.nteams)],
+            [c.h.nmulle[t] for t in range(c.p.nteams)],
+        )
 
     cdef Py_ssize_t _find(self, object move) except -2:
         cdef int n

@@ -85,6 +85,40 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         return state
 
     @classmethod
+    def _of_parts(
+        cls, rules: Rules, dealer: int, to_move: int, hands: list[int], loose: int,
+        builds: list[Build], piles: list[list[int]], stock: list[int],
+        last_capturer: int | None, sweep_order: list[int], scores: list[int],
+        discard: list[int], plucked: int, phase: str, trailed: int | None,
+        defaults: list[int], mulles: list[int],
+    ) -> State:
+        """A state from the parts of a position, unchecked and without a root position (no
+        copy, pickle or reset): the one-use state that ``cassino._core.State.explain`` asks,
+        made without a :class:`Position` (whose construction and loading cost more than
+        the answer). ``builds`` sorted, ``defaults`` and ``mulles`` one entry per team."""
+        state = cls.__new__(cls)
+        state.rules = rules
+        state.dealer = dealer
+        state.to_move = to_move
+        state.hands = hands
+        state.loose = loose
+        state.builds = builds
+        state.piles = piles
+        state.stock = stock
+        state.last_capturer = last_capturer
+        state.sweep_order = sweep_order
+        state.scores = scores
+        state.discard = discard
+        state.plucked = plucked
+        state.phase = phase
+        state.trailed = trailed
+        state.defaults = defaults
+        state.mulles = mulles
+        state._stack = []
+        state._history = []
+        return state
+
+    @classmethod
     def from_json(cls, text: str | bytes) -> State:
         """A state from position JSON."""
         return cls(Position.from_json(text))
