@@ -79,6 +79,17 @@ class MultiValued(StateBase):
         top = max(r.build_max_value, 14)
         captures = kinds is None or CAPTURE in kinds
         builds = kinds is None or BUILD in kinds
+        # in explain's window (one loose part, valued again for each card, value and kind),
+        # each valuing list once
+        memo: dict[tuple[int, int], list[dict[int, int]]] = {}
+
+        def valuings(sub: int, cap: int) -> Iterator[dict[int, int]]:
+            if self._within < 0:
+                return self._valuings(sub, cap)
+            if (sub, cap) not in memo:
+                memo[sub, cap] = list(self._valuings(sub, cap))
+            return iter(memo[sub, cap])
+
         for p in bits(self._playable(only)):
             if kinds is None or TRAIL in kinds:
                 moves.add(Move(p, TRAIL))
@@ -89,7 +100,7 @@ class MultiValued(StateBase):
                 for loose in self._subsets(self._pool()) if captures else ():
                     if loose and not any(
                         groups_ok_values(tuple(sorted(vals.values())), vp, r)
-                        for vals in self._valuings(loose, vp)
+                        for vals in valuings(loose, vp)
                     ):
                         continue
                     moves.update(_with_builds(p, loose, bmask))
@@ -99,7 +110,7 @@ class MultiValued(StateBase):
                 for sub in self._subsets(self._pool()) if r.build_kinds != "none" else ():
                     if not sub:
                         continue
-                    for vals in self._valuings(sub, top):
+                    for vals in valuings(sub, top):
                         total = vp + sum(vals.values())
                         high = max(vp, max(vals.values()))
                         for v in range(high, min(total, r.build_max_value) + 1):
@@ -118,7 +129,7 @@ class MultiValued(StateBase):
                     if vp > w:
                         continue
                     for sub in self._subsets(self._pool()):
-                        for vals in self._valuings(sub, w):
+                        for vals in valuings(sub, w):
                             group = tuple(sorted([vp, *vals.values()]))
                             if r.natural_build_combination:
                                 ok = _partitionable(group, w, 64)
@@ -131,7 +142,7 @@ class MultiValued(StateBase):
                     if b.multiple:
                         continue
                     for sub in self._subsets(self._pool()):
-                        for vals in self._valuings(sub, top):
+                        for vals in valuings(sub, top):
                             w = b.value + vp + sum(vals.values())
                             if w <= r.build_max_value:
                                 moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
