@@ -136,6 +136,11 @@ def test_bench_json_with_workers() -> None:
     assert data["simulate_identical"] is True
     assert data["simulate_games"] == 40
     assert data["simulate_speedup"] > 0
+    # the core players against the Python players, one run
+    assert data["players_games_per_second_core"] > data["players_games_per_second_python"] > 0
+    assert data["players_core_ratio"] == pytest.approx(
+        data["players_games_per_second_core"] / data["players_games_per_second_python"]
+    )
 
 
 @pytest.mark.slow

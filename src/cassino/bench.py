@@ -504,7 +504,17 @@ def _workers(quick: bool) -> dict[str, Any]:
     t0 = time.perf_counter()
     simulate(players=("greedy", "random"), games=games, seed=1)
     greedy = time.perf_counter() - t0
+    # the built-in players in the core against the same players in Python, one process
+    rates = {}
+    for core_players, n in ((True, 40 if quick else 400), (False, 8 if quick else 40)):
+        t0 = time.perf_counter()
+        simulate(players=("greedy", "random"), games=n, seed=2, workers=1,
+                 core_players=core_players)
+        rates[core_players] = n / (time.perf_counter() - t0)
     return {
+        "players_games_per_second_core": rates[True],
+        "players_games_per_second_python": rates[False],
+        "players_core_ratio": rates[True] / rates[False],
         "simulate_games": games,
         "simulate_seconds_1_worker": times[1],
         "simulate_seconds_2_workers": times[2],

@@ -79,10 +79,19 @@ def card_suit(card: int) -> int:
 def card_code(card: int) -> str:
     """Text code of a card id, e.g. ``'10D'``; the second copy of the double deck (ids
     52-103) takes a prime, ``"10D'"``."""
+    if type(card) is int and 0 <= card < NUM_CARDS_DOUBLE:
+        return _CODES[card]
     if not isinstance(card, int) or not 0 <= card < NUM_CARDS_DOUBLE:
         raise CardError(f"no card with id {card!r}")
+    return _code(card)
+
+
+def _code(card: int) -> str:
     base = card % NUM_CARDS
     return RANK_NAMES[base // 4] + SUIT_NAMES[base % 4] + ("'" if card >= NUM_CARDS else "")
+
+
+_CODES = tuple(_code(c) for c in range(NUM_CARDS_DOUBLE))
 
 
 def parse_card(code: str) -> int:

@@ -851,6 +851,14 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
             f"{f['simulate_greedy_workers']} workers, s",
             f"{f['simulate_greedy_seconds']:.2f}", "", "",
         )
+    if "players_core_ratio" in f:
+        table.add_row(
+            "greedy vs random games/s, one process: core players / Python players",
+            f"{_num(f['players_games_per_second_core'])} / "
+            f"{_num(f['players_games_per_second_python'])}",
+            "",
+            f"{f['players_core_ratio']:.0f}x",
+        )
     for engine in ("ray", "dask"):
         if f"simulate_seconds_{engine}" in f:
             secs = f[f"simulate_seconds_{engine}"]

@@ -261,6 +261,44 @@ class Game:
             self._sudden_death_check()
         return m
 
+    def play_hand(
+        self, policies: Sequence[str], rng_states: Sequence[int], *, log: bool = True
+    ) -> tuple[int, list[int]]:
+        """Play the rest of the current hand with built-in players, then score it as
+        :meth:`push` does (and deal the next hand unless the game is over).
+
+        ``policies[seat]`` is ``"random"`` or ``"greedy"`` and ``rng_states[seat]`` the
+        state of that player's :class:`~cassino.Rng`: the moves are those
+        :class:`~cassino.players.RandomPlayer` and :class:`~cassino.greedy.GreedyPlayer`
+        would choose from each seat's view. The core plays them in C
+        (``State.play_hand``); the reference asks the players. ``log=False`` writes no
+        move records (simulations). Returns ``(moves played, the new RNG states)``.
+
+        >>> game = Game(seed=3)
+        >>> played, states = game.play_hand(["greedy", "random"], [1, 2])
+        >>> game.hands_played, played > 0
+        (1, True)
+        """
+        if self.is_over:
+            raise IllegalMoveError("the game is over")
+        if self._instant:
+            raise RulesError(
+                "points scored during a hand (sudden_death, michigan) are checked move by "
+                "move: play such a game with push"
+            )
+        state = self._state
+        before = len(state.history)
+        if hasattr(state, "play_hand"):
+            played, states = state.play_hand(list(policies), list(rng_states))
+        else:
+            played, states = _play_hand_reference(state, policies, rng_states)
+        if log:
+            movers = state.movers[before:]
+            for seat, m in zip(movers, state.history[before:], strict=True):
+                self.log.append({"type": "move", "seat": seat, "move": str(m)})
+        self._finish_hand()
+        return played, states
+
     def pop(self) -> Move:
         """Take back the last move of the current hand and drop its log record; returns it.
 
@@ -390,12 +428,20 @@ class Game:
         return contenders[0]
 
     def _deal(self, dealer: int) -> None:
-        deck = self.rules.deck_cards(shuffled_deck(self._rng, self.rules.num_ids))
+        state_class = _state_class()
+        if hasattr(state_class, "shuffled_deck"):
+            # the core's shuffle in C, the same deck and RNG state as shuffled_deck's
+            shuffled, self._rng.state = state_class.shuffled_deck(
+                self._rng.state, self.rules.num_ids
+            )
+        else:
+            shuffled = shuffled_deck(self._rng, self.rules.num_ids)
+        deck = self.rules.deck_cards(shuffled)
         redeals: list[list[str]] = []
         if self.rules.redeal_layout != "none":
             deck, redeals = layout_redeal(self.rules, deck, self._rng)
         self.dealer: int = dealer
-        self._state: Any = _state_class().new_hand(self.rules, dealer, deck, list(self._scores))
+        self._state: Any = state_class.new_hand(self.rules, dealer, deck, list(self._scores))
         record: dict[str, Any] = {
             "type": "deal",
             "hand": self._hand,
@@ -536,6 +582,33 @@ class Game:
             raise
         except CassinoError as exc:
             raise ReplayError(f"record {k}: {exc}") from None
+
+
+def _play_hand_reference(
+    state: Any, policies: Sequence[str], rng_states: Sequence[int]
+) -> tuple[int, list[int]]:
+    """State.play_hand of the reference: the Python players, seat by seat."""
+    from .greedy import GreedyPlayer
+    from .players import RandomPlayer, View
+
+    n = state.rules.players
+    if len(policies) != n or len(rng_states) != n:
+        raise ValueError(f"one policy and one RNG state per seat ({n}) are needed")
+    players: list[Any] = []
+    for pol, st in zip(policies, rng_states, strict=True):
+        if pol not in ("random", "greedy"):
+            raise ValueError(f"policy must be 'random' or 'greedy', not {pol!r}")
+        if isinstance(st, bool) or not isinstance(st, int) or not 0 <= st < 1 << 64:
+            raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {st!r}")
+        p = GreedyPlayer() if pol == "greedy" else RandomPlayer()
+        p._rng.state = st
+        players.append(p)
+    played = 0
+    while not state.is_over:
+        seat = state.to_move
+        state.push(players[seat].choose(View.of(state, seat), state.legal_moves()))
+        played += 1
+    return played, [p._rng.state for p in players]
 
 
 def _royal_triple(table: Sequence[int]) -> int:

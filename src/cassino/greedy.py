@@ -11,11 +11,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from math import comb
+from functools import lru_cache
 
 from ._reference import duty_reason
 from ._rng import Rng
-from .cards import SPADES, card_rank, parse_card, rank_mask
+from .cards import CLUBS, SPADES, card_rank, double_mask, parse_card, rank_mask
 from .moves import Move, MoveKind
 from .players import PLAYERS, View
 from .position import Build
@@ -29,6 +29,7 @@ __all__ = [
     "SPADE_WEIGHT",
     "GreedyPlayer",
     "card_weight",
+    "card_weights",
 ]
 
 CARD_WEIGHT = 0.2
@@ -44,32 +45,85 @@ CLEAR_WIN = 1000.0
 
 _BIG = parse_card("10D")
 _LITTLE = parse_card("2S")
+_SEVEN_DIAMONDS = parse_card("7D")
+_GOOD_TWO = parse_card("2C")
+_JACK_SPADES = parse_card("JS")
 _ACES = rank_mask(1)
+_PICTURES = rank_mask(11) | rank_mask(12) | rank_mask(13)
 _EPS = 1e-9
 
 
 def card_weight(card: int) -> float:
-    """Points a captured card is worth: 10D 2, 2S 1, each ace 1, plus the card and spade
-    weights (Mulle's second copies, ids 52-103, as the first)."""
-    card %= 52
-    w = CARD_WEIGHT
-    if SPADES >> card & 1:
-        w += SPADE_WEIGHT
-    if card == _BIG:
-        w += 2.0
-    elif card == _LITTLE or _ACES >> card & 1:
-        w += 1.0
-    return w
+    """Points a captured card is worth in Standard Cassino: 10D 2, 2S 1, each ace 1, plus
+    the card and spade weights (Mulle's second copies, ids 52-103, as the first)."""
+    return _standard_weights()[card % 52]
 
 
-_WEIGHTS = tuple(card_weight(c) for c in range(104))
+@lru_cache(maxsize=1)
+def _standard_weights() -> tuple[float, ...]:
+    from .rules import rules
+
+    return card_weights(rules("cassino_standard"))
 
 
-def _weight(mask: int) -> float:
+@lru_cache(maxsize=64)
+def card_weights(r: Rules) -> tuple[float, ...]:
+    """Points a captured card is worth under ``r``'s scoring table, per card id: the points
+    of the cards that score one by one (10D, 2S and the aces, Diloti's aces, Kontsina's 2C
+    and 10D, Diamond's 7D, Tablanette's pictures, Spade Cassino's spades and JS), plus
+    ``CARD_WEIGHT`` a card when most cards score and ``SPADE_WEIGHT`` a card of the suit
+    whose majority scores (spades, Kontsina's clubs). Mulle's second copies weigh as the
+    first. Each weight is summed in this order, so that the core adds the same doubles.
+
+    >>> from cassino.rules import rules
+    >>> w = card_weights(rules("cassino_standard"))
+    >>> [round(w[parse_card(c)], 1) for c in ("10D", "2S", "AH", "7S", "7H")]
+    [2.2, 1.4, 1.2, 0.4, 0.2]
+    >>> round(card_weights(rules("diloti"))[parse_card("10D")], 1)
+    2.2
+    """
+    out = []
+    for card in range(r.num_ids):
+        c = card % 52
+        bit = 1 << c
+        w = 0.0
+        if r.most_cards_points or r.two_card_capture:
+            w += CARD_WEIGHT
+        if r.card_points and r.most_spades_points and SPADES & bit:
+            w += SPADE_WEIGHT
+        if r.most_clubs_points and CLUBS & bit:
+            w += SPADE_WEIGHT
+        if r.card_points:
+            if c == _BIG:
+                w += 2.0
+            elif c == _LITTLE or _ACES & bit:
+                w += 1.0
+        elif r.ace_points and _ACES & bit:
+            w += float(r.ace_points)
+        if r.good_two_points and c == _GOOD_TWO:
+            w += float(r.good_two_points)
+        if r.good_ten_points and c == _BIG:
+            w += float(r.good_ten_points)
+        if r.seven_diamonds_points and c == _SEVEN_DIAMONDS:
+            w += float(r.seven_diamonds_points)
+        if r.picture_points and _PICTURES & bit:
+            w += float(r.picture_points)
+        if r.spade_points != "none":
+            if SPADES & bit:
+                w += 1.0
+            if c == _JACK_SPADES:
+                w += 1.0
+            if r.spade_points == "additive" and (c == _LITTLE or c == 0):
+                w += 1.0
+        out.append(w)
+    return tuple(out)
+
+
+def _weight(weights: Sequence[float], mask: int) -> float:
     w = 0.0
     while mask:
         low = mask & -mask
-        w += _WEIGHTS[low.bit_length() - 1]
+        w += weights[low.bit_length() - 1]
         mask ^= low
     return w
 
@@ -78,9 +132,24 @@ def _mask_sum(mask: int) -> int:
     return sum(_value(c) for c in range(104) if mask >> c & 1)
 
 
+def _miss(total: int, k: int, h: int) -> float:
+    """C(total - k, h) / C(total, h), the chance that ``h`` cards drawn from ``total`` miss
+    all ``k`` of a rank: a product of ``h`` factors, in the core's order (``h <= total - k``)."""
+    q = 1.0
+    for i in range(h):
+        q *= (total - k - i) / (total - i)
+    return q
+
+
 def _value(card: int) -> int:
     r = card_rank(card)
     return r if r <= 10 else 0
+
+
+def _ranks(r: Rules, rank: int) -> int:
+    """The cards of ``rank`` in ``r``'s deck (both copies of Mulle's)."""
+    m = rank_mask(rank)
+    return double_mask(m) if r.num_ids > 52 else m
 
 
 class GreedyPlayer:
@@ -91,15 +160,16 @@ class GreedyPlayer:
         score = gain + BUILD_DISCOUNT * own_builds - RISK_WEIGHT * risk
 
     * ``gain``: for a capture, the weight of the cards taken and of the card played
-      (:func:`card_weight`: 10D 2, 2S 1, each ace 1, plus ``CARD_WEIGHT`` 0.2 a card and
-      ``SPADE_WEIGHT`` 0.2 a spade), plus the sweep points when sweeps count and the
-      capture clears the table.
+      (:func:`card_weights`, from the system's scoring table: in Standard Cassino 10D 2,
+      2S 1, each ace 1, plus ``CARD_WEIGHT`` 0.2 a card and ``SPADE_WEIGHT`` 0.2 a spade),
+      plus the sweep points when sweeps count and the capture clears the table.
     * ``own_builds``: the weight of the cards in the builds the player owns on the table
       left (``BUILD_DISCOUNT`` 0.7: it means to take them next turn).
     * ``risk``: what the next opponent can expect to capture from the table left. For each
       rank, the best capture a card of that rank makes (matches, builds of its value,
       disjoint sum groups; faces one, or three; plus the card itself and a sweep) is
       weighted by the chance the opponent holds that rank: ``1 - C(U-k, h) / C(U, h)``
+      (:func:`_miss`)
       with ``U`` unseen cards, ``k`` of them of that rank, ``h`` cards in the opponent's
       hand; certain for the value of a build the opponent owns (he must hold its card).
       The opponent takes the best capture he holds, so ranks are taken best first and
@@ -108,13 +178,15 @@ class GreedyPlayer:
       minus for another team.
 
     The player never looks at the position behind its :class:`~cassino.players.View`.
+    The core plays the same heuristic (``cassino._core.State.greedy_scores``,
+    ``State.play_hand``), double for double.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)
-        self._packs: dict[tuple[int, int, bool], float] = {}
+        self._packs: dict[tuple[int, int, bool, tuple[float, ...]], float] = {}
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The best-scoring move; a tie is broken at random."""
@@ -128,11 +200,12 @@ class GreedyPlayer:
     def evaluate(self, view: View, move: Move) -> float:
         """The score of ``move`` (see the class docstring)."""
         r = view.rules
+        ws = card_weights(r)
         seat = view.seat
         if not move.plays_card:
             # opt_pluck: a pluck gains its card and changes nothing else of note; a pass
             # gains nothing
-            return _weight(move.takes)
+            return _weight(ws, move.takes)
         bit = 1 << move.card
         loose = view.loose.mask
         builds = list(view.builds)
@@ -143,13 +216,13 @@ class GreedyPlayer:
         elif move.kind == MoveKind.TWO_CARD:
             # Callabra: the second hand card and the table card are taken with the card
             loose &= ~move.takes
-            gain = _weight(move.takes | bit)
+            gain = _weight(ws, move.takes | bit)
             captured = True
             bit |= move.takes & view.hand.mask
         elif move.kind == MoveKind.CAPTURE:
             loose &= ~move.takes
             builds = [b for b in builds if not b.cards & move.takes]
-            gain = _weight(move.takes | bit)
+            gain = _weight(ws, move.takes | bit)
             captured = True
         else:
             targets = [b for b in builds if b.cards & move.takes]
@@ -183,8 +256,11 @@ class GreedyPlayer:
             if last is None:
                 return gain
             sign = 1.0 if r.team_of(last) == r.team_of(seat) else -1.0
-            return gain + sign * _weight(table)
-        own = sum(_weight(b.cards) for b in builds if b.owners >> seat & 1)
+            return gain + sign * _weight(ws, table)
+        own = 0.0
+        for b in builds:
+            if b.owners >> seat & 1:
+                own += _weight(ws, b.cards)
         return (
             gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._risk(view, loose, builds, hand_left)
         )
@@ -211,13 +287,13 @@ class GreedyPlayer:
         sure = {b.value for b in builds if b.owners >> opp & 1}
         options: list[tuple[float, float]] = []
         for rank in range(1, 14):
-            k = (unseen & rank_mask(rank)).bit_count()
+            k = (unseen & _ranks(r, rank)).bit_count()
             if rank in sure:
                 p = 1.0
             elif k == 0:
                 continue
             else:
-                p = 1.0 - comb(total - k, h) / comb(total, h) if total - k >= h else 1.0
+                p = 1.0 - _miss(total, k, h) if total - k >= h else 1.0
             taken, take_all = self._best_take(r, loose, builds, rank, table)
             if taken <= 0.0:
                 continue
@@ -237,20 +313,21 @@ class GreedyPlayer:
         self, r: Rules, loose: int, builds: Iterable[Build], rank: int, table: int
     ) -> tuple[float, bool]:
         """Weight of the best capture a card of ``rank`` makes, and whether it clears the table."""
-        same = loose & rank_mask(rank)
+        ws = card_weights(r)
+        same = loose & _ranks(r, rank)
         if rank > 10:  # a face card takes faces of its rank only
             n = same.bit_count()
             if n == 0:
                 return 0.0, False
             if r.face_capture == "any" or (r.face_capture == "one_or_three" and n == 3):
-                return _weight(same), same == table
-            best = max(_WEIGHTS[c] for c in range(104) if same >> c & 1)
+                return _weight(ws, same), same == table
+            best = max(ws[c] for c in range(r.num_ids) if same >> c & 1)
             return best, n == 1 and same == table
         taken = same
         for b in builds:
             if b.value == rank:
                 taken |= b.cards
-        w = _weight(taken)
+        w = _weight(ws, taken)
         smaller = 0
         rest = loose & ~same
         while rest:
@@ -261,23 +338,23 @@ class GreedyPlayer:
             rest ^= low
         single = r.sum_groups == "single"
         if smaller.bit_count() >= 2:
-            w += self._pack(smaller, rank, single)
+            w += self._pack(ws, smaller, rank, single)
         clears = taken == table and not smaller
         if not clears and smaller and taken | smaller == table:
             clears = _mask_sum(smaller) == rank if single else _partition_all(smaller, rank)
         return w, clears
 
-    def _pack(self, mask: int, value: int, single: bool) -> float:
+    def _pack(self, ws: tuple[float, ...], mask: int, value: int, single: bool) -> float:
         """Best weight of disjoint groups of ``mask`` each summing to ``value``."""
-        key = (mask, value, single)
+        key = (mask, value, single, ws)
         got = self._packs.get(key)
         if got is not None:
             return got
         groups = _groups(mask, value)
         if single:
-            best = max((_weight(g) for g in groups), default=0.0)
+            best = max((_weight(ws, g) for g in groups), default=0.0)
         else:
-            best = _best_packing(mask, groups, {})
+            best = _best_packing(ws, mask, groups, {})
         if len(self._packs) > 200_000:
             self._packs.clear()
         self._packs[key] = best
@@ -302,19 +379,22 @@ def _groups(mask: int, value: int) -> list[int]:
     return out
 
 
-def _best_packing(mask: int, groups: list[int], memo: dict[int, float]) -> float:
+def _best_packing(
+    ws: Sequence[float], mask: int, groups: list[int], memo: dict[int, float]
+) -> float:
     if not mask or not groups:
         return 0.0
     got = memo.get(mask)
     if got is not None:
         return got
     low = mask & -mask
-    best = _best_packing(mask ^ low, [g for g in groups if not g & low], memo)
+    best = _best_packing(ws, mask ^ low, [g for g in groups if not g & low], memo)
     for g in groups:
         if g & low:
             rest = mask & ~g
             best = max(
-                best, _weight(g) + _best_packing(rest, [h for h in groups if not h & g], memo)
+                best,
+                _weight(ws, g) + _best_packing(ws, rest, [h for h in groups if not h & g], memo),
             )
     memo[mask] = best
     return best

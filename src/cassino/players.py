@@ -259,7 +259,23 @@ def _load_spec(spec: str) -> Any:
     return obj
 
 
+_SEEDED: dict[Any, bool] = {}
+
+
 def _accepts_seed(factory: Any) -> bool:
+    try:
+        return _SEEDED[factory]
+    except (KeyError, TypeError):   # (TypeError: an unhashable factory)
+        pass
+    got = _signature_takes_seed(factory)
+    try:
+        _SEEDED[factory] = got
+    except TypeError:
+        pass
+    return got
+
+
+def _signature_takes_seed(factory: Any) -> bool:
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):  # no signature (some builtins): try without a seed

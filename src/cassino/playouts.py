@@ -31,16 +31,17 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ._rng import Rng, shuffled_deck
 from .errors import CassinoError, MoveLimitError
 from .moves import Move, MoveKind
 from .rules import Rules, rules
 from .scoring import CATEGORIES, DEFAULT_PENALTY
+
+if TYPE_CHECKING:  # numpy is imported where arrays are made, not with the package
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["GREEDY_WEIGHTS", "PlayoutError", "Playouts", "hand_seed", "playouts"]
 
@@ -105,6 +106,8 @@ class Playouts:
     @property
     def totals(self) -> npt.NDArray[np.int32]:
         """Points per hand and team, shape ``(n, teams)``."""
+        import numpy as np
+
         totals: npt.NDArray[np.int32] = self.points.sum(axis=2, dtype=np.int32)
         return totals
 
@@ -120,6 +123,8 @@ class Playouts:
     def to_structured(self) -> npt.NDArray[Any]:
         """One NumPy structured array: fields ``points``, ``cards``, ``sweeps``, ``moves``,
         ``dealer``."""
+        import numpy as np
+
         teams = self.cards.shape[1]
         dtype = np.dtype(
             [
@@ -200,6 +205,8 @@ def playouts(
             hooks.append(_hook(p))
             names.append(getattr(p, "name", None) or getattr(p, "__name__", None) or type(p).__name__)
     teams = r.num_teams
+    import numpy as np
+
     points = np.zeros((n, teams, len(CATEGORIES)), dtype=np.int16)
     cards = np.zeros((n, teams), dtype=np.int16)
     sweeps = np.zeros((n, teams), dtype=np.int16)

@@ -43,7 +43,7 @@ from ._rng import Rng
 from .distributed import ENGINES, connect, distributed_chunk_size
 from .errors import SimulationError
 from .game import Game
-from .players import Player, View, choose_move, make_player
+from .players import Player, RandomPlayer, View, choose_move, make_player
 from .rules import Rules, rules
 from .scoring import CATEGORIES
 
@@ -489,9 +489,18 @@ def check_conservation(pos: Any, index: int = 0) -> None:
 
 
 def play_game(
-    r: Rules, players: Sequence[str], seed: int, index: int, duplicate: bool = False
+    r: Rules,
+    players: Sequence[str],
+    seed: int,
+    index: int,
+    duplicate: bool = False,
+    core_players: bool = True,
 ) -> GameRecord:
-    """Play game ``index`` of a simulation of ``players`` (specs) under rules ``r``."""
+    """Play game ``index`` of a simulation of ``players`` (specs) under rules ``r``.
+
+    When every player is a built-in ``random`` or ``greedy`` and ``core_players`` is true,
+    each hand is played in C by :meth:`Game.play_hand` (the same moves, so the same
+    record); ``core_players=False`` asks the Python players move by move."""
     n = r.players
     deal, pseeds, places = game_plan(seed, index, n, duplicate)
     game = Game(r, seed=deal)
@@ -504,6 +513,22 @@ def play_game(
     team_sweeps = [0] * r.num_teams
     moves = 0
     first = seats.index(game.state.to_move)
+    builtin = _builtin_policies(by_seat) if core_players else None
+    while builtin is not None and not game._instant and not game.is_over and (
+        game.hands_played < MAX_HANDS
+    ):
+        # random and greedy only: each hand is played in C (Game.play_hand), the same
+        # moves as the players below would choose
+        hand = game.state
+        rngs: list[Rng] = [p._rng for p in by_seat]  # type: ignore[attr-defined]
+        played, states = game.play_hand(builtin, [g.state for g in rngs], log=False)
+        for g, st in zip(rngs, states, strict=True):
+            g.state = st
+        moves += played
+        pos = hand.to_position()
+        check_conservation(pos, index)
+        for t, s in enumerate(pos.sweeps):
+            team_sweeps[t] += s
     while not game.is_over and game.hands_played < MAX_HANDS:
         hand = game.state
         seat = hand.to_move
@@ -540,6 +565,23 @@ def play_game(
     )
 
 
+def _builtin_policies(players: Sequence[Player]) -> list[str] | None:
+    """The built-in policy of each seat's player when every one is exactly a
+    :class:`RandomPlayer` or a :class:`~cassino.greedy.GreedyPlayer` (a subclass may
+    choose otherwise), else None."""
+    from .greedy import GreedyPlayer
+
+    out = []
+    for p in players:
+        if type(p) is RandomPlayer:
+            out.append("random")
+        elif type(p) is GreedyPlayer:
+            out.append("greedy")
+        else:
+            return None
+    return out
+
+
 def run_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Play games ``task["start"]`` to ``task["stop"] - 1``; plain data in and out.
 
@@ -550,7 +592,9 @@ def run_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     r = rules(task["system"], **task["options"])
     players = list(task["players"])
     return [
-        play_game(r, players, task["seed"], i, task["duplicate"]).to_dict()
+        play_game(
+            r, players, task["seed"], i, task["duplicate"], task.get("core_players", True)
+        ).to_dict()
         for i in range(task["start"], task["stop"])
     ]
 
@@ -596,6 +640,7 @@ def simulate(
     on_game: GameFn | None = None,
     stall_timeout: float | None = STALL_TIMEOUT,
     on_event: EventFn | None = None,
+    core_players: bool = True,
 ) -> SimulationResult:
     """Play ``games`` games of ``system`` between ``players`` (specs for
     :func:`~cassino.players.make_player`, one per seat) and summarize them.
@@ -623,7 +668,12 @@ def simulate(
     ``on_event(line)`` hears of each of these (a worker or node that left or joined, a
     retry, a cluster with no worker), one line each.
 
-    The result does not depend on ``workers``, ``chunk_size``, ``executor`` or ``engine``.
+    Built-in ``random`` and ``greedy`` players are played by the core
+    (:meth:`Game.play_hand`); ``core_players=False`` plays them through their Python
+    classes instead, move by move, with the same result (a benchmark of the two).
+
+    The result does not depend on ``workers``, ``chunk_size``, ``executor``, ``engine`` or
+    ``core_players``.
     """
     if isinstance(players, str):
         raise SimulationError("players must be a sequence of player specs, not one string")
@@ -662,6 +712,7 @@ def simulate(
         "players": list(specs),
         "seed": seed,
         "duplicate": duplicate,
+        "core_players": bool(core_players),
     }
     tally = Tally(specs)
     kept: list[GameRecord] = []

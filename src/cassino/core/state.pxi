@@ -181,6 +181,24 @@ cdef class State:
         st._root = None          # the position at ply 0, made when first needed (_root_position)
         return st
 
+    @staticmethod
+    def shuffled_deck(rng_state, size) -> tuple:
+        """``(shuffled_deck(rng, size), rng.state after it)`` for an :class:`~cassino.Rng`
+        of state ``rng_state``: the same Fisher-Yates shuffle, in C."""
+        cdef Rng64 rng
+        cdef uint8_t deck[NCARDS]
+        cdef int i
+        if isinstance(rng_state, bool) or not isinstance(rng_state, int) or not (
+                0 <= rng_state < 2 ** 64):
+            raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {rng_state!r}")
+        if isinstance(size, int) and not isinstance(size, bool) and NCARDS < size <= 104:
+            return _wide().State.shuffled_deck(rng_state, size)    # (Mulle's 104 cards)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= NCARDS:
+            raise ValueError(f"a deck size is from 1 to {NCARDS}, not {size!r}")
+        rng.state = <uint64_t>rng_state
+        shuffle_deck(&rng, deck, size)
+        return [deck[i] for i in range(size)], rng.state
+
     @classmethod
     def deal(cls, rules: Rules, dealer: int, seed: int):
         """A freshly dealt hand, the deck shuffled from ``seed`` in C: the same deal as
@@ -667,6 +685,92 @@ cdef class State:
             n = self._generate(DEFAULT_LIST_LIMIT)
             self._push_c(&self._buf.moves[rng_below(&rng, <uint64_t>n)])
         return self.hand_score()
+
+    # -- the built-in players in C (core/players.pxi) ----------------------------------------
+    def greedy_scores(self) -> list:
+        """The greedy player's score of each legal move (``legal_moves()`` order) for the
+        seat to move: ``GreedyPlayer.evaluate`` of the seat's view, computed in C."""
+        cdef int n = self._generate(DEFAULT_LIST_LIMIT), i
+        cdef double x
+        out = []
+        for i in range(n):
+            if greedy_eval(&self.c, &self._buf.moves[i], &x) < 0:
+                out.append(self._reference_greedy().evaluate(
+                    self._view(), to_move_p(&self.c.p, &self._buf.moves[i])))
+            else:
+                out.append(x)
+        return out
+
+    cdef object _view(self):
+        from cassino.players import View
+        return View.of(self, self.c.h.to_move)
+
+    cdef object _reference_greedy(self):
+        from cassino.greedy import GreedyPlayer
+        return GreedyPlayer()
+
+    def play_hand(self, policies, rng_states) -> tuple:
+        """Play the hand to its end with built-in players, in C with the GIL released:
+        ``policies[seat]`` is ``"random"`` (``RandomPlayer``) or ``"greedy"``
+        (``GreedyPlayer``), and ``rng_states[seat]`` the state of that player's
+        :class:`~cassino.Rng`. Every move is pushed (``history`` and ``pop`` work as after
+        ``push``). Returns ``(moves played, the players' new RNG states)``: the same
+        moves as those players choosing from each seat's view, RNG draw for RNG draw.
+        """
+        cdef uint8_t pol[MAX_SEATS]
+        cdef Rng64 rngs[MAX_SEATS]
+        cdef int s, n, k, played = 0
+        cdef int nplayers = self.c.p.players
+        cdef size_t room
+        if len(policies) != nplayers or len(rng_states) != nplayers:
+            raise ValueError(f"one policy and one RNG state per seat ({nplayers}) are needed")
+        for s in range(nplayers):
+            if policies[s] == "random":
+                pol[s] = POL_RANDOM
+            elif policies[s] == "greedy":
+                pol[s] = POL_GREEDY
+            else:
+                raise ValueError(f"policy must be 'random' or 'greedy', not {policies[s]!r}")
+            x = rng_states[s]
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
+                raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {x!r}")
+            rngs[s].state = <uint64_t>x
+        while not hand_over(&self.c):
+            # room for the rest of the hand: a move plays a card, or plucks or passes
+            room = self._depth + 3 * (<size_t>self.c.p.nids) + 8
+            self._reserve(room)
+            with nogil:
+                while not hand_over(&self.c) and self._depth < room:
+                    n = gen_moves(&self.c, &self._buf)
+                    if n <= 0:
+                        break
+                    s = self.c.h.to_move
+                    if pol[s] == POL_GREEDY:
+                        k = greedy_choose(&self.c, &self._buf, n, &rngs[s])
+                        if k < 0:
+                            break
+                    else:
+                        k = <int>rng_below(&rngs[s], <uint64_t>n)
+                    memcpy(&self._stack[self._depth], &self.c.h, sizeof(Hot))
+                    self._hist[self._depth] = self._buf.moves[k]
+                    self._depth += 1
+                    apply_move(&self.c, &self._buf.moves[k])
+                    played += 1
+            self._version += 1
+            if hand_over(&self.c) or self._depth >= room:
+                continue
+            n = self._generate(DEFAULT_LIST_LIMIT)   # (raises MoveLimitError past the limit)
+            if n <= 0:
+                raise RuntimeError("a position of an unfinished hand has no legal move")
+            # a greedy choice whose sum groups are past the C limit: the reference chooses
+            s = self.c.h.to_move
+            player = self._reference_greedy()
+            player._rng.state = rngs[s].state
+            move = player.choose(self._view(), self.legal_moves())
+            rngs[s].state = player._rng.state
+            self.push(move)
+            played += 1
+        return played, [rngs[s].state for s in range(nplayers)]
 
 
 CORE_BYTES = sizeof(Core)

@@ -1,0 +1,466 @@
+# Players: the greedy player's heuristic in C, double for double as cassino.greedy.
+# The reference side: cassino/greedy.py (GreedyPlayer.evaluate, _risk, _best_take, _pack).
+# Included by _core.pyx, in the order it lists.
+#
+# It reads only what the seat to move may know (its View): its hand, the table, the hand
+# sizes, the stock size, the last capturer, and the unseen cards (the other hands and the
+# stock, without where they are). The card weights are the system's (greedy.card_weights,
+# loaded into Params.gw), summed in ascending card order as the reference sums them.
+
+cdef enum:
+    GR_MAX_GROUPS = 512      # sum groups of one rank in a packing (past it: the reference's
+                             # answer is recomputed in Python, see greedy_fallback)
+
+# greedy.BUILD_DISCOUNT, RISK_WEIGHT, CARD_WEIGHT, CLEAR_WIN, _EPS and DEFAULT_PENALTY
+# (tests/test_core_greedy.py checks that they agree)
+cdef int GR_LIMIT = GR_MAX_GROUPS   # the limit in force (tests lower it: _greedy_group_limit)
+
+def _greedy_group_limit(limit) -> int:
+    """Set the number of sum groups past which a greedy score is the reference's (tests
+    lower it to reach that path in ordinary hands); returns the previous limit."""
+    global GR_LIMIT
+    cdef int old = GR_LIMIT
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= GR_MAX_GROUPS:
+        raise ValueError(f"the group limit is from 0 to {GR_MAX_GROUPS}, not {limit!r}")
+    GR_LIMIT = limit
+    return old
+
+cdef double G_BUILD_DISCOUNT = 0.7
+cdef double G_RISK_WEIGHT = 1.0
+cdef double G_CARD_WEIGHT = 0.2
+cdef double G_CLEAR_WIN = 1000.0
+cdef double G_EPS = 1e-9
+cdef double G_DEFAULT_PENALTY = 2.0
+GREEDY_CONSTANTS = {"BUILD_DISCOUNT": G_BUILD_DISCOUNT, "RISK_WEIGHT": G_RISK_WEIGHT,
+                    "CARD_WEIGHT": G_CARD_WEIGHT, "CLEAR_WIN": G_CLEAR_WIN, "_EPS": G_EPS,
+                    "DEFAULT_PENALTY": G_DEFAULT_PENALTY}
+
+cdef struct GTable:
+    # the table a move leaves, as greedy.GreedyPlayer.evaluate builds it
+    mask_t loose
+    mask_t bcards[MAX_BUILDS + 1]
+    uint8_t bvalue[MAX_BUILDS + 1]
+    uint8_t bowners[MAX_BUILDS + 1]
+    int nb
+
+cdef inline double gweight(const Params* p, mask_t m) noexcept nogil:
+    cdef double w = 0.0
+    while m:
+        w += p.gw[cas_ctz(m)]
+        m &= m - 1
+    return w
+
+cdef inline int gvalue(int card) noexcept nogil:
+    """greedy._value: the rank, 0 for a face card (both copies of Mulle's deck)."""
+    cdef int r = card % 52 // 4 + 1
+    return r if r <= 10 else 0
+
+cdef inline mask_t grank_mask(const Params* p, int rank) noexcept nogil:
+    cdef mask_t m = (<mask_t>0xF) << (4 * (rank - 1))
+    if p.nids > 52:
+        m |= m << 52
+    return m
+
+cdef int gr_groups(mask_t mask, int value, mask_t* out, int cap) noexcept nogil:
+    """greedy._groups: every subset of ``mask`` whose values sum to ``value``, in the
+    reference's order (depth first, cards ascending); -1 past ``cap``."""
+    cdef uint8_t cards[NCARDS]
+    cdef uint8_t idx[NCARDS]
+    cdef int need[NCARDS + 1]
+    cdef mask_t acc[NCARDS + 1]
+    cdef int n = 0, depth, j, v, count = 0
+    cdef mask_t m = mask
+    while m:
+        cards[n] = <uint8_t>cas_ctz(m)
+        n += 1
+        m &= m - 1
+    if value == 0:
+        if cap < 1:
+            return -1
+        out[0] = 0
+        return 1
+    # iterative walk(i, need, acc): idx[d] is the next j to try at depth d
+    depth = 0
+    idx[0] = 0
+    need[0] = value
+    acc[0] = 0
+    while depth >= 0:
+        j = idx[depth]
+        if j >= n:
+            depth -= 1
+            continue
+        idx[depth] = <uint8_t>(j + 1)
+        v = gvalue(cards[j])
+        if v <= need[depth]:
+            if v == need[depth]:
+                if count >= cap:
+                    return -1
+                out[count] = acc[depth] | ((<mask_t>1) << cards[j])
+                count += 1
+            else:
+                depth += 1
+                idx[depth] = <uint8_t>(j + 1)
+                need[depth] = need[depth - 1] - v
+                acc[depth] = acc[depth - 1] | ((<mask_t>1) << cards[j])
+    return count
+
+cdef enum:
+    PM_BITS = 12
+    PM_CAP = 1 << PM_BITS    # memo entries of one packing (past 3/4 full: the reference)
+    PM_FROM = 16             # packings of this many groups or more keep a memo
+
+cdef struct PackMemo:
+    mask_t keys[PM_CAP]
+    double vals[PM_CAP]
+    uint8_t used[PM_CAP]
+    int n
+
+cdef inline int pm_slot(PackMemo* pm, mask_t key) noexcept nogil:
+    """The slot of ``key``, or of the empty place where it goes."""
+    cdef uint64_t h = (cas_lo(key) ^ (cas_hi(key) * <uint64_t>0x9E3779B97F4A7C15ULL))
+    cdef int i = <int>((h * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - PM_BITS))
+    while pm.used[i] and pm.keys[i] != key:
+        i = (i + 1) & (PM_CAP - 1)
+    return i
+
+cdef double gr_packing(const Params* p, mask_t mask, const mask_t* groups, int ng) noexcept nogil:
+    """greedy._best_packing: the best weight of disjoint groups of ``mask``; -1 when the
+    memo of a large packing is full (the caller asks the reference)."""
+    cdef PackMemo* pm = NULL
+    cdef double got
+    if ng >= PM_FROM:
+        pm = <PackMemo*>malloc(sizeof(PackMemo))
+        if pm == NULL:
+            return -1.0
+        memset(pm.used, 0, sizeof(pm.used))
+        pm.n = 0
+    got = gr_pack_rec(p, mask, groups, ng, pm)
+    free(pm)
+    return got
+
+cdef double gr_pack_rec(const Params* p, mask_t mask, const mask_t* groups, int ng,
+                        PackMemo* pm) noexcept nogil:
+    """gr_packing's recursion: the lowest card of ``mask`` is left out, or taken with one
+    of its groups (the reference's memo, keyed by the mask, when ``pm`` is not NULL)."""
+    cdef mask_t low, g
+    cdef mask_t* rest
+    cdef int i, j, k, slot = 0
+    cdef double best, x
+    if not mask or ng == 0:
+        return 0.0
+    if pm != NULL:
+        slot = pm_slot(pm, mask)
+        if pm.used[slot]:
+            return pm.vals[slot]
+    rest = <mask_t*>malloc(ng * sizeof(mask_t))
+    if rest == NULL:
+        return -1.0
+    low = mask & (~mask + 1)
+    k = 0
+    for i in range(ng):
+        if not (groups[i] & low):
+            rest[k] = groups[i]
+            k += 1
+    best = gr_pack_rec(p, mask ^ low, rest, k, pm)
+    for i in range(ng):
+        if best < 0:
+            break
+        g = groups[i]
+        if g & low:
+            k = 0
+            for j in range(ng):
+                if not (groups[j] & g):
+                    rest[k] = groups[j]
+                    k += 1
+            x = gr_pack_rec(p, mask & ~g, rest, k, pm)
+            if x < 0:
+                best = -1.0
+                break
+            x = gweight(p, g) + x
+            if x > best:
+                best = x
+    free(rest)
+    if pm != NULL and best >= 0:
+        if pm.n >= PM_CAP * 3 // 4:
+            return -1.0
+        slot = pm_slot(pm, mask)     # (the recursion above may have filled the slot found)
+        pm.used[slot] = 1
+        pm.keys[slot] = mask
+        pm.vals[slot] = best
+        pm.n += 1
+    return best
+
+cdef bint gr_partition_all(mask_t mask, int value) noexcept nogil:
+    """greedy._partition_all: whether ``mask`` splits wholly into groups of ``value``."""
+    cdef mask_t groups[GR_MAX_GROUPS]
+    cdef mask_t low
+    cdef int i, n
+    if not mask:
+        return True
+    n = gr_groups(mask, value, groups, GR_LIMIT)
+    if n < 0:
+        return False
+    low = mask & (~mask + 1)
+    for i in range(n):
+        if groups[i] & low and gr_partition_all(mask & ~groups[i], value):
+            return True
+    return False
+
+cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
+                      double* w_out, bint* clears) noexcept nogil:
+    """greedy._best_take: the weight of the best capture a card of ``rank`` makes, and
+    whether it clears the table; -1 when the sum groups are past GR_MAX_GROUPS."""
+    cdef mask_t same = t.loose & grank_mask(p, rank)
+    cdef mask_t taken, smaller, rest, m
+    cdef mask_t groups[GR_MAX_GROUPS]
+    cdef int n, i, c, total
+    cdef double w, best, x
+    cdef bint single = p.max_sum_groups == 1
+    if rank > 10:
+        n = cas_popcount(same)
+        if n == 0:
+            w_out[0] = 0.0
+            clears[0] = False
+            return 0
+        if p.face_capture == 2 or (p.face_capture == 1 and n == 3):
+            w_out[0] = gweight(p, same)
+            clears[0] = same == table
+            return 0
+        best = 0.0
+        i = 0
+        m = same
+        while m:
+            x = p.gw[cas_ctz(m)]
+            if i == 0 or x > best:
+                best = x
+            i += 1
+            m &= m - 1
+        w_out[0] = best
+        clears[0] = n == 1 and same == table
+        return 0
+    taken = same
+    for i in range(t.nb):
+        if t.bvalue[i] == rank:
+            taken |= t.bcards[i]
+    w = gweight(p, taken)
+    smaller = 0
+    rest = t.loose & ~same
+    while rest:
+        c = cas_ctz(rest)
+        if 0 < gvalue(c) < rank:
+            smaller |= (<mask_t>1) << c
+        rest &= rest - 1
+    if cas_popcount(smaller) >= 2:
+        n = gr_groups(smaller, rank, groups, GR_LIMIT)
+        if n < 0:
+            return -1
+        if single:
+            best = 0.0
+            for i in range(n):
+                x = gweight(p, groups[i])
+                if i == 0 or x > best:
+                    best = x
+        else:
+            best = gr_packing(p, smaller, groups, n)
+            if best < 0:
+                return -1
+        w += best
+    clears[0] = taken == table and not smaller
+    if not clears[0] and smaller and (taken | smaller) == table:
+        if single:
+            total = 0
+            m = smaller
+            while m:
+                total += gvalue(cas_ctz(m))
+                m &= m - 1
+            clears[0] = total == rank
+        else:
+            clears[0] = gr_partition_all(smaller, rank)
+    w_out[0] = w
+    return 0
+
+cdef double gr_miss(int total, int k, int h) noexcept nogil:
+    """greedy._miss: C(total - k, h) / C(total, h), factor by factor."""
+    cdef double q = 1.0
+    cdef int i
+    for i in range(h):
+        q *= <double>(total - k - i) / <double>(total - i)
+    return q
+
+cdef int gr_risk(Core* c, const GTable* t, mask_t hand_left, double* out) noexcept nogil:
+    """greedy.GreedyPlayer._risk; -1 when a packing is past GR_MAX_GROUPS."""
+    cdef int seat = c.h.to_move, opp = c.p.next_seat[seat]
+    cdef int h = cas_popcount(c.h.hands[opp]), stock = c.stock_len - c.h.stock_pos
+    cdef mask_t unseen = 0, table
+    cdef int s, i, j, k, total, rank, nopt = 0
+    cdef uint32_t sure = 0
+    cdef double p, taken, value, risk, none_better, tv, tp
+    cdef double ov[13]
+    cdef double op[13]
+    cdef bint take_all
+    out[0] = 0.0
+    if h == 0:
+        if hand_left or stock == 0:
+            return 0
+        h = c.p.last_hand_size if stock == c.p.players * c.p.last_hand_size else c.p.hand_size
+    for s in range(c.p.players):
+        if s != seat:
+            unseen |= c.h.hands[s]
+    for i in range(c.h.stock_pos, c.stock_len):
+        unseen |= (<mask_t>1) << c.stock[i]
+    total = cas_popcount(unseen)
+    if total == 0:
+        return 0
+    table = t.loose
+    for i in range(t.nb):
+        table |= t.bcards[i]
+    if not table:
+        return 0
+    for i in range(t.nb):
+        if t.bowners[i] >> opp & 1 and t.bvalue[i] < 32:
+            sure |= (<uint32_t>1) << t.bvalue[i]
+    for rank in range(1, 14):
+        k = cas_popcount(unseen & grank_mask(&c.p, rank))
+        if sure >> rank & 1:
+            p = 1.0
+        elif k == 0:
+            continue
+        else:
+            p = 1.0 - gr_miss(total, k, h) if total - k >= h else 1.0
+        if gr_best_take(&c.p, t, rank, table, &taken, &take_all) < 0:
+            return -1
+        if taken <= 0.0:
+            continue
+        value = taken + G_CARD_WEIGHT
+        if take_all and c.p.sweeps:
+            value += c.p.sweep_points
+        # options sorted descending by (value, p), as the reference's list.sort(reverse=True)
+        j = nopt
+        while j > 0 and (ov[j - 1] < value or (ov[j - 1] == value and op[j - 1] < p)):
+            ov[j] = ov[j - 1]
+            op[j] = op[j - 1]
+            j -= 1
+        ov[j] = value
+        op[j] = p
+        nopt += 1
+    risk = 0.0
+    none_better = 1.0
+    for i in range(nopt):
+        risk += ov[i] * op[i] * none_better
+        none_better *= 1.0 - op[i]
+    out[0] = risk
+    return 0
+
+cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
+    """greedy.GreedyPlayer.evaluate of move ``m`` for the seat to move; -1 when the risk
+    needs more sum groups than GR_MAX_GROUPS (the caller asks the reference)."""
+    cdef const Params* p = &c.p
+    cdef int seat = c.h.to_move, s, i, last, kind = m.kind
+    cdef mask_t bit, hand = c.h.hands[seat], hand_left, table, cards
+    cdef GTable t
+    cdef double gain = 0.0, own, risk, sign
+    cdef bint captured = False, others_empty, hand_ends
+    cdef uint8_t owners
+    if kind == K_PLUCK or kind == K_PASS:
+        out[0] = gweight(p, m.takes)
+        return 0
+    bit = (<mask_t>1) << m.card
+    t.loose = c.h.loose
+    t.nb = 0
+    if kind == K_TRAIL or kind == K_TWO_CARD or kind == K_CAPTURE:
+        for i in range(c.h.nbuilds):
+            if kind != K_CAPTURE or not (c.h.builds[i].cards & m.takes):
+                t.bcards[t.nb] = c.h.builds[i].cards
+                t.bvalue[t.nb] = c.h.builds[i].value
+                t.bowners[t.nb] = c.h.builds[i].owners
+                t.nb += 1
+    if kind == K_TRAIL:
+        t.loose |= bit
+    elif kind == K_TWO_CARD:
+        t.loose &= ~m.takes
+        gain = gweight(p, m.takes | bit)
+        captured = True
+        bit |= m.takes & hand
+    elif kind == K_CAPTURE:
+        t.loose &= ~m.takes
+        gain = gweight(p, m.takes | bit)
+        captured = True
+    else:
+        owners = <uint8_t>(1 << seat)
+        for i in range(c.h.nbuilds):
+            if c.h.builds[i].cards & m.takes:
+                if kind == K_AUGMENT:
+                    owners |= c.h.builds[i].owners
+            else:
+                t.bcards[t.nb] = c.h.builds[i].cards
+                t.bvalue[t.nb] = c.h.builds[i].value
+                t.bowners[t.nb] = c.h.builds[i].owners
+                t.nb += 1
+        t.loose &= ~m.takes
+        t.bcards[t.nb] = m.takes | bit
+        t.bvalue[t.nb] = m.value
+        t.bowners[t.nb] = owners
+        t.nb += 1
+    table = t.loose
+    for i in range(t.nb):
+        table |= t.bcards[i]
+    hand_left = hand & ~bit
+    if p.michigan and is_default(c, kind, m.takes):
+        gain -= G_DEFAULT_PENALTY
+    others_empty = True
+    for s in range(p.players):
+        if s != seat and c.h.hands[s]:
+            others_empty = False
+    hand_ends = not hand_left and others_empty and c.stock_len == c.h.stock_pos
+    if captured and p.sweeps and not table and (p.last_card_sweep or not hand_ends):
+        gain += p.sweep_points
+    if captured and p.callabra and not table:
+        out[0] = gain + G_CLEAR_WIN
+        return 0
+    if hand_ends:
+        last = seat if captured else c.h.last_capturer
+        if last < 0:
+            out[0] = gain
+            return 0
+        sign = 1.0 if p.team_of[last] == p.team_of[seat] else -1.0
+        out[0] = gain + sign * gweight(p, table)
+        return 0
+    own = 0.0
+    for i in range(t.nb):
+        if t.bowners[i] >> seat & 1:
+            own += gweight(p, t.bcards[i])
+    if gr_risk(c, &t, hand_left, &risk) < 0:
+        return -1
+    out[0] = gain + G_BUILD_DISCOUNT * own - G_RISK_WEIGHT * risk
+    return 0
+
+cdef int greedy_choose(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
+    """greedy.GreedyPlayer.choose over the n moves in buf: the best score, a tie (within
+    1e-9) broken by rng.below(number of tied moves); -1 when a score needs the reference."""
+    cdef double best = 0.0
+    cdef double* sc
+    cdef int* top
+    cdef int i, ntop = 0, pick
+    if n == 1:
+        return 0
+    sc = <double*>malloc(n * sizeof(double))
+    top = <int*>malloc(n * sizeof(int))
+    if sc == NULL or top == NULL:
+        free(sc)
+        free(top)
+        return -2
+    for i in range(n):
+        if greedy_eval(c, &buf.moves[i], &sc[i]) < 0:
+            free(sc)
+            free(top)
+            return -1
+        if i == 0 or sc[i] > best:
+            best = sc[i]
+    for i in range(n):
+        if sc[i] >= best - G_EPS:
+            top[ntop] = i
+            ntop += 1
+    pick = top[<int>rng_below(rng, <uint64_t>ntop)] if ntop > 1 else top[0]
+    free(sc)
+    free(top)
+    return pick

@@ -1,0 +1,224 @@
+"""The built-in players in the core (core/players.pxi) against the Python players.
+
+``State.greedy_scores`` is ``GreedyPlayer.evaluate`` computed in C, ``State.play_hand``
+plays a hand as ``RandomPlayer`` and ``GreedyPlayer`` would, RNG draw for RNG draw, and
+``simulate`` plays games of built-in players through it with the same statistics.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+import cassino
+from cassino import Rng, greedy, rules
+from cassino.game import Game
+from cassino.greedy import GreedyPlayer, card_weights
+from cassino.players import RandomPlayer, View
+from cassino.rules import implemented_systems
+from conftest import make_state
+
+core = pytest.importorskip("cassino._core")
+needs_core = pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="the core players")
+
+SYSTEMS = implemented_systems()
+
+
+def random_positions(system: str, seeds: range) -> Any:
+    """States along seeded random hands of ``system``."""
+    r = rules(system)
+    for seed in seeds:
+        state = core.State.deal(r, seed % r.players, seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            yield state
+            moves = state.legal_moves()
+            state.push(moves[rng.below(len(moves))])
+
+
+@needs_core
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_core_greedy_scores_are_the_reference_scores(system: str) -> None:
+    player = GreedyPlayer()
+    checked = 0
+    for state in random_positions(system, range(3)):
+        moves = state.legal_moves()
+        view = View.of(state, state.to_move)
+        ref = [player.evaluate(view, m) for m in moves]
+        got = state.greedy_scores()
+        assert len(got) == len(moves)
+        for m, a, b in zip(moves, ref, got, strict=True):
+            assert b == pytest.approx(a, abs=1e-9), (system, str(m))
+        checked += len(moves)
+    assert checked > 100
+
+
+def python_hand(state: Any, policies: list[str], seeds: list[int]) -> tuple[list[str], list[int]]:
+    players: list[Any] = [
+        GreedyPlayer(s) if p == "greedy" else RandomPlayer(s)
+        for p, s in zip(policies, seeds, strict=True)
+    ]
+    while not state.is_over:
+        seat = state.to_move
+        state.push(players[seat].choose(View.of(state, seat), state.legal_moves()))
+    return [str(m) for m in state.history], [p._rng.state for p in players]
+
+
+@needs_core
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_play_hand_plays_as_the_python_players(system: str) -> None:
+    r = rules(system)
+    for seed in range(4):
+        policies = ["greedy" if (s + seed) % 2 == 0 else "random" for s in range(r.players)]
+        if seed == 3:
+            policies = ["greedy"] * r.players
+        seeds = [seed * 100 + s for s in range(r.players)]
+        state = core.State.deal(r, seed % r.players, seed)
+        played, states = state.play_hand(policies, seeds)
+        moves, ref_states = python_hand(core.State.deal(r, seed % r.players, seed), policies, seeds)
+        assert [str(m) for m in state.history] == moves
+        assert played == len(moves) and states == ref_states
+        assert state.is_over
+        # every move was pushed: the hand takes back to its deal
+        for _ in range(played):
+            state.pop()
+        assert state == core.State.deal(r, seed % r.players, seed)
+
+
+@needs_core
+def test_scores_past_the_c_group_limit_are_the_reference_scores() -> None:
+    # 14 small loose cards and tens unseen: a ten's sum groups (642) are past
+    # GR_MAX_GROUPS, so the C greedy asks the reference for those scores
+    table = "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H"
+    state = make_state(["KS QS", "KH QH"], table, stock="10S 10H 10D 10C 9S 9H 9D 9C")
+    view = View.of(state, state.to_move)
+    ref = [GreedyPlayer().evaluate(view, m) for m in state.legal_moves()]
+    assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
+
+
+@needs_core
+@pytest.mark.parametrize("system", ["cassino_standard", "cassino_royal", "kontsina", "mulle"])
+def test_play_hand_hands_choices_past_the_group_limit_to_the_reference(system: str) -> None:
+    # with the limit at 1 group, most greedy choices with a packing go through the
+    # reference in the middle of play_hand's C loop; the hands are still the players'
+    r = rules(system)
+    old = core._greedy_group_limit(1)
+    try:
+        for seed in range(3):
+            policies = ["greedy"] * r.players
+            seeds = [seed * 10 + s for s in range(r.players)]
+            state = core.State.deal(r, seed % r.players, seed)
+            _, states = state.play_hand(policies, seeds)
+            ref = python_hand(core.State.deal(r, seed % r.players, seed), policies, seeds)
+            assert ([str(m) for m in state.history], states) == ref
+    finally:
+        core._greedy_group_limit(old)
+    with pytest.raises(ValueError, match="group limit"):
+        core._greedy_group_limit(10**6)
+
+
+@needs_core
+def test_greedy_constants_agree() -> None:
+    assert core.GREEDY_CONSTANTS == {
+        "BUILD_DISCOUNT": greedy.BUILD_DISCOUNT,
+        "RISK_WEIGHT": greedy.RISK_WEIGHT,
+        "CARD_WEIGHT": greedy.CARD_WEIGHT,
+        "CLEAR_WIN": greedy.CLEAR_WIN,
+        "_EPS": greedy._EPS,
+        "DEFAULT_PENALTY": float(greedy.DEFAULT_PENALTY),
+    }
+
+
+def weight(system: str, code: str, **options: Any) -> float:
+    return card_weights(rules(system, **options))[cassino.parse_card(code)]
+
+
+def test_card_weights_come_from_each_scoring_table() -> None:
+    assert weight("cassino_standard", "10D") == pytest.approx(2.2)
+    assert weight("cassino_standard", "2S") == pytest.approx(1.4)
+    assert weight("cassino_standard", "7H") == pytest.approx(0.2)
+    # Diloti: the aces score (ace_points), the 2S does not
+    assert weight("diloti", "AH") > weight("diloti", "2S")
+    # Kontsina: the 2C and the majority of clubs
+    assert weight("kontsina", "2C") > weight("kontsina", "2H") > 0
+    assert weight("kontsina", "7C") > weight("kontsina", "7H")
+    # Spade Cassino: every spade scores, the JS twice
+    assert weight("cassino_spade", "JS") > weight("cassino_spade", "9S") > weight(
+        "cassino_spade", "9H"
+    )
+    # Mulle: a second copy weighs as the first
+    assert weight("mulle", "10D'") == weight("mulle", "10D")
+    assert len(card_weights(rules("mulle"))) == 104
+
+
+@needs_core
+def test_play_hand_rejects_bad_input_and_keeps_the_state() -> None:
+    state = core.State.deal(rules("cassino_standard"), 0, 1)
+    before = state.to_position()
+    for policies, seeds, match in [
+        (["greedy"], [1, 2], "one policy"),
+        (["greedy", "clever"], [1, 2], "'clever'"),
+        (["greedy", "random"], [1, -1], "RNG state"),
+        (["greedy", "random"], [1, 2**64], "RNG state"),
+        (["greedy", "random"], [1, True], "RNG state"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            state.play_hand(policies, seeds)
+        assert state.to_position() == before and state.ply == 0
+
+
+@needs_core
+def test_core_shuffle_is_shuffled_deck() -> None:
+    for seed in (0, 1, 2**63 + 5):
+        for size in (40, 52, 104):
+            rng = Rng(seed)
+            deck = cassino.shuffled_deck(rng, size)
+            assert core.State.shuffled_deck(seed, size) == (deck, rng.state)
+    with pytest.raises(ValueError, match="deck size"):
+        core.State.shuffled_deck(1, 0)
+
+
+def test_game_play_hand_scores_the_hand_as_push_does() -> None:
+    fast = Game(seed=4)
+    slow = Game(seed=4)
+    played, states = fast.play_hand(["greedy", "random"], [7, 8])
+    players: list[Any] = [GreedyPlayer(7), RandomPlayer(8)]
+    while slow.hands_played == 0:
+        state = slow.state
+        slow.push(players[state.to_move].choose(View.of(state, state.to_move), slow.legal_moves()))
+    assert fast.log == slow.log and fast.scores == slow.scores
+    assert states == [p._rng.state for p in players]
+    assert played == sum(1 for rec in slow.log if rec["type"] == "move")
+
+
+def test_game_play_hand_refuses_points_scored_during_a_hand() -> None:
+    game = Game(seed=1, michigan=True)
+    with pytest.raises(cassino.RulesError, match="move by move"):
+        game.play_hand(["greedy", "random"], [1, 2])
+
+
+@pytest.mark.parametrize(
+    ("system", "players"),
+    [
+        ("cassino_standard", ["greedy", "random"]),
+        ("diloti", ["random", "greedy"]),
+        ("cassino_royal", ["greedy", "greedy"]),
+        ("mulle", ["random", "greedy"]),
+        ("cassino_three_four", ["greedy", "random", "greedy"]),
+    ],
+)
+@needs_core
+def test_simulate_with_builtin_players_equals_the_python_players(
+    system: str, players: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sm = importlib.import_module("cassino.simulate")  # (cassino.simulate is the function)
+    fast = sm.simulate(system, players, games=12, seed=3, workers=1)
+    slow = sm.simulate(system, players, games=12, seed=3, workers=1, core_players=False)
+    assert fast.to_dict() == slow.to_dict()
+    # the fast path was taken: without Game.play_hand the run is the Python one
+    monkeypatch.setattr(sm.Game, "play_hand", None)
+    with pytest.raises(TypeError):
+        sm.simulate(system, players, games=2, seed=3, workers=1)
+    assert sm.simulate(system, players, games=2, seed=3, workers=1, core_players=False)
