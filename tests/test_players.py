@@ -49,6 +49,10 @@ VIEW_FIELDS = {
     "phase",
     "defaults",
     "mulles",
+    "piles",
+    "sweep_order",
+    "discard",
+    "trailed",
 }
 
 
@@ -110,10 +114,14 @@ def test_view_has_no_attribute_exposing_other_hands_or_the_stock() -> None:
     state.push(state.legal_moves()[0])
     view = View.of(state, state.to_move)
     assert {f.name for f in dataclasses.fields(View)} == VIEW_FIELDS
-    for name in ("hands", "stock", "state", "position", "deck", "piles"):
+    for name in ("hands", "stock", "state", "position", "deck"):
         assert not hasattr(view, name)
     pos = state.to_position()
     other = pos.hands[1 - view.seat]
+    # the piles are public (every capture is made in view), and hold no card of a hand
+    assert view.piles == tuple(tuple(p) for p in pos.piles)
+    for pile in view.piles:
+        assert not any(other >> c & 1 for c in pile)
     for f in dataclasses.fields(View):
         value = getattr(view, f.name)
         assert not isinstance(value, cassino.State | Position)

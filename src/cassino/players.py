@@ -58,8 +58,11 @@ class View:
     game scores per team; ``played`` lists ``(seat, move)`` for every move of the hand;
     ``unseen`` is every card the seat has not seen (the other hands and the stock);
     with opt_pluck, ``plucked`` is the mask of the seats that have plucked in this deal and
-    ``phase`` the phase of the turn (``Position.phase``); ``defaults`` (Michigan) and
-    ``mulles`` (Mulle) are the public per-team counts of the position, empty elsewhere.
+    ``phase`` the phase of the turn (``Position.phase``, ``trailed``); ``defaults``
+    (Michigan) and ``mulles`` (Mulle) are the public per-team counts of the position, empty
+    elsewhere. ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
+    aside) are public too: every capture is made in view. :meth:`sample_world` deals the
+    unseen cards into a whole position consistent with all of it.
     """
 
     rules: Rules
@@ -82,6 +85,10 @@ class View:
     phase: str = "start"
     defaults: tuple[int, ...] = ()
     mulles: tuple[int, ...] = ()
+    piles: tuple[tuple[int, ...], ...] = ()
+    sweep_order: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    trailed: int | None = None
 
     @property
     def team(self) -> int:
@@ -136,7 +143,73 @@ class View:
             phase=pos.phase,
             defaults=pos.defaults,
             mulles=pos.mulles,
+            piles=tuple(tuple(p) for p in pos.piles),
+            sweep_order=tuple(pos.sweep_order),
+            discard=tuple(pos.discard),
+            trailed=pos.trailed,
         )
+
+    def sample_world(self, rng: Rng) -> Any:
+        """A whole state (``cassino.State``, at ply 0) consistent with everything this seat
+        has seen: its own hand, the table, the piles, the cards set aside and every public
+        count, with the unseen cards dealt uniformly at random (a Fisher-Yates shuffle from
+        ``rng``) to the other hands, each its size, and to the stock, in a random order.
+        A determinization for search (ISMCTS).
+
+        >>> import cassino
+        >>> state = cassino.new_hand(seed=5)
+        >>> view = View.of(state, 1)
+        >>> world = view.sample_world(Rng(3))
+        >>> world.hand(1) == state.hand(1), world.table == state.table
+        (True, True)
+        >>> len(world.hand(0)) == len(state.hand(0)), world.hand(0) == state.hand(0)
+        (True, False)
+        """
+        from . import State
+        from .position import Position
+
+        if not isinstance(rng, Rng):
+            raise PlayerError(f"sample_world needs a cassino.Rng, not {type(rng).__name__}")
+        cards = list(self.unseen)
+        need = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat) + self.stock_size
+        if len(cards) != need:
+            raise PlayerError(
+                f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
+            )
+        for i in range(len(cards) - 1, 0, -1):
+            j = rng.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        hands = []
+        k = 0
+        for s, n in enumerate(self.hand_sizes):
+            if s == self.seat:
+                hands.append(self.hand.mask)
+                continue
+            m = 0
+            for c in cards[k : k + n]:
+                m |= 1 << c
+            hands.append(m)
+            k += n
+        pos = Position(
+            rules=self.rules,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hands=tuple(hands),
+            loose=self.loose.mask,
+            builds=self.builds,
+            piles=self.piles,
+            stock=tuple(cards[k:]),
+            last_capturer=self.last_capturer,
+            sweep_order=self.sweep_order,
+            scores=self.scores,
+            discard=self.discard,
+            plucked=self.plucked,
+            phase=self.phase,
+            trailed=self.trailed,
+            defaults=self.defaults,
+            mulles=self.mulles,
+        )
+        return State.from_position(pos)
 
 
 def _movers(state: Any) -> list[int]:

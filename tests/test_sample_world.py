@@ -1,0 +1,143 @@
+"""View.sample_world: determinizations consistent with the view, uniform over the hidden places."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import cassino
+from cassino import Rng, rules
+from cassino.players import PlayerError, View
+from cassino.rules import implemented_systems
+
+
+def positions(system: str, seeds: range, every: int = 5) -> Any:
+    """Every ``every``-th state along seeded random hands of ``system``."""
+    r = rules(system)
+    for seed in seeds:
+        state = cassino.State.deal(r, seed % r.players, seed)
+        rng = Rng(seed)
+        ply = 0
+        while not state.is_over:
+            if ply % every == 0:
+                yield state
+            moves = state.legal_moves()
+            state.push(moves[rng.below(len(moves))])
+            ply += 1
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_a_sampled_world_never_moves_a_card_the_seat_has_seen(system: str) -> None:
+    rng = Rng(11)
+    checked = 0
+    for state in positions(system, range(2)):
+        true = state.to_position()
+        for seat in range(true.rules.players):
+            view = View.of(state, seat)
+            world = view.sample_world(rng).to_position()
+            # what the seat has seen is where it was
+            assert world.hands[seat] == true.hands[seat]
+            assert (world.loose, world.builds) == (true.loose, tuple(sorted(true.builds)))
+            assert (world.piles, world.discard, world.sweep_order) == (
+                true.piles, true.discard, true.sweep_order
+            )
+            assert (world.to_move, world.dealer, world.last_capturer) == (
+                true.to_move, true.dealer, true.last_capturer
+            )
+            assert (world.plucked, world.phase, world.trailed) == (
+                true.plucked, true.phase, true.trailed
+            )
+            assert (world.defaults, world.mulles) == (true.defaults, true.mulles)
+            # the unseen cards fill exactly the hidden places, each at its size
+            hidden = 0
+            for s in range(true.rules.players):
+                if s != seat:
+                    assert world.hands[s].bit_count() == true.hands[s].bit_count()
+                    assert not world.hands[s] & hidden
+                    hidden |= world.hands[s]
+            assert len(world.stock) == len(true.stock)
+            for c in world.stock:
+                assert not hidden >> c & 1
+                hidden |= 1 << c
+            assert hidden == view.unseen.mask
+            checked += 1
+    assert checked > 10
+
+
+def test_sampled_worlds_play_on() -> None:
+    """A sampled world is a legal position: its moves can be played to the end."""
+    rng = Rng(2)
+    for state in positions("cassino_standard", range(2), every=7):
+        world = View.of(state, state.to_move).sample_world(rng)
+        assert {str(m) for m in world.legal_moves()} == {str(m) for m in state.legal_moves()}
+        while not world.is_over:
+            moves = world.legal_moves()
+            world.push(moves[rng.below(len(moves))])
+
+
+def chi_square_critical(df: int, z: float = 3.09) -> float:
+    """The upper 0.1% point of chi-square with ``df`` degrees of freedom (Wilson-Hilferty)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+@pytest.mark.parametrize(("system", "players"), [("cassino_standard", 2), ("cassino_three_four", 3)])
+def test_unseen_cards_are_spread_uniformly_over_the_hidden_places(system: str, players: int) -> None:
+    r = rules(system, players=players)
+    state = cassino.State.deal(r, 0, 8)
+    state.push(state.legal_moves()[0])
+    seat = state.to_move
+    view = View.of(state, seat)
+    places = [s for s in range(players) if s != seat]
+    sizes = {s: view.hand_sizes[s] for s in places}
+    sizes["stock"] = view.stock_size
+    total = sum(sizes.values())
+    assert total == len(view.unseen)
+    n = 3000
+    counts: Counter[tuple[int, Any]] = Counter()
+    rng = Rng(99)
+    for _ in range(n):
+        world = view.sample_world(rng).to_position()
+        for s in places:
+            for c in cassino.CardSet(world.hands[s]):
+                counts[c, s] += 1
+        for c in world.stock:
+            counts[c, "stock"] += 1
+
+    def chi_square(got: Counter[tuple[int, Any]]) -> float:
+        stat = 0.0
+        for c in view.unseen:
+            for place, size in sizes.items():
+                expected = n * size / total
+                stat += (got[c, place] - expected) ** 2 / expected
+        return stat
+
+    # each card's row sums to n, and each place's column to n * size
+    df = (len(view.unseen) - 1) * (len(sizes) - 1)
+    assert chi_square(counts) < chi_square_critical(df), (chi_square(counts), df)
+    # the test can fail: a sampler that always deals the same cards to the same places
+    fixed: Counter[tuple[int, Any]] = Counter()
+    order = sorted(view.unseen)
+    k = 0
+    for place, size in sizes.items():
+        for c in order[k : k + size]:
+            fixed[c, place] = n
+        k += size
+    assert chi_square(fixed) > chi_square_critical(df)
+
+
+def test_sample_world_needs_a_cassino_rng() -> None:
+    view = View.of(cassino.new_hand(seed=1), 0)
+    with pytest.raises(PlayerError, match=r"cassino\.Rng"):
+        view.sample_world(7)  # type: ignore[arg-type]
+
+
+def test_sample_world_refuses_an_inconsistent_view() -> None:
+    import dataclasses
+
+    view = View.of(cassino.new_hand(seed=1), 0)
+    bad = dataclasses.replace(view, stock_size=view.stock_size + 1)
+    with pytest.raises(PlayerError, match="inconsistent"):
+        bad.sample_world(Rng(1))
