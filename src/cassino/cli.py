@@ -754,6 +754,95 @@ def simulate_command(
         plot_result(result, plot)
 
 
+@cli.command("tournament")
+@click.option("--system", default="cassino_standard", show_default=True, help="System id.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="Rules option (repeatable).")
+@click.option(
+    "--players",
+    "players_spec",
+    required=True,
+    metavar="A,B,...",
+    help="Two players or more: names (random, greedy), module:Class, each with key=value "
+    "parameters after a colon (mybots:Bot:depth=3).",
+)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per pair.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Replay every deal once per seat rotation.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes  [default: the local cores].")
+@click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
+              help="Local processes, a Ray cluster or a Dask cluster: the same results.")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Resamplings for the ratings' intervals.")
+@click.option("--timing-moves", type=click.IntRange(min=0), default=60, show_default=True,
+              help="Decisions that time each player (0: none).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per pair.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw the ratings and the win matrix to a PNG (needs cassino[plot]).")
+def tournament_command(
+    system: str, options: tuple[str, ...], players_spec: str, games: int, seed: int,
+    duplicate: bool, workers: int | None, engine: str, bootstrap: int, timing_moves: int,
+    as_json: bool, as_csv: bool, plot: str | None,
+) -> None:
+    """A round robin of players on the same seeded deals: wins with Wilson intervals and
+    point margins per pair, Bradley-Terry ratings with bootstrap intervals, ms per move."""
+    from .tournament import CSV_HEADER, plot_tournament, tournament
+
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be combined")
+    if plot is not None:
+        _check_plot_target(plot)
+    players = _parse_players(players_spec)
+    opts = dict(parse_option(o) for o in options)
+    bar = _ProgressBar("tournament") if _stderr_tty() else None
+    with _kept_stdout() as out:
+        try:
+            result = tournament(
+                players, system, games=games, seed=seed, duplicate=duplicate,
+                workers=workers, options=opts, engine=engine, progress=bar,
+                bootstrap=bootstrap, timing_moves=timing_moves,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        if as_json:
+            out.write(json.dumps(result.to_dict()) + "\n")
+        elif as_csv:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(CSV_HEADER)
+            writer.writerows(result.csv_rows())
+        else:
+            console = _console(file=out)
+            console.print(
+                f"{result.system}: {games} games a pair, seed {seed}"
+                f"{', duplicate deals' if duplicate else ''}"
+            )
+            pairs = _table([("pair", "left"), ("games", "right"), ("wins-losses-draws", "right"),
+                            ("win rate (95% CI)", "right"), ("margin (95% CI)", "right")])
+            for p in result.pairs:
+                (lo, hi), _ = p.ci95
+                mean, (mlo, mhi) = p.margin
+                pairs.add_row(
+                    f"{p.players[0]} vs {p.players[1]}", str(p.games),
+                    f"{p.wins[0]}-{p.wins[1]}-{p.draws}",
+                    f"{100 * p.win_rate[0]:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)",
+                    f"{mean:+.2f} ({mlo:+.2f} to {mhi:+.2f})",
+                )
+            console.print(pairs)
+            ratings = _table([("player", "left"), ("rating", "right"), ("95% CI", "right"),
+                              ("ms/move", "right")])
+            for name, (rating, (rlo, rhi)) in sorted(result.ratings.items(),
+                                                       key=lambda kv: -kv[1][0]):
+                ratings.add_row(name, f"{rating:+.0f}", f"{rlo:+.0f} to {rhi:+.0f}",
+                                f"{result.ms_per_move[name]:.3f}")
+            console.print(ratings)
+    if plot is not None:
+        plot_tournament(result, plot)
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="A shorter, rougher run.")

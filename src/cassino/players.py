@@ -41,6 +41,7 @@ __all__ = [
     "choose_move",
     "make_player",
     "register_player",
+    "split_spec",
 ]
 
 
@@ -256,21 +257,66 @@ def register_player(name: str, factory: PlayerFactory) -> None:
     PLAYERS[name] = factory
 
 
+def split_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A player spec's name (or ``module:Class``) and its ``key=value`` parameters, each
+    after a colon: values are read as int, float, ``true``/``false`` or else text.
+
+    >>> split_spec("ismcts:iterations=2000:policy=greedy")
+    ('ismcts', {'iterations': 2000, 'policy': 'greedy'})
+    >>> split_spec("mybots:Bot:depth=3:fast=true")
+    ('mybots:Bot', {'depth': 3, 'fast': True})
+    """
+    base: list[str] = []
+    params: dict[str, Any] = {}
+    for part in spec.split(":"):
+        if "=" in part:
+            key, _, text = part.partition("=")
+            key = key.strip()
+            if not key.isidentifier():
+                raise PlayerError(f"player spec {spec!r}: {key!r} is not a parameter name")
+            if key in params:
+                raise PlayerError(f"player spec {spec!r} sets {key!r} twice")
+            params[key] = _param_value(text.strip())
+        elif params:
+            raise PlayerError(f"player spec {spec!r}: parameters (key=value) come last")
+        else:
+            base.append(part)
+    if not "".join(base).strip():
+        raise PlayerError(f"player spec {spec!r} names no player")
+    return ":".join(p.strip() for p in base), params
+
+
+def _param_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def make_player(spec: str, seed: int = 0) -> Player:
     """A player from a registered name or a ``module:Class`` spec, seeded with ``seed``.
 
-    The factory is called with ``seed=seed`` when its signature accepts it, else with no
-    argument. Raises :class:`PlayerError` for an unknown name or an unusable spec.
+    Parameters follow the name, each after a colon (``ismcts:ms=50``,
+    ``mybots:Bot:depth=3``, :func:`split_spec`) and are passed as keyword arguments. The
+    factory is called with ``seed=seed`` when its signature accepts it. Raises
+    :class:`PlayerError` for an unknown name, an unusable spec or a parameter the factory
+    does not take.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise PlayerError(f"a player spec must be a name or module:Class, not {spec!r}")
     spec = spec.strip()
-    factory = _load_spec(spec) if ":" in spec else _registered(spec)
+    name, params = split_spec(spec)
+    factory = _load_spec(name) if ":" in name else _registered(name)
     if not callable(factory):
         raise PlayerError(f"player {spec!r} is not a class or factory")
     try:
         takes_seed = _accepts_seed(factory)
-        player = factory(seed=seed) if takes_seed else factory()
+        player = factory(seed=seed, **params) if takes_seed else factory(**params)
     except CassinoError:
         raise
     except Exception as exc:
