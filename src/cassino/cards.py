@@ -37,6 +37,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "CardSet",
     "card_code",
+    "card_codes",
     "card_rank",
     "card_suit",
     "check_deck",
@@ -92,6 +93,17 @@ def _code(card: int) -> str:
 
 
 _CODES = tuple(_code(c) for c in range(NUM_CARDS_DOUBLE))
+
+
+def card_codes(cards: Iterable[int]) -> list[str]:
+    """The codes of card ids, in order (``card_code`` of each).
+
+    >>> card_codes([0, 38, 52])
+    ['AS', '10D', "AS'"]
+    """
+    return [
+        _CODES[c] if type(c) is int and 0 <= c < NUM_CARDS_DOUBLE else card_code(c) for c in cards
+    ]
 
 
 def parse_card(code: str) -> int:

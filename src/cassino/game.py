@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._rng import Rng, shuffled_deck
-from .cards import ACES, SPADES, card_code, card_rank, parse_card
+from .cards import ACES, SPADES, card_code, card_codes, card_rank, parse_card
 from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
@@ -384,7 +384,7 @@ class Game:
                 return []
             if k == len(contenders):
                 return list(contenders)
-            deck = shuffled_deck(self._rng)
+            deck = self._shuffled(52)
             ranks = {s: card_rank(deck[i]) for i, s in enumerate(contenders)}
             rounds.append([[s, card_code(deck[i])] for i, s in enumerate(contenders)])
             order = sorted(contenders, key=lambda s: -ranks[s])
@@ -417,7 +417,7 @@ class Game:
         contenders = list(range(self.rules.players))
         rounds: list[list[list[Any]]] = []
         while True:
-            deck = shuffled_deck(self._rng)
+            deck = self._shuffled(52)
             ranks = {s: card_rank(deck[i]) for i, s in enumerate(contenders)}
             rounds.append([[s, card_code(deck[i])] for i, s in enumerate(contenders)])
             best = min(ranks.values()) if low else max(ranks.values())
@@ -427,16 +427,19 @@ class Game:
         self.log.append({"type": "draw", "rounds": rounds, "dealer": contenders[0]})
         return contenders[0]
 
-    def _deal(self, dealer: int) -> None:
+    def _shuffled(self, size: int) -> list[int]:
+        """``shuffled_deck(self._rng, size)``; in C with the core (the same deck and RNG
+        state)."""
         state_class = _state_class()
         if hasattr(state_class, "shuffled_deck"):
-            # the core's shuffle in C, the same deck and RNG state as shuffled_deck's
-            shuffled, self._rng.state = state_class.shuffled_deck(
-                self._rng.state, self.rules.num_ids
-            )
-        else:
-            shuffled = shuffled_deck(self._rng, self.rules.num_ids)
-        deck = self.rules.deck_cards(shuffled)
+            deck: list[int]
+            deck, self._rng.state = state_class.shuffled_deck(self._rng.state, size)
+            return deck
+        return shuffled_deck(self._rng, size)
+
+    def _deal(self, dealer: int) -> None:
+        state_class = _state_class()
+        deck = self.rules.deck_cards(self._shuffled(self.rules.num_ids))
         redeals: list[list[str]] = []
         if self.rules.redeal_layout != "none":
             deck, redeals = layout_redeal(self.rules, deck, self._rng)
@@ -446,7 +449,7 @@ class Game:
             "type": "deal",
             "hand": self._hand,
             "dealer": dealer,
-            "deck": [card_code(c) for c in deck],
+            "deck": card_codes(deck),
         }
         if redeals:
             record["redeals"] = redeals

@@ -870,6 +870,8 @@ class Rules:
     def deck_cards(self, deck: list[int] | tuple[int, ...]) -> list[int]:
         """``deck`` (a shuffled 52-card deck) without the cards the system sets aside."""
         m = self.deck_mask
+        if m == (1 << self.num_ids) - 1 and len(deck) == self.num_ids:
+            return list(deck)   # (the whole deck: nothing set aside)
         return [c for c in deck if m >> c & 1]
 
     @property
@@ -961,12 +963,19 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The options that differ from the system's preset."""
+        got = _OPTIONS.get(id(self))
+        if got is not None and got[0] is self:
+            return dict(got[1])
         base = _preset(self.system)
-        return {
+        out = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
             if f.compare and f.name != "system" and getattr(self, f.name) != getattr(base, f.name)
         }
+        if len(_OPTIONS) >= 256:
+            _OPTIONS.clear()
+        _OPTIONS[id(self)] = (self, out)   # (Rules are immutable: a game asks once a hand)
+        return dict(out)
 
     def replace(self, /, **options: Any) -> Rules:
         """A copy with options changed; unknown names raise :class:`RulesError`."""
@@ -992,6 +1001,7 @@ class Rules:
 OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in _NOT_OPTIONS
 )
+_OPTIONS: dict[int, tuple[Rules, dict[str, Any]]] = {}
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Rules)}
 
 
