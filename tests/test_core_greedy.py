@@ -88,14 +88,19 @@ def test_play_hand_plays_as_the_python_players(system: str) -> None:
 
 
 @needs_core
-def test_scores_past_the_c_group_limit_are_the_reference_scores() -> None:
-    # 14 small loose cards and tens unseen: a ten's sum groups (642) are past
-    # GR_MAX_GROUPS, so the C greedy asks the reference for those scores
+@pytest.mark.parametrize("limit", [4096, 600, 300])
+def test_scores_of_many_groups_are_the_reference_scores(limit: int) -> None:
+    # 14 small loose cards and tens unseen: a ten's sum groups are 642 (nines: 484), so the
+    # C packing keeps a memo, and past a lower limit the C greedy asks the reference
     table = "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H"
     state = make_state(["KS QS", "KH QH"], table, stock="10S 10H 10D 10C 9S 9H 9D 9C")
     view = View.of(state, state.to_move)
     ref = [GreedyPlayer().evaluate(view, m) for m in state.legal_moves()]
-    assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
+    old = core._greedy_group_limit(limit)
+    try:
+        assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
+    finally:
+        core._greedy_group_limit(old)
 
 
 @needs_core

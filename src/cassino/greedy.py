@@ -400,12 +400,20 @@ def _best_packing(
     return best
 
 
+@lru_cache(maxsize=65536)
 def _partition_all(mask: int, value: int) -> bool:
-    """Whether ``mask`` splits entirely into groups summing to ``value``."""
+    """Whether ``mask`` splits entirely into groups summing to ``value``: its lowest card
+    goes with a group of the rest that completes it to ``value`` (memoized by mask)."""
     if not mask:
         return True
     low = mask & -mask
-    return any(g & low and _partition_all(mask & ~g, value) for g in _groups(mask, value))
+    rest = mask ^ low
+    v = _value(low.bit_length() - 1)
+    if v == value:
+        return _partition_all(rest, value)
+    if not 0 < v < value:
+        return False
+    return any(_partition_all(rest & ~g, value) for g in _groups(rest, value - v))
 
 
 PLAYERS["greedy"] = GreedyPlayer

@@ -247,7 +247,7 @@ PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
 
 # Built-in players that live in their own modules, imported on first use.
-_BUILTIN_MODULES = {"greedy": "cassino.greedy"}
+_BUILTIN_MODULES = {"greedy": "cassino.greedy", "ismcts": "cassino.ismcts"}
 
 
 def register_player(name: str, factory: PlayerFactory) -> None:

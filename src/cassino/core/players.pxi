@@ -8,8 +8,8 @@
 # loaded into Params.gw), summed in ascending card order as the reference sums them.
 
 cdef enum:
-    GR_MAX_GROUPS = 512      # sum groups of one rank in a packing (past it: the reference's
-                             # answer is recomputed in Python, see greedy_fallback)
+    GR_MAX_GROUPS = 4096     # sum groups of one rank in a packing (past it: the reference
+                             # answers, State.greedy_scores and State.play_hand)
 
 # greedy.BUILD_DISCOUNT, RISK_WEIGHT, CARD_WEIGHT, CLEAR_WIN, _EPS and DEFAULT_PENALTY
 # (tests/test_core_greedy.py checks that they agree)
@@ -105,23 +105,88 @@ cdef int gr_groups(mask_t mask, int value, mask_t* out, int cap) noexcept nogil:
     return count
 
 cdef enum:
-    PM_BITS = 12
-    PM_CAP = 1 << PM_BITS    # memo entries of one packing (past 3/4 full: the reference)
+    PM_START = 10            # a memo starts with 2**10 slots and doubles at 3/4 full
+    PM_MAX = 22              # ... up to 2**22 (past it: the reference answers)
     PM_FROM = 16             # packings of this many groups or more keep a memo
 
 cdef struct PackMemo:
-    mask_t keys[PM_CAP]
-    double vals[PM_CAP]
-    uint8_t used[PM_CAP]
+    # an open-addressing table of masks and their answers
+    mask_t* keys
+    double* vals
+    uint8_t* used
+    int bits
     int n
 
-cdef inline int pm_slot(PackMemo* pm, mask_t key) noexcept nogil:
+cdef PackMemo* pm_new() noexcept nogil:
+    cdef PackMemo* pm = <PackMemo*>malloc(sizeof(PackMemo))
+    if pm == NULL:
+        return NULL
+    pm.bits = PM_START
+    pm.n = 0
+    pm.keys = <mask_t*>malloc((<size_t>1 << PM_START) * sizeof(mask_t))
+    pm.vals = <double*>malloc((<size_t>1 << PM_START) * sizeof(double))
+    pm.used = <uint8_t*>calloc(<size_t>1 << PM_START, 1)
+    if pm.keys == NULL or pm.vals == NULL or pm.used == NULL:
+        pm_free(pm)
+        return NULL
+    return pm
+
+cdef void pm_free(PackMemo* pm) noexcept nogil:
+    if pm != NULL:
+        free(pm.keys)
+        free(pm.vals)
+        free(pm.used)
+        free(pm)
+
+cdef inline size_t pm_slot(PackMemo* pm, mask_t key) noexcept nogil:
     """The slot of ``key``, or of the empty place where it goes."""
     cdef uint64_t h = (cas_lo(key) ^ (cas_hi(key) * <uint64_t>0x9E3779B97F4A7C15ULL))
-    cdef int i = <int>((h * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - PM_BITS))
+    cdef size_t mask = ((<size_t>1) << pm.bits) - 1
+    cdef size_t i = <size_t>((h * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - pm.bits))
     while pm.used[i] and pm.keys[i] != key:
-        i = (i + 1) & (PM_CAP - 1)
+        i = (i + 1) & mask
     return i
+
+cdef int pm_put(PackMemo* pm, mask_t key, double val) noexcept nogil:
+    """Store ``key``: 0, or -1 when the table cannot grow."""
+    cdef size_t i, slot, old_cap = (<size_t>1) << pm.bits
+    cdef mask_t* keys
+    cdef double* vals
+    cdef uint8_t* used
+    if (pm.n + 1) * 4 > <int>(old_cap * 3):
+        if pm.bits >= PM_MAX:
+            return -1
+        keys = pm.keys
+        vals = pm.vals
+        used = pm.used
+        pm.keys = <mask_t*>malloc(old_cap * 2 * sizeof(mask_t))
+        pm.vals = <double*>malloc(old_cap * 2 * sizeof(double))
+        pm.used = <uint8_t*>calloc(old_cap * 2, 1)
+        if pm.keys == NULL or pm.vals == NULL or pm.used == NULL:
+            free(pm.keys)
+            free(pm.vals)
+            free(pm.used)
+            pm.keys = keys
+            pm.vals = vals
+            pm.used = used
+            return -1
+        pm.bits += 1
+        for i in range(old_cap):
+            if used[i]:
+                slot = pm_slot(pm, keys[i])
+                pm.used[slot] = 1
+                pm.keys[slot] = keys[i]
+                pm.vals[slot] = vals[i]
+        free(keys)
+        free(vals)
+        free(used)
+    slot = pm_slot(pm, key)
+    if not pm.used[slot]:
+        pm.used[slot] = 1
+        pm.keys[slot] = key
+        pm.n += 1
+    pm.vals[slot] = val
+    return 0
 
 cdef double gr_packing(const Params* p, mask_t mask, const mask_t* groups, int ng) noexcept nogil:
     """greedy._best_packing: the best weight of disjoint groups of ``mask``; -1 when the
@@ -129,13 +194,11 @@ cdef double gr_packing(const Params* p, mask_t mask, const mask_t* groups, int n
     cdef PackMemo* pm = NULL
     cdef double got
     if ng >= PM_FROM:
-        pm = <PackMemo*>malloc(sizeof(PackMemo))
+        pm = pm_new()
         if pm == NULL:
             return -1.0
-        memset(pm.used, 0, sizeof(pm.used))
-        pm.n = 0
     got = gr_pack_rec(p, mask, groups, ng, pm)
-    free(pm)
+    pm_free(pm)
     return got
 
 cdef double gr_pack_rec(const Params* p, mask_t mask, const mask_t* groups, int ng,
@@ -144,7 +207,8 @@ cdef double gr_pack_rec(const Params* p, mask_t mask, const mask_t* groups, int 
     of its groups (the reference's memo, keyed by the mask, when ``pm`` is not NULL)."""
     cdef mask_t low, g
     cdef mask_t* rest
-    cdef int i, j, k, slot = 0
+    cdef int i, j, k
+    cdef size_t slot
     cdef double best, x
     if not mask or ng == 0:
         return 0.0
@@ -180,31 +244,54 @@ cdef double gr_pack_rec(const Params* p, mask_t mask, const mask_t* groups, int 
             if x > best:
                 best = x
     free(rest)
-    if pm != NULL and best >= 0:
-        if pm.n >= PM_CAP * 3 // 4:
-            return -1.0
-        slot = pm_slot(pm, mask)     # (the recursion above may have filled the slot found)
-        pm.used[slot] = 1
-        pm.keys[slot] = mask
-        pm.vals[slot] = best
-        pm.n += 1
+    if pm != NULL and best >= 0 and pm_put(pm, mask, best) < 0:
+        return -1.0
     return best
 
-cdef bint gr_partition_all(mask_t mask, int value) noexcept nogil:
-    """greedy._partition_all: whether ``mask`` splits wholly into groups of ``value``."""
-    cdef mask_t groups[GR_MAX_GROUPS]
-    cdef mask_t low
-    cdef int i, n
+cdef int gr_partition_all(mask_t mask, int value) noexcept nogil:
+    """greedy._partition_all: whether ``mask`` splits wholly into groups of ``value`` (1 or
+    0); -1 when its groups or its memo are past the C limits (the caller asks the
+    reference)."""
+    cdef PackMemo* pm = pm_new()
+    cdef int got
+    if pm == NULL:
+        return -1
+    got = gr_partition_rec(mask, value, pm)
+    pm_free(pm)
+    return got
+
+cdef int gr_partition_rec(mask_t mask, int value, PackMemo* pm) noexcept nogil:
+    """gr_partition_all's recursion: the lowest card goes with one of the groups of the rest
+    that complete it to ``value`` (memo keyed by the mask)."""
+    cdef mask_t low, rest
+    cdef mask_t* groups
+    cdef int i, n, v, got = 0
+    cdef size_t slot
     if not mask:
-        return True
-    n = gr_groups(mask, value, groups, GR_LIMIT)
-    if n < 0:
-        return False
+        return 1
+    slot = pm_slot(pm, mask)
+    if pm.used[slot]:
+        return <int>pm.vals[slot]
     low = mask & (~mask + 1)
-    for i in range(n):
-        if groups[i] & low and gr_partition_all(mask & ~groups[i], value):
-            return True
-    return False
+    rest = mask ^ low
+    v = gvalue(cas_ctz(low))
+    if v == value:
+        got = gr_partition_rec(rest, value, pm)
+    elif 0 < v < value:
+        groups = <mask_t*>malloc(GR_MAX_GROUPS * sizeof(mask_t))
+        if groups == NULL:
+            return -1
+        n = gr_groups(rest, value - v, groups, GR_LIMIT)
+        if n < 0:
+            got = -1
+        for i in range(n if n > 0 else 0):
+            got = gr_partition_rec(rest & ~groups[i], value, pm)
+            if got != 0:
+                break
+        free(groups)
+    if got < 0 or pm_put(pm, mask, got) < 0:
+        return -1
+    return got
 
 cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
                       double* w_out, bint* clears) noexcept nogil:
@@ -212,7 +299,7 @@ cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
     whether it clears the table; -1 when the sum groups are past GR_MAX_GROUPS."""
     cdef mask_t same = t.loose & grank_mask(p, rank)
     cdef mask_t taken, smaller, rest, m
-    cdef mask_t groups[GR_MAX_GROUPS]
+    cdef mask_t* groups
     cdef int n, i, c, total
     cdef double w, best, x
     cdef bint single = p.max_sum_groups == 1
@@ -251,19 +338,22 @@ cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
             smaller |= (<mask_t>1) << c
         rest &= rest - 1
     if cas_popcount(smaller) >= 2:
-        n = gr_groups(smaller, rank, groups, GR_LIMIT)
-        if n < 0:
+        groups = <mask_t*>malloc(GR_MAX_GROUPS * sizeof(mask_t))
+        if groups == NULL:
             return -1
-        if single:
+        n = gr_groups(smaller, rank, groups, GR_LIMIT)
+        best = -1.0
+        if n >= 0 and single:
             best = 0.0
             for i in range(n):
                 x = gweight(p, groups[i])
                 if i == 0 or x > best:
                     best = x
-        else:
+        elif n >= 0:
             best = gr_packing(p, smaller, groups, n)
-            if best < 0:
-                return -1
+        free(groups)
+        if best < 0:
+            return -1
         w += best
     clears[0] = taken == table and not smaller
     if not clears[0] and smaller and (taken | smaller) == table:
@@ -275,7 +365,10 @@ cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
                 m &= m - 1
             clears[0] = total == rank
         else:
-            clears[0] = gr_partition_all(smaller, rank)
+            total = gr_partition_all(smaller, rank)
+            if total < 0:
+                return -1
+            clears[0] = total == 1
     w_out[0] = w
     return 0
 

@@ -402,6 +402,14 @@ cdef class State:
             scores=pos.scores, mulles=pos.mulles,
         )
 
+    def hand_totals(self) -> list:
+        """Points per team of the piles and sweeps so far, ``hand_score().totals()`` computed
+        in C (playouts and search read it once per rollout)."""
+        cdef int64_t out[MAX_SEATS]
+        cdef int t
+        score_totals(&self.c, out)
+        return [out[t] for t in range(self.c.p.nteams)]
+
     def is_default(self, move) -> bool:
         """Whether playing ``move`` now defaults on the build duty of the obligation module
         (under michigan: legal, and fined 2 points when played; docs/rules.md §3.37, AMB-19)."""

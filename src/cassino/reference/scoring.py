@@ -23,6 +23,10 @@ class Scoring(StateBase):
             mulles=self.mulles,
         )
 
+    def hand_totals(self) -> list[int]:
+        """Points per team of the piles and sweeps so far: ``hand_score().totals()``."""
+        return self.hand_score().totals()
+
     def _mokki_counts(self) -> bool:
         """Whether a Mokki (sweep) made now counts (Finnish Kasino, docs/rules.md §3.21, AMB-54):
         never in the last deal of the hand; with ``mokki_cutoff_check=capture`` not once a

@@ -1,0 +1,160 @@
+"""The ``ismcts`` player: single-observer information-set Monte Carlo tree search
+(SO-ISMCTS; Cowling, Powley and Whitehouse, 2012).
+
+Each iteration samples a determinization from the view (:meth:`View.sample_world
+<cassino.players.View.sample_world>`), descends one tree of moves shared by every
+determinization (a move is a node wherever it is legal; UCB counts a child's
+*availability*, the iterations in which it was legal, instead of its parent's visits),
+adds one node, plays the rest of the hand in the core (``State.play_hand``, the GIL
+released) with the ``random`` or ``greedy`` players, and backs up the hand's point margin
+for the team that made each move. The move played is the root's most visited.
+
+>>> import cassino
+>>> from cassino.players import View
+>>> state = cassino.new_hand(seed=3)
+>>> bot = ISMCTSPlayer(seed=1, iterations=50)
+>>> bot.choose(View.of(state, state.to_move), state.legal_moves()) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ._rng import Rng
+from .game import _play_hand_reference
+from .moves import Move
+from .players import PLAYERS, PlayerError, View
+
+__all__ = ["ISMCTSPlayer"]
+
+DEFAULT_ITERATIONS = 400
+MARGIN_SCALE = 4.0
+"""Points of hand margin that make a reward of about 0.88 (0.5 + tanh(1) / 2)."""
+
+
+class _Node:
+    __slots__ = ("avail", "children", "team", "visits", "wins")
+
+    def __init__(self, team: int) -> None:
+        self.team = team          # the team of the player who made the move into this node
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 0
+        self.children: dict[Move, _Node] = {}
+
+
+class ISMCTSPlayer:
+    """SO-ISMCTS with core rollouts.
+
+    ``iterations`` (deterministic for a seed) or ``ms`` (a time budget per move) bound the
+    search; with neither, :data:`DEFAULT_ITERATIONS`. ``policy`` is the rollout player,
+    ``"random"`` or ``"greedy"``; ``c`` is the UCB exploration constant.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        ms: float | None = None,
+        policy: str = "random",
+        c: float = 0.7,
+    ) -> None:
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise PlayerError(f"ismcts: iterations must be a positive integer, not {iterations!r}")
+        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or ms <= 0):
+            raise PlayerError(f"ismcts: ms must be a positive number, not {ms!r}")
+        if policy not in ("random", "greedy"):
+            raise PlayerError(f"ismcts: policy must be 'random' or 'greedy', not {policy!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise PlayerError(f"ismcts: c must be a number >= 0, not {c!r}")
+        self.iterations = iterations if iterations is not None or ms is not None else (
+            DEFAULT_ITERATIONS
+        )
+        self.ms = ms
+        self.policy = policy
+        self.c = float(c)
+        self._rng = Rng(seed)
+        self.last_iterations = 0
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """The root's most visited move after the search (the first listed on a tie)."""
+        if len(moves) == 1:
+            return moves[0]
+        rules = view.rules
+        root = _Node(-1)
+        rng = self._rng
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
+        policies = [self.policy] * rules.players
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(view, root, rng, policies)
+            done += 1
+        self.last_iterations = done
+        best = moves[0]
+        most = -1
+        for m in moves:
+            child = root.children.get(m)
+            n = child.visits if child is not None else 0
+            if n > most:
+                best, most = m, n
+        return best
+
+    def _iterate(self, view: View, root: _Node, rng: Rng, policies: list[str]) -> None:
+        world: Any = view.sample_world(rng)
+        rules = view.rules
+        node = root
+        path: list[_Node] = []
+        c = self.c
+        while not world.is_over:
+            legal = world.legal_moves()
+            team = rules.team_of(world.to_move)
+            untried = [m for m in legal if m not in node.children]
+            for m in legal:
+                ch = node.children.get(m)
+                if ch is not None:
+                    ch.avail += 1
+            if untried:
+                m = untried[rng.below(len(untried))]
+                child = _Node(team)
+                child.avail = 1
+                node.children[m] = child
+                world.push(m)
+                path.append(child)
+                break
+            best_m = legal[0]
+            best_u = -math.inf
+            for m in legal:
+                ch = node.children[m]
+                u = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_m, best_u = m, u
+            node = node.children[best_m]
+            world.push(best_m)
+            path.append(node)
+        if not world.is_over:
+            states = [rng.next_u64() for _ in policies]
+            if hasattr(world, "play_hand"):
+                world.play_hand(policies, states)
+            else:
+                _play_hand_reference(world, policies, states)
+        totals = world.hand_totals()
+        for ch in path:
+            mine = totals[ch.team]
+            other = max(t for k, t in enumerate(totals) if k != ch.team)
+            ch.visits += 1
+            ch.wins += 0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE)
+
+
+PLAYERS["ismcts"] = ISMCTSPlayer

@@ -1,0 +1,85 @@
+"""The ismcts player: legal on every system with a small budget, deterministic for a seed
+and an iteration budget, and its parameters checked. Strength is a benchmark
+(docs/bots.md), not a test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cassino
+from cassino import Game, Rng, rules
+from cassino.ismcts import ISMCTSPlayer
+from cassino.players import PlayerError, View, choose_move, make_player
+from cassino.rules import implemented_systems
+
+
+def play_hand_with(system: str, bot: Any, seed: int) -> list[str]:
+    """One hand of ``system``: ``bot`` at seat 0, random players elsewhere; the moves."""
+    r = rules(system)
+    state = cassino.State.deal(r, seed % r.players, seed)
+    rng = Rng(seed)
+    while not state.is_over:
+        seat = state.to_move
+        moves = state.legal_moves()
+        if seat == 0:
+            move = choose_move(bot, View.of(state, seat), moves)   # raises if illegal
+        else:
+            move = moves[rng.below(len(moves))]
+        state.push(move)
+    return [str(m) for m in state.history]
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_ismcts_plays_legal_moves_on_every_system(system: str) -> None:
+    bot = ISMCTSPlayer(seed=1, iterations=6, policy="greedy")
+    moves = play_hand_with(system, bot, 2)
+    assert moves and bot.last_iterations in (0, 6)
+
+
+def test_same_seed_and_iterations_same_moves() -> None:
+    a = play_hand_with("cassino_standard", ISMCTSPlayer(seed=5, iterations=30), 4)
+    b = play_hand_with("cassino_standard", ISMCTSPlayer(seed=5, iterations=30), 4)
+    assert a == b
+    others = {tuple(play_hand_with("cassino_standard", ISMCTSPlayer(seed=s, iterations=30), 4))
+              for s in range(6, 10)}
+    assert len(others | {tuple(a)}) > 1   # the seed matters
+
+
+def test_a_time_budget_searches_and_stops() -> None:
+    state = cassino.new_hand(seed=6)
+    bot = make_player("ismcts:ms=20", seed=1)
+    assert isinstance(bot, ISMCTSPlayer) and bot.iterations is None
+    move = bot.choose(View.of(state, state.to_move), state.legal_moves())
+    assert move in state.legal_moves() and bot.last_iterations >= 1
+
+
+def test_it_takes_a_sure_sweep() -> None:
+    # 9H takes both table cards (a sweep, 1 point in the partnership of sweeps=true); every
+    # other move leaves cards to the opponent
+    from conftest import make_state
+
+    state = make_state(["9H 2D", "KC QC"], "4S 5C", options={"sweeps": True})
+    bot = ISMCTSPlayer(seed=3, iterations=200)
+    assert str(bot.choose(View.of(state, 0), state.legal_moves())) == "9Hx4S,5C"
+
+
+def test_bad_parameters_are_player_errors() -> None:
+    for spec, match in [
+        ("ismcts:iterations=0", "iterations"),
+        ("ismcts:ms=-1", "ms"),
+        ("ismcts:policy=clever", "policy"),
+        ("ismcts:c=-0.5", "c must"),
+        ("ismcts:depth=2", "depth"),
+    ]:
+        with pytest.raises(PlayerError, match=match):
+            make_player(spec)
+
+
+def test_ismcts_plays_a_game_in_simulate() -> None:
+    res = cassino.simulate(players=("ismcts:iterations=4", "random"), games=2, seed=1,
+                           workers=1)
+    assert res.summary.games == 2
+    game = Game(seed=2)
+    assert game.legal_moves()
