@@ -83,3 +83,20 @@ def test_ismcts_plays_a_game_in_simulate() -> None:
     assert res.summary.games == 2
     game = Game(seed=2)
     assert game.legal_moves()
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_hand_totals_are_the_hand_score_totals(system: str) -> None:
+    """ismcts reads the hand's points through State.hand_totals (C in the core)."""
+    r = rules(system)
+    for seed in range(3):
+        state = cassino.State.deal(r, seed % r.players, seed)
+        rng = Rng(seed)
+        ply = 0
+        while not state.is_over:
+            if ply % 9 == 0:
+                assert state.hand_totals() == state.hand_score().totals()
+            moves = state.legal_moves()
+            state.push(moves[rng.below(len(moves))])
+            ply += 1
+        assert state.hand_totals() == state.hand_score().totals()
