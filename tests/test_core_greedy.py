@@ -96,11 +96,8 @@ def test_scores_of_many_groups_are_the_reference_scores(limit: int) -> None:
     state = make_state(["KS QS", "KH QH"], table, stock="10S 10H 10D 10C 9S 9H 9D 9C")
     view = View.of(state, state.to_move)
     ref = [GreedyPlayer().evaluate(view, m) for m in state.legal_moves()]
-    old = core._greedy_group_limit(limit)
-    try:
-        assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
-    finally:
-        core._greedy_group_limit(old)
+    assert state._greedy_group_limit(limit) == 4096
+    assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
 
 
 @needs_core
@@ -109,19 +106,16 @@ def test_play_hand_hands_choices_past_the_group_limit_to_the_reference(system: s
     # with the limit at 1 group, most greedy choices with a packing go through the
     # reference in the middle of play_hand's C loop; the hands are still the players'
     r = rules(system)
-    old = core._greedy_group_limit(1)
-    try:
-        for seed in range(3):
-            policies = ["greedy"] * r.players
-            seeds = [seed * 10 + s for s in range(r.players)]
-            state = core.State.deal(r, seed % r.players, seed)
-            _, states = state.play_hand(policies, seeds)
-            ref = python_hand(core.State.deal(r, seed % r.players, seed), policies, seeds)
-            assert ([str(m) for m in state.history], states) == ref
-    finally:
-        core._greedy_group_limit(old)
+    for seed in range(3):
+        policies = ["greedy"] * r.players
+        seeds = [seed * 10 + s for s in range(r.players)]
+        state = core.State.deal(r, seed % r.players, seed)
+        state._greedy_group_limit(1)
+        _, states = state.play_hand(policies, seeds)
+        ref = python_hand(core.State.deal(r, seed % r.players, seed), policies, seeds)
+        assert ([str(m) for m in state.history], states) == ref
     with pytest.raises(ValueError, match="group limit"):
-        core._greedy_group_limit(10**6)
+        state._greedy_group_limit(10**6)
 
 
 @needs_core

@@ -159,6 +159,7 @@ cdef struct Params:
     int mulle_points         # Mulle: a capture of exactly the other copy of the card played
     int point_cards_once     # Mulle: each point card scores once per team (AMB-56 option)
     double gw[NCARDS]        # the greedy player's card weights (greedy.card_weights)
+    int gr_limit             # sum groups past which a greedy score is the reference's
     int general_paths        # list multi-valued and Diloti positions by their general paths
                              # (State._general_paths, tests compare the paths)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -337,10 +336,10 @@ def _ratings(
     each pair's games (seeded: the same run gives the same intervals)."""
     point = bradley_terry(names, _win_counts(outcomes))
     draws: dict[str, list[float]] = {k: [] for k in names}
-    rng = random.Random(seed)
+    rng = Rng(seed)
     for _ in range(bootstrap):
         sample = {
-            pair: [got[rng.randrange(len(got))] for _ in got] for pair, got in outcomes.items()
+            pair: [got[rng.below(len(got))] for _ in got] for pair, got in outcomes.items()
         }
         for k, v in bradley_terry(names, _win_counts(sample)).items():
             draws[k].append(v)

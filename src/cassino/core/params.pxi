@@ -14,21 +14,9 @@ cdef void set_first_player(Params* p, int dealer) noexcept nogil:
             if p.next_seat[s] == dealer:
                 p.first_player = s
 
-cdef dict _PARAMS = {}      # id(rules) -> (rules, its Params as bytes): a game loads a hand's
-                            # rules once per hand, and Rules are immutable
-
 cdef int load_params(Params* p, object rules, int dealer) except -1:
-    """Params of ``rules`` with ``dealer`` dealing (cached per Rules object)."""
-    got = _PARAMS.get(id(rules))
-    if got is not None and got[0] is rules:
-        memcpy(p, <const char*>got[1], sizeof(Params))
-        set_first_player(p, dealer)
-        return 0
-    load_params_fresh(p, rules, dealer)
-    if len(_PARAMS) >= 64:
-        _PARAMS.clear()
-    _PARAMS[id(rules)] = (rules, (<char*>p)[:sizeof(Params)])
-    return 0
+    """Params of ``rules`` with ``dealer`` dealing."""
+    return load_params_fresh(p, rules, dealer)
 
 cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     cdef int s, i, n
@@ -135,6 +123,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.mulle_points = rules.mulle_points
     p.point_cards_once = 1 if rules.point_cards_once else 0
     load_multi(p, rules)
+    p.gr_limit = GR_MAX_GROUPS
     from cassino.greedy import card_weights   # (here: greedy imports the reference)
     weights = card_weights(rules)
     for i in range(NCARDS):

@@ -13,18 +13,6 @@ cdef enum:
 
 # greedy.BUILD_DISCOUNT, RISK_WEIGHT, CARD_WEIGHT, CLEAR_WIN, _EPS and DEFAULT_PENALTY
 # (tests/test_core_greedy.py checks that they agree)
-cdef int GR_LIMIT = GR_MAX_GROUPS   # the limit in force (tests lower it: _greedy_group_limit)
-
-def _greedy_group_limit(limit) -> int:
-    """Set the number of sum groups past which a greedy score is the reference's (tests
-    lower it to reach that path in ordinary hands); returns the previous limit."""
-    global GR_LIMIT
-    cdef int old = GR_LIMIT
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= GR_MAX_GROUPS:
-        raise ValueError(f"the group limit is from 0 to {GR_MAX_GROUPS}, not {limit!r}")
-    GR_LIMIT = limit
-    return old
-
 cdef double G_BUILD_DISCOUNT = 0.7
 cdef double G_RISK_WEIGHT = 1.0
 cdef double G_CARD_WEIGHT = 0.2
@@ -248,7 +236,7 @@ cdef double gr_pack_rec(const Params* p, mask_t mask, const mask_t* groups, int 
         return -1.0
     return best
 
-cdef int gr_partition_all(mask_t mask, int value) noexcept nogil:
+cdef int gr_partition_all(mask_t mask, int value, int limit) noexcept nogil:
     """greedy._partition_all: whether ``mask`` splits wholly into groups of ``value`` (1 or
     0); -1 when its groups or its memo are past the C limits (the caller asks the
     reference)."""
@@ -256,11 +244,11 @@ cdef int gr_partition_all(mask_t mask, int value) noexcept nogil:
     cdef int got
     if pm == NULL:
         return -1
-    got = gr_partition_rec(mask, value, pm)
+    got = gr_partition_rec(mask, value, pm, limit)
     pm_free(pm)
     return got
 
-cdef int gr_partition_rec(mask_t mask, int value, PackMemo* pm) noexcept nogil:
+cdef int gr_partition_rec(mask_t mask, int value, PackMemo* pm, int limit) noexcept nogil:
     """gr_partition_all's recursion: the lowest card goes with one of the groups of the rest
     that complete it to ``value`` (memo keyed by the mask)."""
     cdef mask_t low, rest
@@ -276,16 +264,16 @@ cdef int gr_partition_rec(mask_t mask, int value, PackMemo* pm) noexcept nogil:
     rest = mask ^ low
     v = gvalue(cas_ctz(low))
     if v == value:
-        got = gr_partition_rec(rest, value, pm)
+        got = gr_partition_rec(rest, value, pm, limit)
     elif 0 < v < value:
         groups = <mask_t*>malloc(GR_MAX_GROUPS * sizeof(mask_t))
         if groups == NULL:
             return -1
-        n = gr_groups(rest, value - v, groups, GR_LIMIT)
+        n = gr_groups(rest, value - v, groups, limit)
         if n < 0:
             got = -1
         for i in range(n if n > 0 else 0):
-            got = gr_partition_rec(rest & ~groups[i], value, pm)
+            got = gr_partition_rec(rest & ~groups[i], value, pm, limit)
             if got != 0:
                 break
         free(groups)
@@ -341,7 +329,7 @@ cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
         groups = <mask_t*>malloc(GR_MAX_GROUPS * sizeof(mask_t))
         if groups == NULL:
             return -1
-        n = gr_groups(smaller, rank, groups, GR_LIMIT)
+        n = gr_groups(smaller, rank, groups, p.gr_limit)
         best = -1.0
         if n >= 0 and single:
             best = 0.0
@@ -365,7 +353,7 @@ cdef int gr_best_take(const Params* p, const GTable* t, int rank, mask_t table,
                 m &= m - 1
             clears[0] = total == rank
         else:
-            total = gr_partition_all(smaller, rank)
+            total = gr_partition_all(smaller, rank, p.gr_limit)
             if total < 0:
                 return -1
             clears[0] = total == 1

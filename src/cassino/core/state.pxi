@@ -709,6 +709,16 @@ cdef class State:
                 out.append(x)
         return out
 
+    def _greedy_group_limit(self, limit) -> int:
+        """Set the number of sum groups past which this state's greedy scores are the
+        reference's (tests lower it to reach that path in ordinary hands); returns the
+        previous limit."""
+        cdef int old = self.c.p.gr_limit
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= GR_MAX_GROUPS:
+            raise ValueError(f"the group limit is from 0 to {GR_MAX_GROUPS}, not {limit!r}")
+        self.c.p.gr_limit = limit
+        return old
+
     cdef object _view(self):
         from cassino.players import View
         return View.of(self, self.c.h.to_move)
