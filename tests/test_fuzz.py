@@ -91,7 +91,10 @@ def test_short_atheris_run(tmp_path: Path) -> None:
         sys.executable,
         str(HARNESS),
         f"-atheris_runs={ATHERIS_RUNS}",
-        "-timeout=0",  # no libFuzzer alarm timer: the subprocess timeout catches hangs
+        # a slow input is a finding past 60 s (with -timeout=0, atheris's own watchdog
+        # flags any input still running at its first 1 s tick); libFuzzer's alarm timer
+        # may then end the process with SIGALRM (-14) after 'Done', which is no finding
+        "-timeout=60",
         "-max_len=8192",
         "-seed=1",
         f"-artifact_prefix={tmp_path}/",
@@ -100,8 +103,10 @@ def test_short_atheris_run(tmp_path: Path) -> None:
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
     tail = (proc.stdout + proc.stderr)[-3000:]
-    assert proc.returncode == 0, f"atheris found something:\n{tail}"
     done = re.search(r"Done (\d+) in", proc.stderr)
+    assert proc.returncode == 0 or (proc.returncode == -14 and done), (
+        f"atheris found something:\n{tail}"
+    )
     assert done, tail
     RELIABILITY_COUNTS["fuzz: executions (atheris)"] = (
         RELIABILITY_COUNTS.get("fuzz: executions (atheris)", 0) + int(done.group(1))
