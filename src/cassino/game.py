@@ -288,10 +288,7 @@ class Game:
             )
         state = self._state
         before = len(state.history)
-        if hasattr(state, "play_hand"):
-            played, states = state.play_hand(list(policies), list(rng_states))
-        else:
-            played, states = _play_hand_reference(state, policies, rng_states)
+        played, states = play_builtin_hand(state, policies, rng_states)
         if log:
             movers = state.movers[before:]
             for seat, m in zip(movers, state.history[before:], strict=True):
@@ -585,6 +582,17 @@ class Game:
             raise
         except CassinoError as exc:
             raise ReplayError(f"record {k}: {exc}") from None
+
+
+def play_builtin_hand(
+    state: Any, policies: Sequence[str], rng_states: Sequence[int]
+) -> tuple[int, list[int]]:
+    """Play the rest of ``state``'s hand with the built-in players (``State.play_hand`` in
+    the core, the Python players on the reference); ``(moves played, new RNG states)``."""
+    if hasattr(state, "play_hand"):
+        got: tuple[int, list[int]] = state.play_hand(list(policies), list(rng_states))
+        return got
+    return _play_hand_reference(state, policies, rng_states)
 
 
 def _play_hand_reference(

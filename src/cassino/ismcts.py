@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._rng import Rng
-from .game import _play_hand_reference
+from .game import play_builtin_hand
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -144,11 +144,7 @@ class ISMCTSPlayer:
             world.push(best_m)
             path.append(node)
         if not world.is_over:
-            states = [rng.next_u64() for _ in policies]
-            if hasattr(world, "play_hand"):
-                world.play_hand(policies, states)
-            else:
-                _play_hand_reference(world, policies, states)
+            play_builtin_hand(world, policies, [rng.next_u64() for _ in policies])
         totals = world.hand_totals()
         for ch in path:
             mine = totals[ch.team]
