@@ -200,7 +200,7 @@ class GreedyPlayer:
     def evaluate(self, view: View, move: Move) -> float:
         """The score of ``move`` (see the class docstring)."""
         r = view.rules
-        ws = card_weights(r)
+        ws = self._weights(view)
         seat = view.seat
         if not move.plays_card:
             # opt_pluck: a pluck gains its card and changes nothing else of note; a pass
@@ -265,6 +265,11 @@ class GreedyPlayer:
             gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._risk(view, loose, builds, hand_left)
         )
 
+    def _weights(self, view: View) -> tuple[float, ...]:
+        """The points of each captured card (:func:`card_weights`; a subclass may adjust
+        them to the position)."""
+        return card_weights(view.rules)
+
     # -- the opponent's best reply -----------------------------------------------------------
     def _risk(self, view: View, loose: int, builds: list[Build], hand_left: int) -> float:
         r = view.rules
@@ -285,6 +290,7 @@ class GreedyPlayer:
         if not table:
             return 0.0
         sure = {b.value for b in builds if b.owners >> opp & 1}
+        ws = self._weights(view)
         options: list[tuple[float, float]] = []
         for rank in range(1, 14):
             k = (unseen & _ranks(r, rank)).bit_count()
@@ -294,7 +300,7 @@ class GreedyPlayer:
                 continue
             else:
                 p = 1.0 - _miss(total, k, h) if total - k >= h else 1.0
-            taken, take_all = self._best_take(r, loose, builds, rank, table)
+            taken, take_all = self._best_take(ws, r, loose, builds, rank, table)
             if taken <= 0.0:
                 continue
             value = taken + CARD_WEIGHT
@@ -310,10 +316,15 @@ class GreedyPlayer:
         return risk
 
     def _best_take(
-        self, r: Rules, loose: int, builds: Iterable[Build], rank: int, table: int
+        self,
+        ws: tuple[float, ...],
+        r: Rules,
+        loose: int,
+        builds: Iterable[Build],
+        rank: int,
+        table: int,
     ) -> tuple[float, bool]:
         """Weight of the best capture a card of ``rank`` makes, and whether it clears the table."""
-        ws = card_weights(r)
         same = loose & _ranks(r, rank)
         if rank > 10:  # a face card takes faces of its rank only
             n = same.bit_count()

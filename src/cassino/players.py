@@ -247,7 +247,11 @@ PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
 
 # Built-in players that live in their own modules, imported on first use.
-_BUILTIN_MODULES = {"greedy": "cassino.greedy", "ismcts": "cassino.ismcts"}
+_BUILTIN_MODULES = {
+    "greedy": "cassino.greedy",
+    "expert": "cassino.expert",
+    "ismcts": "cassino.ismcts",
+}
 
 
 def register_player(name: str, factory: PlayerFactory) -> None:

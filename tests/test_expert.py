@@ -1,0 +1,147 @@
+"""The expert player: legal on every system, deterministic for a seed, exact at the known
+end of a hand (against a full minimax without pruning), its race weights, and its
+parameters checked. Strength is a benchmark (docs/bots.md), not a test."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import cassino
+from cassino import Rng, rules
+from cassino.expert import ExpertPlayer, _known
+from cassino.greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
+from cassino.players import PlayerError, View, choose_move, make_player
+from cassino.rules import implemented_systems
+
+
+def play_hand_with(system: str, bot: Any, seed: int) -> list[str]:
+    """One hand of ``system``: ``bot`` at seat 0, random players elsewhere; the moves."""
+    r = rules(system)
+    state = cassino.State.deal(r, seed % r.players, seed)
+    rng = Rng(seed)
+    while not state.is_over:
+        seat = state.to_move
+        moves = state.legal_moves()
+        if seat == 0:
+            move = choose_move(bot, View.of(state, seat), moves)   # raises if illegal
+        else:
+            move = moves[rng.below(len(moves))]
+        state.push(move)
+    return [str(m) for m in state.history]
+
+
+#: the reference (CASSINO_PURE_PYTHON=1) searches about 100 times slower than the core
+PURE = not hasattr(cassino.State, "greedy_scores")
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_expert_plays_legal_moves_on_every_system(system: str) -> None:
+    bot = ExpertPlayer(seed=1, nodes=500 if PURE else 40_000)
+    assert play_hand_with(system, bot, 3)
+
+
+def test_same_seed_same_moves() -> None:
+    a = play_hand_with("cassino_standard", ExpertPlayer(seed=5), 4)
+    assert a == play_hand_with("cassino_standard", ExpertPlayer(seed=5), 4)
+
+
+def exact(state: Any, team: int) -> int:
+    """The hand's final margin of ``team`` under best play: every line, no pruning."""
+    if state.is_over:
+        totals = state.hand_totals()
+        return int(totals[team] - totals[1 - team])
+    values = []
+    for move in state.legal_moves():
+        state.push(move)
+        values.append(exact(state, team))
+        state.pop()
+    mine = state.rules.team_of(state.to_move) == team
+    return max(values) if mine else min(values)
+
+
+def known_positions(count: int) -> list[Any]:
+    """Standard positions of 2 to 6 cards in hand with an empty stock, after random play."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        state = cassino.new_hand(seed=seed)
+        rng = Rng(seed)
+        stop = 2 + rng.below(5)
+        while not state.is_over and not (
+            state.to_position().stock == () and sum(len(state.hand(s)) for s in (0, 1)) <= stop
+        ):
+            moves = state.legal_moves()
+            state.push(moves[rng.below(len(moves))])
+        if not state.is_over and state.num_moves() > 1:
+            out.append(state)
+    return out
+
+
+def test_the_known_end_of_a_hand_is_played_exactly() -> None:
+    greedy_lost = 0
+    for state in known_positions(8 if PURE else 40):
+        seat = state.to_move
+        team = state.rules.team_of(seat)
+        view = View.of(state, seat)
+        assert _known(view)
+        values = {}
+        for move in state.legal_moves():
+            state.push(move)
+            values[move] = exact(state, team)
+            state.pop()
+        bot = ExpertPlayer(seed=1)
+        chosen = bot.choose(view, state.legal_moves())
+        assert bot.searched == 1
+        assert values[chosen] == max(values.values()), (state.to_position(), chosen)
+        g = GreedyPlayer(seed=1).choose(view, state.legal_moves())
+        greedy_lost += values[g] < max(values.values())
+    assert greedy_lost > 0   # the positions are ones where the search matters
+
+
+def test_a_spent_budget_falls_back_to_the_heuristic() -> None:
+    state = known_positions(1)[0]
+    view = View.of(state, state.to_move)
+    bot = ExpertPlayer(seed=1, nodes=1)
+    move = bot.choose(view, state.legal_moves())
+    assert bot.searched == 0
+    assert move == ExpertPlayer(seed=1, nodes=0).choose(view, state.legal_moves())
+
+
+def test_a_hidden_world_is_not_searched() -> None:
+    state = cassino.new_hand(seed=2)
+    assert not _known(View.of(state, state.to_move))       # the stock is full
+    r = rules("cassino_partnership")
+    assert not _known(View.of(cassino.State.deal(r, 0, 1), 1))   # three hidden hands
+
+
+def test_weights_drop_once_a_race_is_won() -> None:
+    state = cassino.new_hand(seed=7)
+    view = View.of(state, state.to_move)
+    ws = card_weights(view.rules)
+    bot = ExpertPlayer()
+    assert bot._weights(view) == ws                       # both races open
+    decided = replace(view, pile_sizes=(27, 3))
+    got = bot._weights(decided)
+    ten_d, seven_h = cassino.parse_card("10D"), cassino.parse_card("7H")
+    assert got[ten_d] == pytest.approx(ws[ten_d] - CARD_WEIGHT)
+    assert got[seven_h] == pytest.approx(ws[seven_h] - CARD_WEIGHT) == pytest.approx(0.0)
+    assert got[cassino.parse_card("7S")] == pytest.approx(SPADE_WEIGHT)   # spades still open
+
+
+def test_with_open_races_and_no_search_it_is_greedy() -> None:
+    a = play_hand_with("cassino_standard", ExpertPlayer(seed=2, nodes=0), 9)
+    b = play_hand_with("cassino_standard", GreedyPlayer(seed=2), 9)
+    # the races stay open for most of a hand: the two agree at least until one is won
+    assert a[:6] == b[:6]
+
+
+def test_bad_parameters_are_player_errors() -> None:
+    with pytest.raises(PlayerError, match="nodes"):
+        make_player("expert:nodes=-1")
+    with pytest.raises(PlayerError, match="nodes"):
+        make_player("expert:nodes=1.5")
+    assert isinstance(make_player("expert:nodes=10"), ExpertPlayer)
