@@ -72,6 +72,7 @@ def test_bad_parameters_are_player_errors() -> None:
         ("ismcts:policy=clever", "policy"),
         ("ismcts:c=-0.5", "c must"),
         ("ismcts:depth=2", "depth"),
+        ("ismcts:exact=2", "exact"),
     ]:
         with pytest.raises(PlayerError, match=match):
             make_player(spec)
@@ -100,3 +101,18 @@ def test_hand_totals_are_the_hand_score_totals(system: str) -> None:
             state.push(moves[rng.below(len(moves))])
             ply += 1
         assert state.hand_totals() == state.hand_score().totals()
+
+
+def test_the_known_end_of_a_hand_is_the_expert_search() -> None:
+    from cassino.expert import ExpertPlayer
+    from test_expert import known_positions
+
+    for state in known_positions(5):
+        view = View.of(state, state.to_move)
+        bot = ISMCTSPlayer(seed=2, iterations=40)
+        move = bot.choose(view, state.legal_moves())
+        assert bot.last_iterations == 0
+        assert move == ExpertPlayer(seed=2).choose(view, state.legal_moves())
+        off = ISMCTSPlayer(seed=2, iterations=40, exact=False)
+        assert off.choose(view, state.legal_moves()) in state.legal_moves()
+        assert off.last_iterations == 40

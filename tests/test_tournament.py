@@ -17,6 +17,7 @@ import cassino
 from cassino.cli import cli
 from cassino.errors import SimulationError
 from cassino.players import PlayerError, make_player, split_spec
+from cassino.rules import implemented_systems, rules
 from cassino.tournament import PairResult, bradley_terry, tournament
 
 
@@ -186,3 +187,20 @@ def test_cli_plot(tmp_path: Path) -> None:
     run("--players", "greedy,random", "--games", "2", "--workers", "1", "--bootstrap", "5",
         "--timing-moves", "0", "--plot", str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", implemented_systems())
+def test_all_four_bots_meet_on_every_system(system: str) -> None:
+    # the command with a small budget: duplicate deals, every built-in player
+    seats = rules(system).players
+    games = seats if seats % 2 == 0 else 2 * seats
+    out = run("--system", system, "--players", "ismcts:iterations=3,expert,greedy,random",
+              "--games", str(games), "--seed", "3", "--workers", "1", "--duplicate", "--json",
+              "--bootstrap", "10", "--timing-moves", "2").stdout
+    data = json.loads(out)
+    assert data["system"] == system and len(data["pairs"]) == 6
+    for pair in data["pairs"]:
+        assert sum(pair["wins"]) + pair["draws"] == pair["games"] == games
+    assert set(data["ratings"]) == set(data["ms_per_move"]) == {
+        "ismcts:iterations=3", "expert", "greedy", "random"}

@@ -582,7 +582,7 @@ def _print_summary(result: SimulationResult, out: IO[str] | None = None) -> None
     "players_spec",
     default=None,
     metavar="A,B",
-    help="Players, one per seat: names (random, greedy, ismcts) or module:Class, each with "
+    help="Players, one per seat: names (random, greedy, expert, ismcts) or module:Class, each with "
     "key=value parameters after a colon (ismcts:ms=50)  [default: one "
     "random player per seat of the system].",
 )
@@ -763,7 +763,7 @@ def simulate_command(
     "players_spec",
     required=True,
     metavar="A,B,...",
-    help="Two players or more: names (random, greedy, ismcts), module:Class, each with key=value "
+    help="Two players or more: names (random, greedy, expert, ismcts), module:Class, each with key=value "
     "parameters after a colon (mybots:Bot:depth=3).",
 )
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,

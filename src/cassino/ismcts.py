@@ -25,7 +25,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._rng import Rng
+from .expert import ExpertPlayer, _known
 from .game import play_builtin_hand
+from .greedy import GreedyPlayer
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -64,6 +66,7 @@ class ISMCTSPlayer:
         ms: float | None = None,
         policy: str = "random",
         c: float = 0.7,
+        exact: bool = True,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -81,13 +84,23 @@ class ISMCTSPlayer:
         self.ms = ms
         self.policy = policy
         self.c = float(c)
+        if not isinstance(exact, bool):
+            raise PlayerError(f"ismcts: exact must be true or false, not {exact!r}")
+        self.exact = exact
         self._rng = Rng(seed)
+        self._scorer = GreedyPlayer()
+        self._solver = ExpertPlayer(seed)
         self.last_iterations = 0
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The root's most visited move after the search (the first listed on a tie)."""
         if len(moves) == 1:
             return moves[0]
+        if self.exact and _known(view):
+            got = self._solver._solve(view, moves)
+            if got is not None:
+                self.last_iterations = 0
+                return got
         rules = view.rules
         root = _Node(-1)
         rng = self._rng
@@ -126,7 +139,7 @@ class ISMCTSPlayer:
                 if ch is not None:
                     ch.avail += 1
             if untried:
-                m = untried[rng.below(len(untried))]
+                m = _first_untried(world, legal, untried, self._scorer)
                 child = _Node(team)
                 child.avail = 1
                 node.children[m] = child
@@ -151,6 +164,23 @@ class ISMCTSPlayer:
             other = max(t for k, t in enumerate(totals) if k != ch.team)
             ch.visits += 1
             ch.wins += 0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE)
+
+
+def _first_untried(
+    world: Any, legal: list[Move], untried: list[Move], scorer: GreedyPlayer
+) -> Move:
+    """The untried move of best greedy score for the seat to move (the first listed on a
+    tie): expansion follows the heuristic's order instead of chance."""
+    if len(untried) == 1:
+        return untried[0]
+    if hasattr(world, "greedy_scores"):
+        scores = world.greedy_scores()
+    else:   # the reference: the same scores, from the Python player
+        view = View.of(world, world.to_move)
+        scores = [scorer.evaluate(view, m) for m in legal]
+    left = set(untried)
+    best = max((i for i in range(len(legal)) if legal[i] in left), key=lambda i: scores[i])
+    return legal[best]
 
 
 PLAYERS["ismcts"] = ISMCTSPlayer
