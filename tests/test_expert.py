@@ -39,7 +39,7 @@ PURE = not hasattr(cassino.State, "greedy_scores")
 
 @pytest.mark.parametrize("system", implemented_systems())
 def test_expert_plays_legal_moves_on_every_system(system: str) -> None:
-    bot = ExpertPlayer(seed=1, nodes=500 if PURE else 40_000)
+    bot = ExpertPlayer(seed=1, nodes=500 if PURE else 40_000, worlds=2 if PURE else 12)
     assert play_hand_with(system, bot, 3)
 
 
@@ -133,10 +133,31 @@ def test_weights_drop_once_a_race_is_won() -> None:
 
 
 def test_with_open_races_and_no_search_it_is_greedy() -> None:
-    a = play_hand_with("cassino_standard", ExpertPlayer(seed=2, nodes=0), 9)
+    a = play_hand_with("cassino_standard", ExpertPlayer(seed=2, nodes=0, worlds=0), 9)
     b = play_hand_with("cassino_standard", GreedyPlayer(seed=2), 9)
     # the races stay open for most of a hand: the two agree at least until one is won
     assert a[:6] == b[:6]
+
+
+def test_the_lookahead_picks_among_the_best_scores() -> None:
+    differs = 0
+    for seed in range(12):
+        state = cassino.new_hand(seed=seed)
+        rng = Rng(seed)
+        for _ in range(rng.below(20)):
+            moves = state.legal_moves()
+            state.push(moves[rng.below(len(moves))])
+        if state.is_over or state.num_moves() < 2:
+            continue
+        view = View.of(state, state.to_move)
+        moves = state.legal_moves()
+        bot = ExpertPlayer(seed=seed, nodes=0, worlds=6, width=3)
+        move = bot.choose(view, moves)
+        scores = sorted((bot.evaluate(view, m) for m in moves), reverse=True)
+        assert bot.evaluate(view, move) >= scores[min(2, len(scores) - 1)] - 1e-9
+        assert move == ExpertPlayer(seed=seed, nodes=0, worlds=6, width=3).choose(view, moves)
+        differs += move != ExpertPlayer(seed=seed, nodes=0, worlds=0).choose(view, moves)
+    assert differs > 0   # the lookahead changes some choices
 
 
 def test_bad_parameters_are_player_errors() -> None:
@@ -144,4 +165,8 @@ def test_bad_parameters_are_player_errors() -> None:
         make_player("expert:nodes=-1")
     with pytest.raises(PlayerError, match="nodes"):
         make_player("expert:nodes=1.5")
+    with pytest.raises(PlayerError, match="worlds"):
+        make_player("expert:worlds=-2")
+    with pytest.raises(PlayerError, match="width"):
+        make_player("expert:width=0")
     assert isinstance(make_player("expert:nodes=10"), ExpertPlayer)
