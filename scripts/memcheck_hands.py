@@ -135,6 +135,34 @@ def api_hand(seed: int) -> None:
     assert s.is_over
 
 
+def player_hands(rounds: int) -> int:
+    """The built-in players in C: greedy scores, whole hands of mixed greedy and random
+    seats (State.play_hand), the reference fallback past the group limit, the C shuffle."""
+    moves = 0
+    every = [*SYSTEMS, cassino.rules("mulle")]
+    for k in range(rounds * len(every)):
+        r = every[k % len(every)]
+        s = cassino.State.deal(r, k % r.players, 7919 * k + 1)
+        if k % len(every) == 3:
+            s._greedy_group_limit(1)        # every greedy score goes to the reference
+        rng = Rng(k)
+        for _ in range(rng.below(6)):
+            if s.is_over:
+                break
+            scores = s.greedy_scores()
+            assert len(scores) == s.num_moves()
+            s.push_index(rng.below(len(scores)))
+        if s.is_over:
+            continue
+        policies = ["greedy" if (seat + k) % 2 else "random" for seat in range(r.players)]
+        played, states = s.play_hand(policies, [rng.next_u64() for _ in policies])
+        assert s.is_over and len(states) == r.players
+        moves += played
+        deck, _ = _core.State.shuffled_deck(k, r.num_ids)
+        assert sorted(deck) == list(range(r.num_ids))
+    return moves
+
+
 def huge_tables() -> None:
     """Tables of 16 to 40 loose cards: counted by value multisets, listing refused."""
     from cassino.cards import card_code
@@ -174,6 +202,7 @@ def main() -> int:
     moves += system_hands(nsys)
     for seed in range(args.api):
         api_hand(seed)
+    moves += player_hands(max(1, args.api // 20))
     huge_tables()
     print(f"memcheck driver: {args.hands} random hands, {nmulle} of Mulle and {nsys} of the "
           f"other systems ({moves} moves), {args.api} API hands: ok")
