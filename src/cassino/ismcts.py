@@ -5,9 +5,14 @@ Each iteration samples a determinization from the view (:meth:`View.sample_world
 <cassino.players.View.sample_world>`), descends one tree of moves shared by every
 determinization (a move is a node wherever it is legal; UCB counts a child's
 *availability*, the iterations in which it was legal, instead of its parent's visits),
-adds one node, plays the rest of the hand in the core (``State.play_hand``, the GIL
-released) with the ``random`` or ``greedy`` players, and backs up the hand's point margin
-for the team that made each move. The move played is the root's most visited.
+adds one node (untried moves best greedy score first), judges it, and backs the reward up
+for the team that made each move. The judgement (``policy``) is ``"eval"`` by default:
+what the path's moves captured, for the seat's team less against it, plus the greedy
+score of the best move that follows (signed by its team), as ``0.5 + tanh(x / 2) / 2``;
+or a rollout of the rest of the hand in the core (``State.play_hand``, the GIL released)
+by ``"random"`` or ``"greedy"`` players, scored by the hand's point margin. The move
+played is the root's most visited. Where one world is left (the expert's exact case), it
+plays the expert's exact search.
 
 >>> import cassino
 >>> from cassino.players import View
@@ -25,9 +30,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._rng import Rng
-from .expert import ExpertPlayer, _known
+from .expert import ExpertPlayer, _known, _scores, _taken
 from .game import play_builtin_hand
-from .greedy import GreedyPlayer
+from .greedy import GreedyPlayer, card_weights
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -35,7 +40,9 @@ __all__ = ["ISMCTSPlayer"]
 
 DEFAULT_ITERATIONS = 400
 MARGIN_SCALE = 4.0
-"""Points of hand margin that make a reward of about 0.88 (0.5 + tanh(1) / 2)."""
+"""Points of hand margin that make a rollout's reward about 0.88 (0.5 + tanh(1) / 2)."""
+EVAL_SCALE = 2.0
+"""Points of evaluation (``policy="eval"``) that make a reward of about 0.88."""
 
 
 class _Node:
@@ -53,8 +60,12 @@ class ISMCTSPlayer:
     """SO-ISMCTS with core rollouts.
 
     ``iterations`` (deterministic for a seed) or ``ms`` (a time budget per move) bound the
-    search; with neither, :data:`DEFAULT_ITERATIONS`. ``policy`` is the rollout player,
-    ``"random"`` or ``"greedy"``; ``c`` is the UCB exploration constant.
+    search; with neither, :data:`DEFAULT_ITERATIONS`. ``policy`` judges a new node:
+    ``"eval"`` (the default: no rollout; what the moves of the path captured, for and
+    against the seat's team, plus the greedy score of the best move that follows) or a
+    rollout of the rest of the hand by ``"random"`` or ``"greedy"`` players in the core;
+    ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
+    one world is left.
     """
 
     name = "ismcts"
@@ -64,7 +75,7 @@ class ISMCTSPlayer:
         seed: int = 0,
         iterations: int | None = None,
         ms: float | None = None,
-        policy: str = "random",
+        policy: str = "eval",
         c: float = 0.7,
         exact: bool = True,
     ) -> None:
@@ -74,8 +85,10 @@ class ISMCTSPlayer:
             raise PlayerError(f"ismcts: iterations must be a positive integer, not {iterations!r}")
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or ms <= 0):
             raise PlayerError(f"ismcts: ms must be a positive number, not {ms!r}")
-        if policy not in ("random", "greedy"):
-            raise PlayerError(f"ismcts: policy must be 'random' or 'greedy', not {policy!r}")
+        if policy not in ("eval", "random", "greedy"):
+            raise PlayerError(
+                f"ismcts: policy must be 'eval', 'random' or 'greedy', not {policy!r}"
+            )
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise PlayerError(f"ismcts: c must be a number >= 0, not {c!r}")
         self.iterations = iterations if iterations is not None or ms is not None else (
@@ -127,9 +140,12 @@ class ISMCTSPlayer:
     def _iterate(self, view: View, root: _Node, rng: Rng, policies: list[str]) -> None:
         world: Any = view.sample_world(rng)
         rules = view.rules
+        me = rules.team_of(view.seat)
+        ws = card_weights(rules)
         node = root
         path: list[_Node] = []
         c = self.c
+        gained = 0.0    # "eval": what the path captured, for the seat's team less against
         while not world.is_over:
             legal = world.legal_moves()
             team = rules.team_of(world.to_move)
@@ -143,27 +159,39 @@ class ISMCTSPlayer:
                 child = _Node(team)
                 child.avail = 1
                 node.children[m] = child
-                world.push(m)
-                path.append(child)
+            else:
+                m = legal[0]
+                best_u = -math.inf
+                for move in legal:
+                    ch = node.children[move]
+                    u = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        m, best_u = move, u
+                child = node.children[m]
+            world.push(m)
+            gained += (1.0 if team == me else -1.0) * _taken(rules, ws, world, m)
+            path.append(child)
+            node = child
+            if untried:
                 break
-            best_m = legal[0]
-            best_u = -math.inf
-            for m in legal:
-                ch = node.children[m]
-                u = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if u > best_u:
-                    best_m, best_u = m, u
-            node = node.children[best_m]
-            world.push(best_m)
-            path.append(node)
+        if self.policy == "eval":
+            value = gained
+            if not world.is_over:
+                sign = 1.0 if rules.team_of(world.to_move) == me else -1.0
+                value += sign * max(_scores(world, world.legal_moves(), self._scorer))
+            mine = 0.5 + 0.5 * math.tanh(value / EVAL_SCALE)
+            for ch in path:
+                ch.visits += 1
+                ch.wins += mine if ch.team == me else 1.0 - mine
+            return
         if not world.is_over:
             play_builtin_hand(world, policies, [rng.next_u64() for _ in policies])
         totals = world.hand_totals()
         for ch in path:
-            mine = totals[ch.team]
+            mine_pts = totals[ch.team]
             other = max(t for k, t in enumerate(totals) if k != ch.team)
             ch.visits += 1
-            ch.wins += 0.5 + 0.5 * math.tanh((mine - other) / MARGIN_SCALE)
+            ch.wins += 0.5 + 0.5 * math.tanh((mine_pts - other) / MARGIN_SCALE)
 
 
 def _first_untried(
