@@ -194,6 +194,24 @@ def canon(move: str) -> str:
     return str(cassino.Move.parse(move))
 
 
+def play_hand_with(system: str, bot: Any, seed: int) -> list[str]:
+    """One hand of ``system``: ``bot`` at seat 0, random players elsewhere; the moves."""
+    from cassino.players import View, choose_move
+
+    r = cassino.rules(system)
+    state = cassino.State.deal(r, seed % r.players, seed)
+    rng = cassino.Rng(seed)
+    while not state.is_over:
+        seat = state.to_move
+        moves = state.legal_moves()
+        if seat == 0:
+            move = choose_move(bot, View.of(state, seat), moves)   # raises if illegal
+        else:
+            move = moves[rng.below(len(moves))]
+        state.push(move)
+    return [str(m) for m in state.history]
+
+
 # -- counts for the terminal summary ---------------------------------------------------------
 #: named counters that tests add to (states explored, fuzz executions, bad inputs ...);
 #: the non-zero ones are printed at the end of the pytest run

@@ -13,25 +13,9 @@ import cassino
 from cassino import Rng, rules
 from cassino.expert import ExpertPlayer, _known
 from cassino.greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
-from cassino.players import PlayerError, View, choose_move, make_player
+from cassino.players import PlayerError, View, make_player
 from cassino.rules import implemented_systems
-
-
-def play_hand_with(system: str, bot: Any, seed: int) -> list[str]:
-    """One hand of ``system``: ``bot`` at seat 0, random players elsewhere; the moves."""
-    r = rules(system)
-    state = cassino.State.deal(r, seed % r.players, seed)
-    rng = Rng(seed)
-    while not state.is_over:
-        seat = state.to_move
-        moves = state.legal_moves()
-        if seat == 0:
-            move = choose_move(bot, View.of(state, seat), moves)   # raises if illegal
-        else:
-            move = moves[rng.below(len(moves))]
-        state.push(move)
-    return [str(m) for m in state.history]
-
+from conftest import play_hand_with
 
 #: the reference (CASSINO_PURE_PYTHON=1) searches about 100 times slower than the core
 PURE = not hasattr(cassino.State, "greedy_scores")
