@@ -265,7 +265,7 @@ def test_three_players_to_the_end() -> None:
     [
         (
             ["--opponent", "nobody"],
-            r"unknown player 'nobody' \(known: greedy, ismcts, random; or module:Class\)",
+            r"unknown player 'nobody' \(known: expert, greedy, ismcts, random; or module:Class\)",
         ),
         (["--opponent", "no_such_mod_q:Bot"], r"cannot import player module 'no_such_mod_q'"),
         (["--system", "nope"], r"unknown system 'nope'"),

@@ -307,7 +307,7 @@ def test_module_class_from_a_file_on_the_path(
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("nobody", r"unknown player 'nobody' \(known: greedy, ismcts, random; or module:Class\)"),
+        ("nobody", r"unknown player 'nobody' \(known: expert, greedy, ismcts, random; or module:Class\)"),
         ("", "must be a name or module:Class"),
         (":FirstMove", "must look like module:Class"),
         ("my_bots:", "must look like module:Class"),

@@ -609,7 +609,7 @@ def _unicode_ok(console: Console) -> bool:
     default="greedy",
     show_default=True,
     metavar="NAME|module:Class",
-    help="The other player(s): random, greedy, ismcts, or a class module:Class.",
+    help="The other player(s): random, greedy, expert, ismcts, or a class module:Class.",
 )
 @click.option(
     "--seat",
