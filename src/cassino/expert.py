@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import SPADES
-from .greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
+from .greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weights
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 
@@ -215,12 +215,7 @@ def _taken(r: Any, ws: tuple[float, ...], state: Any, move: Move) -> float:
     """The weight of what ``move`` (just pushed on ``state``) captured, with a sweep."""
     if move.kind != MoveKind.CAPTURE and move.kind != MoveKind.TWO_CARD:
         return 0.0
-    got = move.takes | (1 << move.card)
-    v = 0.0
-    while got:
-        low = got & -got
-        v += ws[low.bit_length() - 1]
-        got ^= low
+    v = _weight(ws, move.takes | (1 << move.card))
     if r.sweeps and not state.table_mask and not state.is_over:
         v += r.sweep_points
     return v

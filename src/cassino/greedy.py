@@ -183,8 +183,6 @@ class GreedyPlayer:
     """
 
     name = "greedy"
-    _build_discount = BUILD_DISCOUNT
-    _risk_weight = RISK_WEIGHT
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)
@@ -264,8 +262,7 @@ class GreedyPlayer:
             if b.owners >> seat & 1:
                 own += _weight(ws, b.cards)
         return (
-            gain + self._build_discount * own
-            - self._risk_weight * self._risk(view, loose, builds, hand_left)
+            gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._risk(view, loose, builds, hand_left)
         )
 
     def _weights(self, view: View) -> tuple[float, ...]:

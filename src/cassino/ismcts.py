@@ -201,11 +201,7 @@ def _first_untried(
     tie): expansion follows the heuristic's order instead of chance."""
     if len(untried) == 1:
         return untried[0]
-    if hasattr(world, "greedy_scores"):
-        scores = world.greedy_scores()
-    else:   # the reference: the same scores, from the Python player
-        view = View.of(world, world.to_move)
-        scores = [scorer.evaluate(view, m) for m in legal]
+    scores = _scores(world, legal, scorer)
     left = set(untried)
     best = max((i for i in range(len(legal)) if legal[i] in left), key=lambda i: scores[i])
     return legal[best]
