@@ -1,0 +1,280 @@
+"""A fixed action space for learning agents: every move as a short sequence of sub-actions.
+
+A move of the Cassino family is a hand card, a set of table cards and sometimes a declared
+value, so whole moves are too many to number. :class:`ActionSpace` numbers *sub-actions*
+instead, the same for every position of a system, and a move is the sequence
+
+    head, TAKE(c) for each card of ``Move.takes`` in id order, ALT(c) ..., finish
+
+=================  ==========  ======================================================
+action id          name        meaning
+=================  ==========  ======================================================
+``c``              PLAY(c)     play hand card ``c`` (the move's ``card``); the head
+``N + c``          TAKE(c)     the move's takes include card ``c``: a table card (or,
+                               in a Callabra two-card capture, the second hand card);
+                               a pluck is ``TAKE(c)`` with no head, then PLUCK
+``2N + c``         ALT(c)      card ``c`` counts at its second value in the build (Royal
+                               ace 14, Buckeye 10D 11); only where a system has builds
+                               and multi-valued cards
+``F + 0``          TRAIL       finish: trail the card played
+``F + 1``          CAPTURE     finish: capture the takes with it
+``F + 2``          TWO_CARD    finish: a Callabra two-card capture
+``F + 3``          PLUCK       finish: pluck the one card taken (opt_pluck)
+``F + 4``          PASS        the whole move ``pass`` (opt_pluck)
+``F + 4 + v``      BUILD(v)    finish: build (or augment, or increase) to value ``v``,
+                               ``v`` from 1 to ``max_value``
+=================  ==========  ======================================================
+
+``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
+id (``2N``, or ``3N`` with the ALT block). Takes come in increasing card id order, ALT cards
+too, so every move has exactly one sequence, and the finish is last and only last, so no
+sequence is the prefix of another. :class:`MoveBuilder` follows a sequence through the legal
+moves of a position: its legal actions are exactly the next sub-actions of the legal moves
+that extend the prefix, so every legal prefix completes to a legal move and every legal move
+is reachable; the completed sequence gives the very ``Move`` of ``legal_moves()`` (augment
+and increase included, which notation does not spell either).
+
+>>> import cassino
+>>> space = ActionSpace(cassino.rules("cassino_standard"))
+>>> space.num_actions, space.describe(7), space.describe(52 + 7), space.describe(104 + 1)
+(123, 'play 2C', 'take 2C', 'capture')
+>>> space.encode(Move.parse("9Dx4C,5D"))
+(34, 67, 70, 105)
+>>> state = cassino.new_hand("cassino_standard", seed=7)
+>>> b = MoveBuilder(space, state.legal_moves())
+>>> move = None
+>>> while move is None:
+...     move = b.apply(b.legal_actions()[0])
+>>> move in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+
+from .cards import card_code
+from .errors import CassinoError, IllegalMoveError
+from .moves import NO_CARD, Move, MoveKind
+from .rules import Rules
+
+__all__ = ["ActionSpace", "MoveBuilder"]
+
+# finish offsets from ActionSpace.finish
+TRAIL, CAPTURE, TWO_CARD, PLUCK, PASS = range(5)
+_FINISH_OF_KIND = {
+    MoveKind.TRAIL: TRAIL,
+    MoveKind.CAPTURE: CAPTURE,
+    MoveKind.TWO_CARD: TWO_CARD,
+    MoveKind.PLUCK: PLUCK,
+}
+_BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
+
+
+class ActionSpace:
+    """The sub-action ids of a system (see the module docstring for the layout).
+
+    ``num_actions`` is fixed by the rules: 123 for the 52-card systems without
+    multi-valued builds, 175 with them (Royal, Buckeye), 213 for Mulle.
+    """
+
+    __slots__ = ("rules", "num_ids", "take", "alt", "finish", "max_value", "num_actions")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = rules.num_ids
+        builds = rules.build_kinds != "none"
+        self.num_ids = n
+        self.take = n
+        self.alt = 2 * n if builds and rules.multi_valued else -1
+        self.finish = 3 * n if self.alt >= 0 else 2 * n
+        self.max_value = max(14, rules.build_max_value) if builds else 0
+        self.num_actions = self.finish + 5 + self.max_value
+
+    def __repr__(self) -> str:
+        return f"ActionSpace({self.rules.system!r}, num_actions={self.num_actions})"
+
+    def encode(self, move: Move) -> tuple[int, ...]:
+        """The sub-action sequence of ``move``."""
+        kind = move.kind
+        if kind == MoveKind.PASS:
+            return (self.finish + PASS,)
+        seq = [] if kind == MoveKind.PLUCK else [move.card]
+        t = move.takes
+        take = self.take
+        while t:
+            low = t & -t
+            seq.append(take + low.bit_length() - 1)
+            t ^= low
+        if kind in _BUILD_KINDS:
+            if move.value > self.max_value:
+                raise CassinoError(f"{move} declares {move.value}, over this action space's "
+                                   f"{self.max_value}")
+            if move.fixed:
+                if self.alt < 0:
+                    raise CassinoError(f"{move} fixes card values, which {self.rules.system} "
+                                       "has no actions for")
+                for c, v in move.fixed:
+                    if v != self.rules.second_value(c):
+                        raise CassinoError(f"{move} gives {card_code(c)} the value {v}, not "
+                                           "its second value")
+                    seq.append(self.alt + c)
+            seq.append(self.finish + 4 + move.value)
+        else:
+            seq.append(self.finish + _FINISH_OF_KIND[kind])
+        return tuple(seq)
+
+    def decode(self, actions: Sequence[int]) -> Move:
+        """The move of a completed sequence, without a position: build kinds come out as
+        ``BUILD`` (:class:`MoveBuilder` gives the position's own move, augment or increase).
+
+        >>> import cassino
+        >>> ActionSpace(cassino.rules("cassino_standard")).decode((34, 67, 70, 105))
+        Move('9Dx4C,5D')
+        """
+        if not actions:
+            raise IllegalMoveError("an empty action sequence is no move")
+        *body, last = actions
+        f = last - self.finish
+        if not 0 <= f < 5 + self.max_value:
+            raise IllegalMoveError(f"a sequence must end with a finish action, not {last}")
+        if f == PASS:
+            if body:
+                raise IllegalMoveError("pass is a whole move by itself")
+            return Move.pass_turn()
+        card = NO_CARD
+        takes = 0
+        fixed: list[tuple[int, int]] = []
+        for i, a in enumerate(body):
+            if 0 <= a < self.num_ids and i == 0 and f != PLUCK:
+                card = a
+            elif self.take <= a < self.take + self.num_ids:
+                takes |= 1 << (a - self.take)
+            elif self.alt >= 0 and self.alt <= a < self.alt + self.num_ids:
+                c = a - self.alt
+                fixed.append((c, self.rules.second_value(c)))
+            else:
+                raise IllegalMoveError(f"action {a} ({self.describe(a)}) is out of place")
+        if f == PLUCK:
+            return Move.pluck(takes.bit_length() - 1) if takes.bit_count() == 1 else \
+                _bad("a pluck takes exactly one card")
+        if card == NO_CARD:
+            raise IllegalMoveError("a move that plays a card starts with PLAY")
+        if f >= 5:
+            return Move(card, MoveKind.BUILD, takes, f - 4, tuple(sorted(fixed)))
+        if f == TWO_CARD:
+            ranks = [c % 52 // 4 + 1 for c in range(takes.bit_length()) if takes >> c & 1]
+            return Move(card, MoveKind.TWO_CARD, takes, max(ranks) if ranks else 0)
+        return Move(card, MoveKind.TRAIL if f == TRAIL else MoveKind.CAPTURE, takes, 0)
+
+    def describe(self, action: int) -> str:
+        """What ``action`` means: ``play 7H``, ``take 7H``, ``7H at 14``, ``trail``,
+        ``capture``, ``two-card capture``, ``pluck``, ``pass`` or ``build 9``."""
+        if not isinstance(action, int) or not 0 <= action < self.num_actions:
+            raise IllegalMoveError(f"no action {action!r} (ids 0-{self.num_actions - 1})")
+        n = self.num_ids
+        if action < n:
+            return f"play {card_code(action)}"
+        if action < 2 * n:
+            return f"take {card_code(action - n)}"
+        if action < self.finish:
+            c = action - self.alt
+            return f"{card_code(c)} at {self.rules.second_value(c) or 'its second value'}"
+        f = action - self.finish
+        if f >= 5:
+            return f"build {f - 4}"
+        return ("trail", "capture", "two-card capture", "pluck", "pass")[f]
+
+    def table(self) -> list[tuple[int, str]]:
+        """Every action id with its meaning, in id order (docs/adapters.md)."""
+        return [(a, self.describe(a)) for a in range(self.num_actions)]
+
+
+def _bad(msg: str) -> Move:
+    raise IllegalMoveError(msg)
+
+
+class MoveBuilder:
+    """The sub-actions chosen so far toward a move of one position.
+
+    Made from the position's legal moves; :meth:`legal_actions` lists the sub-actions that
+    keep the prefix completable and :meth:`apply` adds one, returning the legal ``Move``
+    once the sequence is complete (None before). :meth:`mask` is the same as a list of
+    booleans over the whole action space.
+    """
+
+    __slots__ = ("space", "_seqs", "_moves", "_lo", "_hi", "prefix")
+
+    def __init__(self, space: ActionSpace, moves: Iterable[Move]) -> None:
+        self.space = space
+        pairs = sorted((space.encode(m), m) for m in moves)
+        for i in range(1, len(pairs)):
+            if pairs[i][0] == pairs[i - 1][0]:
+                raise CassinoError(f"moves {pairs[i - 1][1]} and {pairs[i][1]} have the same "
+                                   "action sequence")
+        self._seqs = [p[0] for p in pairs]
+        self._moves = [p[1] for p in pairs]
+        self._lo = 0
+        self._hi = len(pairs)
+        self.prefix: tuple[int, ...] = ()
+
+    def legal_actions(self) -> list[int]:
+        """The next sub-actions of the legal moves that extend the prefix, in id order."""
+        d = len(self.prefix)
+        out: list[int] = []
+        last = -1
+        seqs = self._seqs
+        for i in range(self._lo, self._hi):
+            a = seqs[i][d]
+            if a != last:
+                out.append(a)
+                last = a
+        return out
+
+    def mask(self) -> list[bool]:
+        """:meth:`legal_actions` as booleans over the action space."""
+        m = [False] * self.space.num_actions
+        for a in self.legal_actions():
+            m[a] = True
+        return m
+
+    def apply(self, action: int) -> Move | None:
+        """Add ``action``; the completed legal move, or None while the move goes on.
+
+        Raises :class:`IllegalMoveError` (and changes nothing) if no legal move continues
+        the prefix with ``action``."""
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+        d = len(self.prefix)
+        seqs = self._seqs
+        lo = self._lo
+        hi = self._hi
+        while lo < hi and seqs[lo][d] < action:
+            lo += 1
+        end = lo
+        while end < hi and seqs[end][d] == action:
+            end += 1
+        if lo == end:
+            shown = self.space.describe(action) if 0 <= action < self.space.num_actions else "?"
+            raise IllegalMoveError(
+                f"action {action!r} ({shown}) is not legal after {list(self.prefix)}; "
+                f"legal: {self.legal_actions()}")
+        self._lo = lo
+        self._hi = end
+        self.prefix += (action,)
+        if len(seqs[lo]) == d + 1:   # the finish: one move (sequences are prefix-free)
+            return self._moves[lo]
+        return None
+
+    def candidates(self) -> list[Move]:
+        """The legal moves that extend the prefix."""
+        return self._moves[self._lo : self._hi]
+
+    def reset(self) -> None:
+        """Forget the prefix."""
+        self._lo = 0
+        self._hi = len(self._seqs)
+        self.prefix = ()
