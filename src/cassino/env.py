@@ -1,0 +1,346 @@
+"""One hand played in sub-actions: the engine behind the OpenSpiel, PettingZoo and Gymnasium
+adapters (docs/adapters.md).
+
+:class:`HandEnv` deals a deck card by card (the chance steps of OpenSpiel) or all at once,
+then plays the hand in the sub-actions of :class:`cassino.actions.ActionSpace`: the seat to
+move chooses one sub-action at a time, and the core pushes the move once its sequence is
+complete. Observations are what the seat may know (its hand, the table, the captured piles,
+the counts and the move being built), as strings and as a fixed-size float32 vector.
+
+>>> import cassino
+>>> env = HandEnv(cassino.rules("cassino_standard"))
+>>> env.deal(list(range(52)))
+>>> while not env.is_over:
+...     _ = env.apply(env.legal_actions()[0])
+>>> env.returns()[0] + env.returns()[1]
+0.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .actions import ActionSpace, MoveBuilder
+from .cards import CardSet, card_code
+from .errors import IllegalMoveError, PositionError, RulesError
+from .moves import Move
+from .rules import Rules
+from .scoring import score_hand
+
+__all__ = ["RETURNS", "HandEnv", "observation_size", "utility_bound"]
+
+RETURNS = ("margin", "points")
+"""``margin``: the seat's team's hand points less the mean of the other teams' (zero-sum);
+``points``: the team's hand points."""
+
+_PHASES = ("start", "plucked", "after")
+
+
+def _state_class() -> Any:
+    import cassino
+
+    return cassino.State
+
+
+def utility_bound(rules: Rules) -> int:
+    """A bound on a team's points in one hand: every card and a sweep with every card
+    (Michigan's fines below zero are bounded by two points a card)."""
+    cards = [c for c in range(rules.num_ids) if rules.deck_mask >> c & 1]
+    t = rules.num_teams
+    piles = [cards] + [[] for _ in range(t - 1)]
+    sweeps = [0] * len(cards)   # (score_hand counts them only where the rules do)
+    mulles = [len(cards)] + [0] * (t - 1) if rules.mulle_points else ()
+    top = max(score_hand(rules, piles, sweeps, last_team=0, mulles=mulles).totals())
+    return top + (2 * len(cards) if rules.michigan else 0)
+
+
+def observation_size(rules: Rules) -> int:
+    """Length of :meth:`HandEnv.observation_tensor` for ``rules``."""
+    n, t, p = rules.num_ids, rules.num_teams, rules.players
+    return (9 + t) * n + 2 * p + t + 5
+
+
+class HandEnv:
+    """A hand of ``rules`` dealt from a deck and played in sub-actions.
+
+    ``returns`` is ``"margin"`` (zero-sum) or ``"points"``; see :data:`RETURNS`.
+    """
+
+    def __init__(self, rules: Rules, dealer: int = 0, returns: str = "margin") -> None:
+        if returns not in RETURNS:
+            raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise RulesError(f"dealer must be a seat from 0 to {rules.players - 1}, "
+                             f"not {dealer!r}")
+        self.rules = rules
+        self.dealer = dealer
+        self.return_kind = returns
+        self.space = ActionSpace(rules)
+        self.cards = [c for c in range(rules.num_ids) if rules.deck_mask >> c & 1]
+        self.deck: list[int] = []
+        self.state: Any = None
+        self.builder: MoveBuilder | None = None
+        self._obs_ply = -1
+        self._obs_cache: Any = None
+
+    # -- dealing -------------------------------------------------------------------------
+
+    @property
+    def dealing(self) -> bool:
+        """Whether cards remain to be dealt (chance steps)."""
+        return self.state is None
+
+    def chance_outcomes(self) -> list[int]:
+        """The cards the next chance step may deal, each equally likely."""
+        dealt = set(self.deck)
+        return [c for c in self.cards if c not in dealt]
+
+    def deal_card(self, card: int) -> None:
+        """Deal the next card of the deck; the hand starts after the last one."""
+        if not self.dealing:
+            raise IllegalMoveError("the deck is dealt already")
+        if card not in self.cards or card in self.deck:
+            raise IllegalMoveError(f"card {card!r} is not left in the deck")
+        self.deck.append(card)
+        if len(self.deck) == len(self.cards):
+            self._start()
+
+    def deal(self, deck: list[int]) -> None:
+        """Deal a whole shuffled deck (the cards of ``rules.deck_mask``, in any order)."""
+        if sorted(deck) != self.cards:
+            raise PositionError(f"a deck of {self.rules.system} holds its "
+                                f"{len(self.cards)} cards once each")
+        self.deck = list(deck)
+        self._start()
+
+    def _start(self) -> None:
+        self.state = _state_class().new_hand(self.rules, self.dealer, self.deck)
+        self._new_builder()
+
+    def _new_builder(self) -> None:
+        self.builder = None if self.state.is_over else MoveBuilder(
+            self.space, self.state.legal_moves())
+
+    # -- play ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.state is not None and self.state.is_over
+
+    @property
+    def to_move(self) -> int:
+        """The seat choosing the next sub-action (-1 while dealing or once over)."""
+        if self.state is None or self.builder is None:
+            return -1
+        return int(self.state.to_move)
+
+    def legal_actions(self) -> list[int]:
+        """The legal sub-actions of the seat to move (empty while dealing or once over)."""
+        return [] if self.builder is None else self.builder.legal_actions()
+
+    def action_mask(self) -> np.ndarray:
+        """:meth:`legal_actions` as an int8 mask over the action space."""
+        m = np.zeros(self.space.num_actions, dtype=np.int8)
+        if self.builder is not None:
+            m[self.builder.legal_actions()] = 1
+        return m
+
+    def apply(self, action: int) -> Move | None:
+        """Apply a sub-action of the seat to move; the move pushed, once complete."""
+        if self.builder is None:
+            raise IllegalMoveError("the hand is over" if self.is_over else
+                                   "the deck is still being dealt")
+        move = self.builder.apply(action)
+        if move is not None:
+            self.state.push(move)
+            self._new_builder()
+        return move
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The sub-actions of the move being built."""
+        return () if self.builder is None else self.builder.prefix
+
+    def team_points(self) -> list[int]:
+        """Hand points per team so far (the hand's score once over)."""
+        if self.state is None:
+            return [0] * self.rules.num_teams
+        return list(self.state.hand_totals())
+
+    def returns(self) -> list[float]:
+        """Per seat: the team's points (``points``) or points less the mean of the other
+        teams' (``margin``); zeros until the hand is over."""
+        p = self.rules.players
+        if not self.is_over:
+            return [0.0] * p
+        pts = self.team_points()
+        t = len(pts)
+        total = sum(pts)
+        team = self.rules.team_of
+        if self.return_kind == "points":
+            return [float(pts[team(s)]) for s in range(p)]
+        return [pts[team(s)] - (total - pts[team(s)]) / (t - 1) for s in range(p)]
+
+    def clone(self) -> HandEnv:
+        """An independent copy."""
+        other = HandEnv.__new__(HandEnv)
+        other.__dict__.update(self.__dict__)
+        other.deck = list(self.deck)
+        if self.state is not None:
+            other.state = self.state.clone()
+            if self.builder is not None:
+                b = MoveBuilder.__new__(MoveBuilder)
+                for k in MoveBuilder.__slots__:
+                    setattr(b, k, getattr(self.builder, k))
+                other.builder = b
+        other._obs_ply = -1
+        other._obs_cache = None
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["_obs_ply"] = -1
+        d["_obs_cache"] = None
+        return d
+
+    # -- observations ---------------------------------------------------------------------
+
+    def _position(self) -> Any:
+        ply = self.state.ply
+        if self._obs_ply != ply:
+            self._obs_cache = self.state.to_position()
+            self._obs_ply = ply
+        return self._obs_cache
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.rules.players:
+            raise IllegalMoveError(f"no seat {seat!r} (seats 0-{self.rules.players - 1})")
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know, as float32 (docs/adapters.md lists the layout):
+        card planes for its hand, the loose table cards, the cards in builds, those of its
+        team's builds, the build values / 14, the unseen cards, each team's captured
+        cards (its own team first), then the move being built (card played, takes,
+        second values); then hand sizes (from the seat on), the stock, sweeps per team,
+        the phase, the last deal and who is to move."""
+        self._check_seat(seat)
+        r = self.rules
+        n, t, p = r.num_ids, r.num_teams, r.players
+        out = np.zeros(observation_size(r), dtype=np.float32)
+        if self.state is None:
+            return out
+        pos = self._position()
+        planes = out[: (9 + t) * n].reshape(9 + t, n)
+        team = r.team_of(seat)
+        hand = pos.hands[seat]
+        seen = hand | pos.loose
+        _bits(planes[0], hand)
+        _bits(planes[1], pos.loose)
+        for b in pos.builds:
+            _bits(planes[2], b.cards)
+            seen |= b.cards
+            if any(b.owners >> s & 1 and r.team_of(s) == team for s in range(p)):
+                _bits(planes[3], b.cards)
+            planes[4][_ids(b.cards)] = b.value / 14.0
+        for k in range(t):
+            m = 0
+            for c in pos.piles[(team + k) % t]:
+                m |= 1 << c
+            seen |= m
+            _bits(planes[6 + k], m)
+        for c in pos.discard:
+            seen |= 1 << c
+        _bits(planes[5], r.deck_mask & ~seen)
+        if self.to_move == seat and self.builder is not None:
+            pre = self.builder.prefix
+            sp = self.space
+            for a in pre:
+                if a < n:
+                    planes[6 + t][a] = 1
+                elif a < 2 * n:
+                    planes[7 + t][a - n] = 1
+                elif a < sp.finish:
+                    planes[8 + t][a - sp.alt] = 1
+        i = (9 + t) * n
+        for k in range(p):
+            out[i + k] = bin(pos.hands[(seat + k) % p]).count("1") / max(r.hand_size, 1)
+        i += p
+        out[i] = len(pos.stock) / n
+        i += 1
+        sw = pos.sweeps
+        for k in range(t):
+            out[i + k] = sw[(team + k) % t] / 10.0
+        i += t
+        if pos.phase in _PHASES:
+            out[i + _PHASES.index(pos.phase)] = 1
+        i += 3
+        out[i] = float(self.state.last_deal)
+        i += 1
+        if self.to_move >= 0:
+            out[i + (self.to_move - seat) % p] = 1
+        return out
+
+    def observation_string(self, seat: int) -> str:
+        """What ``seat`` sees now, as text."""
+        self._check_seat(seat)
+        if self.state is None:
+            return f"seat {seat}; dealing: {len(self.deck)} of {len(self.cards)} cards dealt"
+        pos = self._position()
+        parts = [f"seat {seat}", self._turn(), f"hand {_codes(pos.hands[seat])}",
+                 *self._public(pos)]
+        if self.to_move == seat and self.prefix:
+            parts.append("building " + ", ".join(self.space.describe(a) for a in self.prefix))
+        return "; ".join(parts)
+
+    def _turn(self) -> str:
+        return "over" if self.is_over else f"to move {self.to_move}"
+
+    def _public(self, pos: Any) -> list[str]:
+        builds = " ".join(f"[{_codes(b.cards)}={b.value}]" for b in pos.builds)
+        table = _codes(pos.loose) + (f" {builds}" if builds else "")
+        parts = [
+            f"table {table}",
+            "piles " + " ".join(f"team{k}:{len(pl)}" for k, pl in enumerate(pos.piles)),
+            f"sweeps {','.join(map(str, pos.sweeps))}",
+            "hands " + ",".join(str(bin(h).count("1")) for h in pos.hands),
+            f"stock {len(pos.stock)}",
+        ]
+        if pos.phase != "start":
+            parts.append(f"phase {pos.phase}")
+        return parts
+
+    def information_state_string(self, seat: int) -> str:
+        """:meth:`observation_string` and the whole public history of the hand: with the
+        seat's own hand, everything it has seen (perfect recall)."""
+        text = self.observation_string(seat)
+        if self.state is None:
+            return text
+        moves = " ".join(f"{m}:{mv}" for m, mv in zip(self.state.movers, self.state.history))
+        return f"{text}; history {moves or '-'}"
+
+    def __str__(self) -> str:
+        if self.state is None:
+            return f"dealing: {' '.join(card_code(c) for c in self.deck)}"
+        pos = self._position()
+        hands = " | ".join(_codes(h) for h in pos.hands)
+        return "; ".join([self.rules.system, self._turn(), f"hands {hands}", *self._public(pos)])
+
+
+def _codes(mask: int) -> str:
+    return " ".join(CardSet(mask).codes()) or "-"
+
+
+def _bits(row: np.ndarray, mask: int) -> None:
+    if mask:
+        row[_ids(mask)] = 1
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
