@@ -79,7 +79,7 @@ class ActionSpace:
     multi-valued builds, 175 with them (Royal, Buckeye), 213 for Mulle.
     """
 
-    __slots__ = ("rules", "num_ids", "take", "alt", "finish", "max_value", "num_actions")
+    __slots__ = ("alt", "finish", "max_value", "num_actions", "num_ids", "rules", "take")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -204,7 +204,7 @@ class MoveBuilder:
     booleans over the whole action space.
     """
 
-    __slots__ = ("space", "_seqs", "_moves", "_lo", "_hi", "prefix")
+    __slots__ = ("_hi", "_lo", "_moves", "_seqs", "prefix", "space")
 
     def __init__(self, space: ActionSpace, moves: Iterable[Move]) -> None:
         self.space = space

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ._rng import Rng
 from .actions import ActionSpace, MoveBuilder
 from .cards import CardSet, card_code
 from .errors import IllegalMoveError, PositionError, RulesError
@@ -82,6 +83,7 @@ class HandEnv:
         self.deck: list[int] = []
         self.state: Any = None
         self.builder: MoveBuilder | None = None
+        self.log: list[tuple[int, Move]] = []   # (seat, move) of every move of the hand
         self._obs_ply = -1
         self._obs_cache: Any = None
 
@@ -154,6 +156,7 @@ class HandEnv:
                                    "the deck is still being dealt")
         move = self.builder.apply(action)
         if move is not None:
+            self.log.append((int(self.state.to_move), move))
             self.state.push(move)
             self._new_builder()
         return move
@@ -188,6 +191,7 @@ class HandEnv:
         other = HandEnv.__new__(HandEnv)
         other.__dict__.update(self.__dict__)
         other.deck = list(self.deck)
+        other.log = list(self.log)
         if self.state is not None:
             other.state = self.state.clone()
             if self.builder is not None:
@@ -197,6 +201,32 @@ class HandEnv:
                 other.builder = b
         other._obs_ply = -1
         other._obs_cache = None
+        return other
+
+    def resample(self, seat: int, rng: Rng) -> HandEnv:
+        """A copy with the cards ``seat`` has not seen dealt again at random
+        (:meth:`cassino.players.View.sample_world`): the same information state for
+        ``seat``, for determinizing search (OpenSpiel's ``resample_from_infostate``).
+        The move ``seat`` is building carries over; another seat's, which ``seat`` does
+        not see, starts again."""
+        self._check_seat(seat)
+        other = self.clone()
+        if self.state is None:   # mid-deal: the seat has seen none of the cards
+            cards = list(self.cards)
+            for i in range(len(cards) - 1, 0, -1):
+                j = rng.below(i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+            other.deck = cards[: len(self.deck)]
+            return other
+        if self.builder is None:
+            return other
+        from .players import View
+
+        other.state = View.of(self.state, seat).sample_world(rng)
+        other._new_builder()
+        if self.to_move == seat and other.builder is not None:
+            for a in self.prefix:
+                other.builder.apply(a)
         return other
 
     def __getstate__(self) -> dict[str, Any]:
@@ -317,7 +347,7 @@ class HandEnv:
         text = self.observation_string(seat)
         if self.state is None:
             return text
-        moves = " ".join(f"{m}:{mv}" for m, mv in zip(self.state.movers, self.state.history))
+        moves = " ".join(f"{s}:{mv}" for s, mv in self.log)
         return f"{text}; history {moves or '-'}"
 
     def __str__(self) -> str:
