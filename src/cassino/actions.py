@@ -204,23 +204,29 @@ class MoveBuilder:
     booleans over the whole action space.
     """
 
-    __slots__ = ("_hi", "_lo", "_moves", "_seqs", "prefix", "space")
+    __slots__ = ("_all", "_hi", "_lo", "_moves", "_seqs", "prefix", "space")
 
     def __init__(self, space: ActionSpace, moves: Iterable[Move]) -> None:
         self.space = space
-        pairs = sorted((space.encode(m), m) for m in moves)
-        for i in range(1, len(pairs)):
-            if pairs[i][0] == pairs[i - 1][0]:
-                raise CassinoError(f"moves {pairs[i - 1][1]} and {pairs[i][1]} have the same "
-                                   "action sequence")
-        self._seqs = [p[0] for p in pairs]
-        self._moves = [p[1] for p in pairs]
+        self._all = list(moves)
+        # the sequences are encoded once the head is chosen, for the moves of that head only
+        self._seqs: list[tuple[int, ...]] = []
+        self._moves: list[Move] = []
         self._lo = 0
-        self._hi = len(pairs)
+        self._hi = 0
         self.prefix: tuple[int, ...] = ()
+
+    def _head(self, m: Move) -> int:
+        if m.kind == MoveKind.PASS:
+            return self.space.finish + PASS
+        if m.kind == MoveKind.PLUCK:
+            return self.space.take + m.takes.bit_length() - 1
+        return m.card
 
     def legal_actions(self) -> list[int]:
         """The next sub-actions of the legal moves that extend the prefix, in id order."""
+        if not self.prefix:
+            return sorted({self._head(m) for m in self._all})
         d = len(self.prefix)
         out: list[int] = []
         last = -1
@@ -248,6 +254,8 @@ class MoveBuilder:
             action = operator.index(action)
         except TypeError:
             raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+        if not self.prefix:
+            self._choose_head(action)
         d = len(self.prefix)
         seqs = self._seqs
         lo = self._lo
@@ -269,12 +277,28 @@ class MoveBuilder:
             return self._moves[lo]
         return None
 
+    def _choose_head(self, action: int) -> None:
+        """Encode the moves of head ``action`` (none if it is no legal head)."""
+        space = self.space
+        pairs = sorted((space.encode(m), m) for m in self._all if self._head(m) == action)
+        for i in range(1, len(pairs)):
+            if pairs[i][0] == pairs[i - 1][0]:
+                raise CassinoError(f"moves {pairs[i - 1][1]} and {pairs[i][1]} have the same "
+                                   "action sequence")
+        self._seqs = [p[0] for p in pairs]
+        self._moves = [p[1] for p in pairs]
+        self._lo = 0
+        self._hi = len(pairs)
+
     def candidates(self) -> list[Move]:
         """The legal moves that extend the prefix."""
+        if not self.prefix:
+            return list(self._all)
         return self._moves[self._lo : self._hi]
 
     def reset(self) -> None:
         """Forget the prefix."""
-        self._lo = 0
-        self._hi = len(self._seqs)
+        self._seqs = []
+        self._moves = []
+        self._lo = self._hi = 0
         self.prefix = ()

@@ -36,11 +36,11 @@ import pyspiel
 
 from ._rng import Rng
 from .env import RETURNS, HandEnv, observation_size, utility_bound
-from .errors import RulesError
+from .errors import IllegalMoveError, RulesError
 from .rules import Rules, parse_option
 from .rules import rules as make_rules
 
-__all__ = ["GAME_NAME", "CassinoGame", "CassinoState", "game_rules"]
+__all__ = ["GAME_NAME", "CassinoGame", "CassinoState", "PlayerBot", "game_rules"]
 
 GAME_NAME = "python_cassino"
 
@@ -206,6 +206,51 @@ class CassinoState(pyspiel.State):  # type: ignore[misc]
         other = copy.copy(self)
         other.env = self.env.clone()
         return other
+
+
+class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
+    """A cassino player (``greedy``, ``expert``, ``ismcts:iterations=200``, ``module:Class``;
+    :func:`cassino.players.make_player`) as an OpenSpiel bot: it chooses a whole move from
+    its view of the hand, then plays its sub-actions one a step.
+
+    >>> game = pyspiel.load_game("python_cassino")
+    >>> bots = [PlayerBot(game, 0, "greedy"), PlayerBot(game, 1, "random", seed=1)]
+    >>> returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)
+    >>> returns[0] + returns[1]
+    0.0
+    """
+
+    def __init__(self, game: CassinoGame, player_id: int, spec: str = "greedy",
+                 seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        from .players import make_player
+
+        self.player_id = player_id
+        self.player = make_player(spec, seed)
+        self._plan: tuple[int, ...] = ()
+        self._ply = -1   # the move (len of the hand's log) the plan is for
+
+    def restart_at(self, state: CassinoState) -> None:
+        self._plan = ()
+        self._ply = -1
+
+    def inform_action(self, state: CassinoState, player_id: int, action: int) -> None:
+        pass
+
+    def step(self, state: CassinoState) -> int:
+        from .players import View, choose_move
+
+        env = state.env
+        if env.builder is None or env.to_move != self.player_id:
+            raise IllegalMoveError(f"seat {self.player_id} is not to move")
+        prefix = env.prefix
+        ply = len(env.log)
+        if ply != self._ply or self._plan[: len(prefix)] != prefix:
+            self._ply = ply
+            moves = env.builder.candidates()
+            view = View.of(env.state, self.player_id)
+            self._plan = env.space.encode(choose_move(self.player, view, moves))
+        return self._plan[len(prefix)]
 
 
 class CassinoObserver:
