@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
         spiel = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations,
                                  random_state=rng)
+        # worlds drawn from the seeded generator (OpenSpiel's default sampler is not seeded)
+        spiel.set_resampler(lambda state, player, rng=rng: state.resample_from_infostate(
+            player, rng.uniform))
         seat = hand % 2
         ours = PlayerBot(game, 1 - seat, args.opponent, seed=args.seed * 1000 + hand)
         bots = [spiel, ours] if seat == 0 else [ours, spiel]

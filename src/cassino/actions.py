@@ -204,11 +204,12 @@ class MoveBuilder:
     booleans over the whole action space.
     """
 
-    __slots__ = ("_all", "_hi", "_lo", "_moves", "_seqs", "prefix", "space")
+    __slots__ = ("_all", "_heads", "_hi", "_lo", "_moves", "_seqs", "prefix", "space")
 
     def __init__(self, space: ActionSpace, moves: Iterable[Move]) -> None:
         self.space = space
         self._all = list(moves)
+        self._heads: list[int] | None = None
         # the sequences are encoded once the head is chosen, for the moves of that head only
         self._seqs: list[tuple[int, ...]] = []
         self._moves: list[Move] = []
@@ -226,7 +227,9 @@ class MoveBuilder:
     def legal_actions(self) -> list[int]:
         """The next sub-actions of the legal moves that extend the prefix, in id order."""
         if not self.prefix:
-            return sorted({self._head(m) for m in self._all})
+            if self._heads is None:
+                self._heads = sorted({self._head(m) for m in self._all})
+            return list(self._heads)
         d = len(self.prefix)
         out: list[int] = []
         last = -1
