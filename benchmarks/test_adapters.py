@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from _bench import EXTRA
 import cassino
+from _bench import EXTRA
 from cassino.env import HandEnv
 
 SYSTEM = "cassino_standard"
@@ -38,7 +38,7 @@ def _rate(run: Callable[[random.Random], int]) -> float:
 def core_moves(rng: random.Random) -> int:
     steps = 0
     rules = cassino.rules(SYSTEM)
-    for h in range(HANDS):
+    for _h in range(HANDS):
         deck = list(range(52))
         rng.shuffle(deck)
         state = cassino.State.new_hand(rules, 0, deck)
@@ -52,7 +52,7 @@ def core_moves(rng: random.Random) -> int:
 def handenv_steps(rng: random.Random) -> int:
     steps = 0
     rules = cassino.rules(SYSTEM)
-    for h in range(HANDS):
+    for _h in range(HANDS):
         env = HandEnv(rules)
         deck = list(range(52))
         rng.shuffle(deck)
@@ -71,7 +71,7 @@ def openspiel_steps(rng: random.Random) -> int:
 
     game = pyspiel.load_game("python_cassino", {"system": SYSTEM})
     steps = 0
-    for h in range(HANDS):
+    for _h in range(HANDS):
         state = game.new_initial_state()
         while not state.is_terminal():
             acts = state.legal_actions()
@@ -80,15 +80,16 @@ def openspiel_steps(rng: random.Random) -> int:
     return steps
 
 
-def pettingzoo_steps(rng: random.Random) -> int:
+def pettingzoo_steps(rng: random.Random, raw: bool = False) -> int:
     from cassino.pettingzoo import env as make_env
+    from cassino.pettingzoo import raw_env
 
-    env = make_env(system=SYSTEM)
+    env = raw_env(system=SYSTEM) if raw else make_env(system=SYSTEM)
     steps = 0
     for h in range(HANDS):
         env.reset(seed=h)
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 action = None
             else:
@@ -103,7 +104,9 @@ ADAPTERS: dict[str, tuple[Callable[[random.Random], int], str | None, float | No
     "core (whole moves, Python loop)": (core_moves, None, None),
     "HandEnv (sub-actions)": (handenv_steps, None, None),
     "OpenSpiel python_cassino": (openspiel_steps, "pyspiel", 50_000.0),
-    "PettingZoo cassino_v0 (with observations)": (pettingzoo_steps, "pettingzoo", 30_000.0),
+    "PettingZoo env() (wrapped, with observations)": (pettingzoo_steps, "pettingzoo", 30_000.0),
+    "PettingZoo raw_env (with observations)": (
+        lambda rng: pettingzoo_steps(rng, raw=True), "pettingzoo", 30_000.0),
 }
 
 

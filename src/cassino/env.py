@@ -84,8 +84,9 @@ class HandEnv:
         self.state: Any = None
         self.builder: MoveBuilder | None = None
         self.log: list[tuple[int, Move]] = []   # (seat, move) of every move of the hand
-        self._obs_ply = -1
+        self._obs_ply = -1   # the ply of the cached position and observations
         self._obs_cache: Any = None
+        self._obs_seats: dict[int, np.ndarray] = {}
 
     # -- dealing -------------------------------------------------------------------------
 
@@ -201,6 +202,7 @@ class HandEnv:
                 other.builder = b
         other._obs_ply = -1
         other._obs_cache = None
+        other._obs_seats = {}
         return other
 
     def resample(self, seat: int, rng: Rng) -> HandEnv:
@@ -233,6 +235,7 @@ class HandEnv:
         d = dict(self.__dict__)
         d["_obs_ply"] = -1
         d["_obs_cache"] = None
+        d["_obs_seats"] = {}
         return d
 
     # -- observations ---------------------------------------------------------------------
@@ -241,6 +244,7 @@ class HandEnv:
         ply = self.state.ply
         if self._obs_ply != ply:
             self._obs_cache = self.state.to_position()
+            self._obs_seats = {}
             self._obs_ply = ply
         return self._obs_cache
 
@@ -254,48 +258,61 @@ class HandEnv:
         team's builds, the build values / 14, the unseen cards, each team's captured
         cards (its own team first), then the move being built (card played, takes,
         second values); then hand sizes (from the seat on), the stock, sweeps per team,
-        the phase, the last deal and who is to move."""
+        the phase, the last deal and who is to move. A new array each call."""
         self._check_seat(seat)
+        if self.state is None:
+            return np.zeros(observation_size(self.rules), dtype=np.float32)
+        base = self._base(seat)
+        out = base.copy()
+        if self.builder is not None and self.builder.prefix and self.to_move == seat:
+            n = self.rules.num_ids
+            planes = 6 + self.rules.num_teams
+            sp = self.space
+            for a in self.builder.prefix:
+                if a < n:
+                    out[planes * n + a] = 1
+                elif a < 2 * n:
+                    out[(planes + 1) * n + a - n] = 1
+                elif a < sp.finish:
+                    out[(planes + 2) * n + a - sp.alt] = 1
+        return out
+
+    def _base(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` without the move being built, cached for the ply."""
+        pos = self._position()
+        cache = self._obs_seats
+        if seat in cache:
+            return cache[seat]
         r = self.rules
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
-        if self.state is None:
-            return out
-        pos = self._position()
         planes = out[: (9 + t) * n].reshape(9 + t, n)
         team = r.team_of(seat)
         hand = pos.hands[seat]
         seen = hand | pos.loose
-        _bits(planes[0], hand)
-        _bits(planes[1], pos.loose)
+        planes[0] = _unpack(hand, n)
+        planes[1] = _unpack(pos.loose, n)
+        in_builds = mine = 0
         for b in pos.builds:
-            _bits(planes[2], b.cards)
-            seen |= b.cards
+            in_builds |= b.cards
             if any(b.owners >> s & 1 and r.team_of(s) == team for s in range(p)):
-                _bits(planes[3], b.cards)
-            planes[4][_ids(b.cards)] = b.value / 14.0
+                mine |= b.cards
+            planes[4][_unpack(b.cards, n).astype(bool)] = b.value / 14.0
+        seen |= in_builds
+        planes[2] = _unpack(in_builds, n)
+        planes[3] = _unpack(mine, n)
         for k in range(t):
             m = 0
             for c in pos.piles[(team + k) % t]:
                 m |= 1 << c
             seen |= m
-            _bits(planes[6 + k], m)
+            planes[6 + k] = _unpack(m, n)
         for c in pos.discard:
             seen |= 1 << c
-        _bits(planes[5], r.deck_mask & ~seen)
-        if self.to_move == seat and self.builder is not None:
-            pre = self.builder.prefix
-            sp = self.space
-            for a in pre:
-                if a < n:
-                    planes[6 + t][a] = 1
-                elif a < 2 * n:
-                    planes[7 + t][a - n] = 1
-                elif a < sp.finish:
-                    planes[8 + t][a - sp.alt] = 1
+        planes[5] = _unpack(r.deck_mask & ~seen, n)
         i = (9 + t) * n
         for k in range(p):
-            out[i + k] = bin(pos.hands[(seat + k) % p]).count("1") / max(r.hand_size, 1)
+            out[i + k] = pos.hands[(seat + k) % p].bit_count() / max(r.hand_size, 1)
         i += p
         out[i] = len(pos.stock) / n
         i += 1
@@ -310,6 +327,7 @@ class HandEnv:
         i += 1
         if self.to_move >= 0:
             out[i + (self.to_move - seat) % p] = 1
+        cache[seat] = out
         return out
 
     def observation_string(self, seat: int) -> str:
@@ -362,15 +380,7 @@ def _codes(mask: int) -> str:
     return " ".join(CardSet(mask).codes()) or "-"
 
 
-def _bits(row: np.ndarray, mask: int) -> None:
-    if mask:
-        row[_ids(mask)] = 1
-
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _unpack(mask: int, n: int) -> np.ndarray:
+    """The bits 0..n-1 of ``mask`` as a uint8 array."""
+    raw = np.frombuffer(mask.to_bytes(n // 8 + 1, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n]
