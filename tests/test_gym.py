@@ -11,6 +11,11 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
+# Random playouts of every system: under CASSINO_PURE_PYTHON the reference's move generator
+# takes minutes on the large tables random play reaches, so the pure run (-m "not slow")
+# leaves this module to the core run, which runs it whole.
+pytestmark = pytest.mark.slow
+
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import cassino  # noqa: E402

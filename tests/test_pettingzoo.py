@@ -30,6 +30,10 @@ CYCLES = 300
 # Expected of any environment outside PettingZoo's own lists, whose dict observations and
 # Dict observation spaces it knows by name.
 pytestmark = [
+    # random playouts of every system: under CASSINO_PURE_PYTHON the reference's move
+    # generator takes minutes on the large tables random play reaches, so the pure run
+    # (-m "not slow") leaves this module to the core run, which runs it whole
+    pytest.mark.slow,
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
     pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
     pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros"),

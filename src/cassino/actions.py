@@ -204,12 +204,12 @@ class MoveBuilder:
     booleans over the whole action space.
     """
 
-    __slots__ = ("_all", "_heads", "_hi", "_lo", "_moves", "_seqs", "prefix", "space")
+    __slots__ = ("_all", "_groups", "_hi", "_lo", "_moves", "_seqs", "prefix", "space")
 
     def __init__(self, space: ActionSpace, moves: Iterable[Move]) -> None:
         self.space = space
         self._all = list(moves)
-        self._heads: list[int] | None = None
+        self._groups: dict[int, list[Move]] | None = None   # moves by head, sorted by head
         # the sequences are encoded once the head is chosen, for the moves of that head only
         self._seqs: list[tuple[int, ...]] = []
         self._moves: list[Move] = []
@@ -227,9 +227,7 @@ class MoveBuilder:
     def legal_actions(self) -> list[int]:
         """The next sub-actions of the legal moves that extend the prefix, in id order."""
         if not self.prefix:
-            if self._heads is None:
-                self._heads = sorted({self._head(m) for m in self._all})
-            return list(self._heads)
+            return list(self._by_head())
         d = len(self.prefix)
         out: list[int] = []
         last = -1
@@ -280,10 +278,18 @@ class MoveBuilder:
             return self._moves[lo]
         return None
 
+    def _by_head(self) -> dict[int, list[Move]]:
+        if self._groups is None:
+            groups: dict[int, list[Move]] = {}
+            for m in self._all:
+                groups.setdefault(self._head(m), []).append(m)
+            self._groups = dict(sorted(groups.items()))
+        return self._groups
+
     def _choose_head(self, action: int) -> None:
         """Encode the moves of head ``action`` (none if it is no legal head)."""
         space = self.space
-        pairs = sorted((space.encode(m), m) for m in self._all if self._head(m) == action)
+        pairs = sorted((space.encode(m), m) for m in self._by_head().get(action, ()))
         for i in range(1, len(pairs)):
             if pairs[i][0] == pairs[i - 1][0]:
                 raise CassinoError(f"moves {pairs[i - 1][1]} and {pairs[i][1]} have the same "

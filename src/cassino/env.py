@@ -286,30 +286,34 @@ class HandEnv:
         r = self.rules
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
-        planes = out[: (9 + t) * n].reshape(9 + t, n)
         team = r.team_of(seat)
         hand = pos.hands[seat]
         seen = hand | pos.loose
-        planes[0] = _unpack(hand, n)
-        planes[1] = _unpack(pos.loose, n)
         in_builds = mine = 0
         for b in pos.builds:
             in_builds |= b.cards
             if any(b.owners >> s & 1 and r.team_of(s) == team for s in range(p)):
                 mine |= b.cards
-            planes[4][_unpack(b.cards, n).astype(bool)] = b.value / 14.0
         seen |= in_builds
-        planes[2] = _unpack(in_builds, n)
-        planes[3] = _unpack(mine, n)
+        piles = []
         for k in range(t):
             m = 0
             for c in pos.piles[(team + k) % t]:
                 m |= 1 << c
             seen |= m
-            planes[6 + k] = _unpack(m, n)
+            piles.append(m)
         for c in pos.discard:
             seen |= 1 << c
-        planes[5] = _unpack(r.deck_mask & ~seen, n)
+        # the binary planes 0-3, 5 and the piles, unpacked at once (plane 4 is filled below)
+        bits = hand | pos.loose << n | in_builds << 2 * n | mine << 3 * n
+        bits |= (r.deck_mask & ~seen) << 5 * n
+        for k, m in enumerate(piles):
+            bits |= m << (6 + k) * n
+        out[: (6 + t) * n] = _unpack(bits, (6 + t) * n)
+        if pos.builds:
+            plane = out[4 * n : 5 * n]
+            for b in pos.builds:
+                plane[_unpack(b.cards, n).astype(bool)] = b.value / 14.0
         i = (9 + t) * n
         for k in range(p):
             out[i + k] = pos.hands[(seat + k) % p].bit_count() / max(r.hand_size, 1)
