@@ -64,6 +64,7 @@ __all__ = [
     "game_rules",
     "observation_space",
     "register",
+    "render",
 ]
 
 ENV_ID = "cassino/Cassino-v0"
@@ -245,14 +246,19 @@ class CassinoEnv(gymnasium.Env[dict[str, Any], Action]):
 
     def render(self) -> str | None:
         """The table as text (``ansi``), or printed (``human``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs a render_mode: 'human' or 'ansi'")
-            return None
-        text = str(self.hand_env)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.hand_env)
+
+
+def render(mode: str | None, hand: HandEnv) -> str | None:
+    """``str(hand)`` for ``ansi``, printed for ``human``; a warning without a mode."""
+    if mode is None:
+        gymnasium.logger.warn("render() needs a render_mode: 'human' or 'ansi'")
+        return None
+    text = str(hand)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def register() -> None:

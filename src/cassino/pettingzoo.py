@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
@@ -49,7 +48,15 @@ from pettingzoo.utils import wrappers
 
 from .env import HandEnv, utility_bound
 from .errors import CassinoError, IllegalMoveError, RulesError
-from .gym import RENDER_MODES, Action, Options, action_id, game_rules, observation_space
+from .gym import (
+    RENDER_MODES,
+    Action,
+    Options,
+    action_id,
+    game_rules,
+    observation_space,
+    render,
+)
 from .rules import Rules
 
 __all__ = ["env", "raw_env"]
@@ -181,14 +188,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The table as text (``ansi``), or printed (``human``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs a render_mode: 'human' or 'ansi'")
-            return None
-        text = str(self.hand_env)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.hand_env)
 
     def close(self) -> None:
         """Nothing to release."""
