@@ -56,7 +56,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import card_code
 from .errors import CassinoError, IllegalMoveError
-from .moves import NO_CARD, Move, MoveKind
+from .moves import NO_CARD, Move, MoveKind, _first_value
 from .rules import Rules
 
 __all__ = ["ActionSpace", "MoveBuilder"]
@@ -164,7 +164,7 @@ class ActionSpace:
         if f >= 5:
             return Move(card, MoveKind.BUILD, takes, f - 4, tuple(sorted(fixed)))
         if f == TWO_CARD:
-            ranks = [c % 52 // 4 + 1 for c in range(takes.bit_length()) if takes >> c & 1]
+            ranks = [_first_value(c) for c in range(takes.bit_length()) if takes >> c & 1]
             return Move(card, MoveKind.TWO_CARD, takes, max(ranks) if ranks else 0)
         return Move(card, MoveKind.TRAIL if f == TRAIL else MoveKind.CAPTURE, takes, 0)
 

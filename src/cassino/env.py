@@ -22,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from ._rng import Rng
+from ._rng import Rng, shuffled_deck
 from .actions import ActionSpace, MoveBuilder
 from .cards import CardSet, card_code
 from .errors import IllegalMoveError, PositionError, RulesError
 from .moves import Move
+from .players import View, unseen_mask
 from .rules import Rules
 from .scoring import score_hand
 
@@ -214,16 +215,11 @@ class HandEnv:
         self._check_seat(seat)
         other = self.clone()
         if self.state is None:   # mid-deal: the seat has seen none of the cards
-            cards = list(self.cards)
-            for i in range(len(cards) - 1, 0, -1):
-                j = rng.below(i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
-            other.deck = cards[: len(self.deck)]
+            order = shuffled_deck(rng, len(self.cards))
+            other.deck = [self.cards[i] for i in order[: len(self.deck)]]
             return other
         if self.builder is None:
             return other
-        from .players import View
-
         other.state = View.of(self.state, seat).sample_world(rng)
         other._new_builder()
         if self.to_move == seat and other.builder is not None:
@@ -287,28 +283,17 @@ class HandEnv:
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
         team = r.team_of(seat)
-        hand = pos.hands[seat]
-        seen = hand | pos.loose
         in_builds = mine = 0
         for b in pos.builds:
             in_builds |= b.cards
             if any(b.owners >> s & 1 and r.team_of(s) == team for s in range(p)):
                 mine |= b.cards
-        seen |= in_builds
-        piles = []
-        for k in range(t):
-            m = 0
-            for c in pos.piles[(team + k) % t]:
-                m |= 1 << c
-            seen |= m
-            piles.append(m)
-        for c in pos.discard:
-            seen |= 1 << c
         # the binary planes 0-3, 5 and the piles, unpacked at once (plane 4 is filled below)
-        bits = hand | pos.loose << n | in_builds << 2 * n | mine << 3 * n
-        bits |= (r.deck_mask & ~seen) << 5 * n
-        for k, m in enumerate(piles):
-            bits |= m << (6 + k) * n
+        bits = pos.hands[seat] | pos.loose << n | in_builds << 2 * n | mine << 3 * n
+        bits |= unseen_mask(pos, seat) << 5 * n
+        for k in range(t):
+            for c in pos.piles[(team + k) % t]:
+                bits |= 1 << c + (6 + k) * n
         out[: (6 + t) * n] = _unpack(bits, (6 + t) * n)
         if pos.builds:
             plane = out[4 * n : 5 * n]

@@ -114,14 +114,7 @@ class View:
         if not 0 <= seat < rules.players:
             raise PlayerError(f"seat {seat} does not exist ({rules.players} players)")
         played = tuple(zip(_movers(state), state.history, strict=True))
-        # Every card outside the other hands and the stock has been public (dealt face up,
-        # played, or captured in view) or is in this seat's hand.
-        unseen = 0
-        for s, h in enumerate(pos.hands):
-            if s != seat:
-                unseen |= h
-        for c in pos.stock:
-            unseen |= 1 << c
+        unseen = unseen_mask(pos, seat)
         hand = pos.hands[seat]
         return cls(
             rules=rules,
@@ -211,6 +204,19 @@ class View:
             mulles=self.mulles,
         )
         return State.from_position(pos)
+
+
+def unseen_mask(pos: Any, seat: int) -> int:
+    """The cards ``seat`` has not seen in position ``pos``: the other hands and the stock.
+    Every other card has been public (dealt face up, played, or captured in view) or is in
+    its own hand."""
+    unseen = 0
+    for s, h in enumerate(pos.hands):
+        if s != seat:
+            unseen |= h
+    for c in pos.stock:
+        unseen |= 1 << c
+    return unseen
 
 
 def _movers(state: Any) -> list[int]:
