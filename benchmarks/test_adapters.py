@@ -21,7 +21,7 @@ from _bench import EXTRA
 from cassino.env import HandEnv
 
 SYSTEM = "cassino_standard"
-HANDS = 60
+HANDS = 200
 
 
 def _rate(run: Callable[[random.Random], int]) -> float:

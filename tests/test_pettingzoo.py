@@ -311,3 +311,68 @@ def test_pickles_through_its_constructor_arguments() -> None:
     copy = pickle.loads(pickle.dumps(game))
     assert copy.rules.system == "kontsina" and copy.hand_env.return_kind == "points"
     assert raw_env.metadata["name"] == "cassino_v0" and str(env()) == "cassino_v0"
+
+
+def pettingzoo_stack(**kwargs: Any) -> Any:
+    """raw_env in PettingZoo's own wrappers, as env() stood before it took over the first two."""
+    from pettingzoo.utils import wrappers
+
+    game = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(game, illegal_reward=-float(utility_bound(game.rules)))
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+def episode(game: Any, seed: int, illegal_at: int) -> list[Any]:
+    """Every step's (agent, observation, mask, reward, done) of a random masked playout,
+    with an illegal action at step ``illegal_at`` (if the hand gets there)."""
+    rng = np.random.default_rng(seed)
+    game.reset(seed=seed)
+    out = []
+    for i, agent in enumerate(game.agent_iter()):
+        obs, reward, termination, truncation, _ = game.last()
+        out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward,
+                    termination or truncation))
+        if termination or truncation:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(first_illegal(obs["action_mask"]) if i == illegal_at else
+                         rng.choice(legal))
+        game.step(action)
+    return out
+
+
+@pytest.mark.parametrize("system", ["cassino_standard", "cassino_pluck", "mulle"])
+def test_env_ends_illegal_hands_as_pettingzoos_wrappers_do(system: str) -> None:
+    for seed, illegal_at in [(1, 0), (2, 7), (3, 40), (4, 10**6)]:
+        ours = episode(env(system=system), seed, illegal_at)
+        theirs = episode(pettingzoo_stack(system=system), seed, illegal_at)
+        assert ours == theirs
+        assert len(ours) > (illegal_at if illegal_at < 10**6 else 20)
+
+
+def test_env_enforces_the_order_of_calls() -> None:
+    game = env()
+    for name in ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(game, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        game.last()
+    game.reset(seed=3)
+    assert game.num_agents == 2 and game.agents == ["player_0", "player_1"]
+    assert game.last()[1:] == (0.0, False, False, {})
+    iterator = iter(game.agent_iter())
+    next(iterator)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)
+    assert isinstance(game, __import__("pettingzoo").utils.wrappers.OrderEnforcingWrapper)
+
+
+def test_terminate_illegal_raw_env_pickles_and_bounds() -> None:
+    game = pickle.loads(pickle.dumps(raw_env(terminate_illegal=True, illegal_reward=-2)))
+    assert game.terminate_illegal and game.illegal_reward == -2.0
+    game.reset(seed=1)
+    for bad in (None, -1, game.action_space(game.agent_selection).n, 1.5, "3"):
+        with pytest.raises(AssertionError, match="not in action space"):
+            game.step(bad)
+    assert not any(game.terminations.values())

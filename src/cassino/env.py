@@ -146,10 +146,11 @@ class HandEnv:
 
     def action_mask(self) -> np.ndarray:
         """:meth:`legal_actions` as an int8 mask over the action space."""
-        m = np.zeros(self.space.num_actions, dtype=np.int8)
+        m = bytearray(self.space.num_actions)
         if self.builder is not None:
-            m[self.builder.legal_actions()] = 1
-        return m
+            for a in self.builder.legal_actions():
+                m[a] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def apply(self, action: int) -> Move | None:
         """Apply a sub-action of the seat to move; the move pushed, once complete."""
@@ -236,12 +237,19 @@ class HandEnv:
 
     # -- observations ---------------------------------------------------------------------
 
-    def _position(self) -> Any:
+    def _seat_cache(self) -> dict[int, np.ndarray]:
+        """The observations cached for this ply (emptied, with the position, on a new ply)."""
         ply = self.state.ply
         if self._obs_ply != ply:
-            self._obs_cache = self.state.to_position()
+            self._obs_cache = None
             self._obs_seats = {}
             self._obs_ply = ply
+        return self._obs_seats
+
+    def _position(self) -> Any:
+        self._seat_cache()
+        if self._obs_cache is None:
+            self._obs_cache = self.state.to_position()
         return self._obs_cache
 
     def _check_seat(self, seat: int) -> None:
@@ -258,27 +266,37 @@ class HandEnv:
         self._check_seat(seat)
         if self.state is None:
             return np.zeros(observation_size(self.rules), dtype=np.float32)
-        base = self._base(seat)
-        out = base.copy()
-        if self.builder is not None and self.builder.prefix and self.to_move == seat:
-            n = self.rules.num_ids
-            planes = 6 + self.rules.num_teams
+        out = self._base(seat).copy()
+        builder = self.builder
+        if builder is not None and builder.prefix and self.state.to_move == seat:
             sp = self.space
-            for a in self.builder.prefix:
-                if a < n:
-                    out[planes * n + a] = 1
-                elif a < 2 * n:
-                    out[(planes + 1) * n + a - n] = 1
-                elif a < sp.finish:
-                    out[(planes + 2) * n + a - sp.alt] = 1
+            n = sp.take
+            start = (6 + self.rules.num_teams) * n   # the card played, takes, second values
+            for a in builder.prefix:
+                if a < sp.finish:
+                    out[start + a] = 1
         return out
 
     def _base(self, seat: int) -> np.ndarray:
-        """The observation of ``seat`` without the move being built, cached for the ply."""
+        """The observation of ``seat`` without the move being built, cached for the ply:
+        written by the core (``State._observe``), or by :meth:`_base_reference` on the
+        reference's states."""
+        cache = self._seat_cache()
+        out = cache.get(seat)
+        if out is None:
+            observe = getattr(self.state, "_observe", None)
+            if observe is None:
+                out = self._base_reference(seat)
+            else:
+                out = np.empty(observation_size(self.rules), dtype=np.float32)
+                observe(seat, self.to_move, out)
+            cache[seat] = out
+        return out
+
+    def _base_reference(self, seat: int) -> np.ndarray:
+        """:meth:`_base` in Python, from the position: the layout's definition, which the
+        core's ``State._observe`` must match float for float."""
         pos = self._position()
-        cache = self._obs_seats
-        if seat in cache:
-            return cache[seat]
         r = self.rules
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
@@ -316,7 +334,6 @@ class HandEnv:
         i += 1
         if self.to_move >= 0:
             out[i + (self.to_move - seat) % p] = 1
-        cache[seat] = out
         return out
 
     def observation_string(self, seat: int) -> str:

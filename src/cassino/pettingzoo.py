@@ -19,8 +19,8 @@ of them and ``agent_selection``, the seat to move, keeps the turn until its move
 :meth:`~cassino.env.HandEnv.observation_tensor` and an int8 ``action_mask``, all zeros but
 for the agent to move. Rewards come once, at the end of the hand: each seat's return
 (``returns``: ``margin``, zero-sum, or ``points``), and every agent terminates then; nothing
-is truncated. :func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal
-action ends the hand with ``illegal_reward`` for its agent (by default minus
+is truncated. In :func:`env`, as in PettingZoo's classic games, an illegal action ends the
+hand with ``illegal_reward`` for its agent (by default minus
 :func:`cassino.env.utility_bound`, worse than any hand) and 0 for the others; the raw
 environment raises :class:`cassino.IllegalMoveError` instead and changes nothing.
 
@@ -45,6 +45,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .env import HandEnv, utility_bound
 from .errors import CassinoError, IllegalMoveError, RulesError
@@ -63,21 +64,52 @@ __all__ = ["env", "raw_env"]
 
 
 def env(illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
-    """:class:`raw_env` (``kwargs``) in PettingZoo's usual wrappers: an illegal action ends
-    the hand with ``illegal_reward`` for its agent (default: minus
+    """:class:`raw_env` (``kwargs``) as PettingZoo's classic games wrap theirs: an illegal
+    action ends the hand with ``illegal_reward`` for its agent (default: minus
     :func:`cassino.env.utility_bound`), an action outside the action space fails an
-    assertion, and the calls must come in order."""
-    game = raw_env(**kwargs)
-    if illegal_reward is None:
-        illegal_reward = -float(utility_bound(game.rules))
-    wrapped = wrappers.TerminateIllegalWrapper(game, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    assertion, and the calls must come in order (``OrderEnforcingWrapper``). The first two
+    are ``raw_env(terminate_illegal=True)`` itself, for speed: PettingZoo's
+    ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper`` do the same at three
+    times the cost of a step."""
+    return _OrderEnforcing(
+        raw_env(terminate_illegal=True, illegal_reward=illegal_reward, **kwargs))
+
+
+def _forward(name: str) -> property:
+    def get(self: _OrderEnforcing) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+    return property(get, doc=f"The environment's ``{name}`` (after a reset).")
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``, the same checks, with the attributes read
+    at every step (by ``last()`` and ``agent_iter()``) as properties: its generic
+    ``__getattr__`` forwarding cost more than the rest of a step."""
+
+    agents = _forward("agents")
+    agent_selection = _forward("agent_selection")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    _cumulative_rewards = _forward("_cumulative_rewards")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """One hand of ``system`` (with rules ``options``, see :func:`cassino.gym.game_rules`);
-    see the module docstring. Bad arguments raise :class:`cassino.RulesError`."""
+    see the module docstring. An illegal action raises :class:`cassino.IllegalMoveError`
+    and changes nothing; with ``terminate_illegal``, it ends the hand instead, as in
+    :func:`env`. Bad arguments raise :class:`cassino.RulesError`."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
@@ -92,8 +124,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         options: Options = None,
         render_mode: str | None = None,
         returns: str = "margin",
+        terminate_illegal: bool = False,
+        illegal_reward: float | None = None,
     ) -> None:
-        EzPickle.__init__(self, system, options, render_mode, returns)
+        EzPickle.__init__(self, system, options, render_mode, returns, terminate_illegal,
+                          illegal_reward)
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise RulesError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, "
@@ -101,10 +136,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.rules = game_rules(system, options)
         self.render_mode = render_mode
         self.hand_env = HandEnv(self.rules, 0, returns)
+        self.terminate_illegal = bool(terminate_illegal)
+        self.illegal_reward = (-float(utility_bound(self.rules)) if illegal_reward is None
+                               else float(illegal_reward))
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self.agents = self.possible_agents[:]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
-        n = self.hand_env.space.num_actions
+        n = self._n = self.hand_env.space.num_actions
         self.observation_spaces = {a: observation_space(self.rules) for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.agents}
         self._np_random: Any = None
@@ -169,10 +207,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         hand = self.hand_env
         if hand.state is None:
             raise IllegalMoveError("no hand is dealt: call reset() first")
-        if action is None:
-            raise IllegalMoveError(f"{agent} is to move: None is the action of an agent "
-                                   "that is done")
-        hand.apply(action_id(action))
+        if self.terminate_illegal:
+            if not (isinstance(action, (int, np.integer)) and 0 <= action < self._n):
+                raise AssertionError(f"action {action!r} is not in action space "
+                                     f"Discrete({self._n})")
+            try:
+                hand.apply(int(action))
+            except IllegalMoveError:
+                self._end_illegally(agent)
+                return
+        else:
+            if action is None:
+                raise IllegalMoveError(f"{agent} is to move: None is the action of an agent "
+                                       "that is done")
+            hand.apply(action_id(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if hand.is_over:
@@ -185,6 +233,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
+
+    def _end_illegally(self, agent: str) -> None:
+        """End the hand after ``agent``'s illegal action: ``illegal_reward`` to it, 0 to
+        the others, and PettingZoo's warning."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self) -> str | None:
         """The table as text (``ansi``), or printed (``human``)."""

@@ -15,6 +15,13 @@ cdef int raise_pending(PerftCtl* ctl) except -1:
     raise KeyboardInterrupt
 
 
+cdef inline void _set_plane(float* plane, mask_t m) noexcept nogil:
+    """1.0 at each card of ``m`` in a card plane of an observation."""
+    while m:
+        plane[cas_ctz(m)] = 1
+        m &= m - 1
+
+
 cdef bint _fits_move(object card, object takes, object value):
     """Whether a move's card id, table mask and value fit this core's masks and fields.
 
@@ -693,6 +700,70 @@ cdef class State:
             n = self._generate(DEFAULT_LIST_LIMIT)
             self._push_c(&self._buf.moves[rng_below(&rng, <uint64_t>n)])
         return self.hand_score()
+
+    # -- the learning environments' observation (cassino.env) -------------------------------
+    def _observe(self, int seat, int to_move, float[::1] out) -> None:
+        """Write ``HandEnv.observation_tensor(seat)`` without the move being built into
+        ``out`` (float32, ``cassino.env.observation_size`` long), with ``to_move`` the seat
+        to move (-1: none). ``cassino.env.HandEnv._base_reference`` computes the same
+        floats in Python; tests compare them."""
+        cdef Core* c = &self.c
+        cdef int n = c.p.nids, t = c.p.nteams, p = c.p.players
+        cdef int team, k, s, i, b, base
+        cdef mask_t m, in_builds = 0, mine = 0, unseen = 0
+        cdef float v
+        if not 0 <= seat < p:
+            raise IllegalMoveError(f"no seat {seat} (seats 0-{p - 1})")
+        if out.shape[0] != (9 + t) * n + 2 * p + t + 5:
+            raise ValueError(f"the observation has {(9 + t) * n + 2 * p + t + 5} entries, "
+                             f"not {out.shape[0]}")
+        memset(&out[0], 0, out.shape[0] * sizeof(float))
+        team = c.p.team_of[seat]
+        for b in range(c.h.nbuilds):
+            in_builds |= c.h.builds[b].cards
+            for s in range(p):
+                if c.h.builds[b].owners >> s & 1 and c.p.team_of[s] == team:
+                    mine |= c.h.builds[b].cards
+                    break
+            v = <float>(c.h.builds[b].value / 14.0)
+            m = c.h.builds[b].cards
+            while m:
+                out[4 * n + cas_ctz(m)] = v
+                m &= m - 1
+        for s in range(p):
+            if s != seat:
+                unseen |= c.h.hands[s]
+        for i in range(c.h.stock_pos, c.stock_len):
+            unseen |= (<mask_t>1) << c.stock[i]
+        _set_plane(&out[0], c.h.hands[seat])
+        _set_plane(&out[n], c.h.loose)
+        _set_plane(&out[2 * n], in_builds)
+        _set_plane(&out[3 * n], mine)
+        _set_plane(&out[5 * n], unseen)
+        for k in range(t):
+            s = (team + k) % t
+            base = (6 + k) * n
+            for i in range(c.h.pile_len[s]):
+                out[base + c.piles[s][i]] = 1
+        i = (9 + t) * n
+        for k in range(p):
+            out[i + k] = <float>(cas_popcount(c.h.hands[(seat + k) % p])
+                                 / <double>(c.p.hand_size if c.p.hand_size > 0 else 1))
+        i += p
+        out[i] = <float>((c.stock_len - c.h.stock_pos) / <double>n)
+        i += 1
+        for k in range(t):
+            s = 0
+            for b in range(c.h.nsweeps):
+                s += c.sweep_order[b] == (team + k) % t
+            out[i + k] = <float>(s / 10.0)
+        i += t
+        out[i + c.h.phase] = 1
+        i += 3
+        out[i] = 1 if c.h.stock_pos >= c.stock_len and not c.p.draw_refill else 0
+        i += 1
+        if to_move >= 0:
+            out[i + (to_move - seat + p) % p] = 1
 
     # -- the built-in players in C (core/players.pxi) ----------------------------------------
     def greedy_scores(self) -> list:
