@@ -29,6 +29,7 @@ from .builds import Builds
 from .captures import (
     Captures,
     _sweep_cards,
+    groups_ok,
 )
 from .deals import Deals, first_player, initial_deal, initial_pairs
 from .decks import system_deck
@@ -452,10 +453,11 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         """Whether no generator lists ``m``, legal or not, for its shape alone: the hand is
         over, or ``m`` plays a card that is no card id, not of the deck or not in the hand,
         takes cards not on the table or part of a build, is a two-card capture outside
-        Callabra, a numeric card's capture of a loose card of no value or a higher one (but
-        by a sweeping card), or a build where there is no building or above the highest
-        build value (by a numeric card; neither rule with multi-valued cards or Finnish
-        hand values). Then ``m`` is neither a listed move nor a listed move's rejection,
+        Callabra, a numeric card's capture that is no union of groups of its value and
+        builds of its value, a face card's capture of a loose card of another rank (both
+        with the standard card values, not by a sweeping card, not in Kontsina's single
+        groups), or a build where there is no building or above the highest build value
+        (by a numeric card, standard values). Then ``m`` is neither a listed move nor a listed move's rejection,
         and :meth:`explain` gives its structural reason without listing moves (plucks,
         passes and Callabra keep the listing)."""
         if self.is_over:
@@ -476,15 +478,24 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return True
         if any(b.cards & takes and b.cards & ~takes for b in self.builds):
             return True
-        v = card_value(card)
-        if (m.kind == CAPTURE and v and not (r.multi_valued or r.finnish)
-                and not _sweep_cards(r)[0] >> card & 1
-                and any(not 0 < card_value(c) <= v for c in bits(takes & self.loose))):
-            return True   # a numeric card's capture takes loose cards of values 1 to its own
+        standard = r.card_values == "standard"
+        v = card_value(card) if standard else 0
+        if (m.kind == CAPTURE and standard and r.capture_extent != "single_group"
+                and not _sweep_cards(r)[0] >> card & 1):
+            loose = takes & self.loose
+            if not v:   # a face card takes loose cards of its rank only
+                return bool(loose & ~rank_mask(card_rank(card)))
+            # a numeric card's capture (Captures._captures): loose cards of values 1 to its
+            # own in groups of its value, and builds of its value
+            if any(not 0 < card_value(c) <= v for c in bits(loose)):
+                return True
+            if any(b.cards & takes and b.value != v for b in self.builds):
+                return True
+            return not groups_ok(loose, v, r)
         if m.kind in BUILD_KINDS:
             if r.build_kinds == "none":
                 return True
-            if not r.multi_valued and not r.finnish and v and m.value > r.build_max_value:
+            if v and m.value > r.build_max_value:
                 return True
         return False
 
