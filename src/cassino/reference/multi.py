@@ -148,6 +148,20 @@ class MultiValued(StateBase):
                                 moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
         return self._canonical(sorted(moves))
 
+    def _unlisted_multi_capture(self, p: int, takes: int) -> bool:
+        """Whether :meth:`_pseudo_multi` lists no capture of ``takes`` by ``p`` at any of
+        its hand values: none where the loose cards taken, at some valuing, split into
+        groups of the value and every build taken has that value (explain's shortcut,
+        ``State._malformed``)."""
+        loose = takes & self.loose
+        for vp in self._hand_values(p):
+            if any(b.cards & takes and b.value != vp for b in self.builds):
+                continue
+            if not loose or any(groups_ok_values(tuple(sorted(vals.values())), vp, self.rules)
+                                for vals in self._valuings(loose, vp)):
+                return False
+        return True
+
     def _kinds_raised(self, fixed: tuple[tuple[int, int], ...]) -> Counter[tuple[int, int]]:
         """How many cards of each kind (first value, second value) ``fixed`` raises."""
         r = self.rules

@@ -450,16 +450,21 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         return why
 
     def _malformed(self, m: Move) -> bool:
-        """Whether no generator lists ``m``, legal or not, for its shape alone: the hand is
-        over, or ``m`` plays a card that is no card id, not of the deck or not in the hand,
-        takes cards not on the table or part of a build, is a two-card capture outside
-        Callabra, a numeric card's capture that is no union of groups of its value and
-        builds of its value, a face card's capture of a loose card of another rank (both
-        with the standard card values, not by a sweeping card, not in Kontsina's single
-        groups), or a build where there is no building or above the highest build value
-        (by a numeric card, standard values). Then ``m`` is neither a listed move nor a listed move's rejection,
-        and :meth:`explain` gives its structural reason without listing moves (plucks,
-        passes and Callabra keep the listing)."""
+        """Whether no generator lists ``m``, legal or not, for its shape alone. Then ``m`` is
+        neither a listed move nor a listed move's rejection, and :meth:`explain` gives its
+        structural reason without listing moves. Such moves:
+
+        - every move once the hand is over;
+        - a card that is no card id, not of the deck or not in the hand, cards taken that
+          are not on the table or only part of a build, a two-card capture outside Callabra;
+        - a capture that is no union of groups of the card's value and builds of that
+          value (at some valuing of multi-valued cards), or a face card taking a loose
+          card of another rank; not for a sweeping card, Kontsina's single groups or
+          Finnish hand values;
+        - a build where there is no building, or a numeric card's build above the highest
+          build value (standard values).
+
+        Plucks, passes and Callabra's moves keep the listing."""
         if self.is_over:
             return True
         r = self.rules
@@ -480,9 +485,13 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return True
         standard = r.card_values == "standard"
         v = card_value(card) if standard else 0
-        if (m.kind == CAPTURE and standard and r.capture_extent != "single_group"
+        if (m.kind == CAPTURE and r.capture_extent != "single_group"
                 and not _sweep_cards(r)[0] >> card & 1):
             loose = takes & self.loose
+            if r.multi_valued:
+                return self._unlisted_multi_capture(card, takes)
+            if not standard:
+                return False
             if not v:   # a face card takes loose cards of its rank only
                 return bool(loose & ~rank_mask(card_rank(card)))
             # a numeric card's capture (Captures._captures): loose cards of values 1 to its
