@@ -15,7 +15,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -941,6 +941,20 @@ class Rules:
         if card == 38 and (self.big_ten == "any" or (self.big_ten == "hand_only" and not on_table)):
             return 11
         return 0
+
+    @cached_property
+    def table_values(self) -> tuple[tuple[int, ...], ...]:
+        """Each card id's values loose on the table, its first value first, without the
+        zeros (a face card without a value has none).
+
+        >>> r = Rules(card_values="royal")
+        >>> r.table_values[0], r.table_values[20], r.table_values[40]
+        ((1, 14), (6,), (11,))
+        """
+        return tuple(
+            tuple(v for v in (self.card_value(c), self.second_value(c, on_table=True)) if v > 0)
+            for c in range(self.num_ids)
+        )
 
     @property
     def finnish(self) -> bool:

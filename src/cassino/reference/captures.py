@@ -57,7 +57,7 @@ def _partitionable(values: tuple[int, ...], v: int, max_sum_groups: int) -> bool
 
 def groups_ok_values(values: tuple[int, ...], v: int, rules: Rules) -> bool:
     """Whether cards of the sorted ``values`` form disjoint capture groups of value ``v``."""
-    if any(x > v for x in values):
+    if any(x > v for x in values) or (v > 0 and sum(values) % v):
         return False
     return _partitionable(values, v, 1 if rules.sum_groups == "single" else 64)
 
@@ -162,6 +162,39 @@ class Captures(StateBase):
         if self.rules.five_of_spades_sweep and not self.rules.five_of_spades_builds:
             return self.loose
         return self.table_mask
+
+    def _unlisted_single_group(self, p: int, takes: int) -> bool:
+        """Whether :meth:`_single_group` lists no capture of ``takes`` by ``p``: one loose
+        card of p's rank, or two or more loose numeric cards below p's value totalling it,
+        or (combine_match_and_sum) one of each together (explain's shortcut,
+        ``State._malformed``)."""
+        r = self.rules
+        v = card_value(p)
+        if takes & ~self.loose:
+            return True
+        same = takes & rank_mask(card_rank(p)) if v or r.faces_capturable else 0
+        group = takes & ~same
+        if same.bit_count() > 1:
+            return True
+        if not group:
+            return not same
+        if not v or (same and not r.combine_match_and_sum) or group.bit_count() < 2:
+            return True
+        return not (all(0 < card_value(c) < v for c in bits(group)) and mask_sum(group) == v)
+
+    def _unlisted_callabra(self, m: Move) -> bool:
+        """Whether :meth:`_pseudo_callabra` lists no move of ``m``'s shape: it lists no build,
+        and captures of one loose card of the card's value only (explain's shortcut; the
+        two-card captures keep the listing)."""
+        if m.kind in BUILD_KINDS:
+            return True
+        if m.kind != CAPTURE:
+            return False
+        value = self.rules.card_value
+        t = m.takes.bit_length() - 1
+        return not (
+            m.takes.bit_count() == 1 and self.loose >> t & 1 and value(t) == value(m.card)
+        )
 
     def _single_group_reason(self, m: Move) -> str:
         """Why a capture is not one group (capture_extent=single_group, Kontsina)."""

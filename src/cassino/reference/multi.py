@@ -55,17 +55,22 @@ class MultiValued(StateBase):
 
     def _valuings(self, sub: int, top: int) -> Iterator[dict[int, int]]:
         """Every way to value the loose cards of ``sub`` (no value above ``top``)."""
-        r = self.rules
-        cards = list(bits(sub))
+        table = self.rules.table_values
+        base: dict[int, int] = {}
+        cards: list[int] = []
         options: list[list[int]] = []
-        for c in cards:
-            opts = [v for v in (r.card_value(c), r.second_value(c, on_table=True)) if 0 < v <= top]
+        for c in bits(sub):
+            opts = [v for v in table[c] if v <= top]
             if not opts:
                 return
-            options.append(opts)
-        # (in card order, the first card's value changing slowest)
+            if len(opts) == 1:
+                base[c] = opts[0]
+            else:
+                cards.append(c)
+                options.append(opts)
+        # (in card order, the first two-valued card's value changing slowest)
         for values in itertools.product(*options):
-            yield dict(zip(cards, values, strict=True))
+            yield base | dict(zip(cards, values, strict=True))
 
     def _fixed(self, vals: dict[int, int]) -> tuple[tuple[int, int], ...]:
         r = self.rules
@@ -78,7 +83,9 @@ class MultiValued(StateBase):
         moves: set[Move] = set()
         top = max(r.build_max_value, 14)
         captures = kinds is None or CAPTURE in kinds
-        builds = kinds is None or BUILD in kinds
+        creates = kinds is None or BUILD in kinds
+        augments = kinds is None or AUGMENT in kinds
+        increases = kinds is None or INCREASE in kinds
         # in explain's window (one loose part, valued again for each card, value and kind),
         # each valuing list once
         memo: dict[tuple[int, int], list[dict[int, int]]] = {}
@@ -104,10 +111,9 @@ class MultiValued(StateBase):
                     ):
                         continue
                     moves.update(_with_builds(p, loose, bmask))
-                if not builds:
-                    continue
                 # creates (none without building: Swedish Kassino, docs/rules.md §3.19)
-                for sub in self._subsets(self._pool()) if r.build_kinds != "none" else ():
+                building = r.build_kinds != "none"
+                for sub in self._subsets(self._pool()) if creates and building else ():
                     if not sub:
                         continue
                     for vals in valuings(sub, top):
@@ -124,7 +130,7 @@ class MultiValued(StateBase):
                             if ok:
                                 moves.add(Move(p, BUILD, sub, v, self._fixed(vals | pv)))
                 # augments
-                for b in self.builds:
+                for b in self.builds if augments else ():
                     w = b.value
                     if vp > w:
                         continue
@@ -138,7 +144,7 @@ class MultiValued(StateBase):
                             if ok:
                                 moves.add(Move(p, AUGMENT, sub | b.cards, w, self._fixed(vals | pv)))
                 # increases
-                for b in self.builds:
+                for b in self.builds if increases else ():
                     if b.multiple:
                         continue
                     for sub in self._subsets(self._pool()):
@@ -160,6 +166,30 @@ class MultiValued(StateBase):
             if not loose or any(groups_ok_values(tuple(sorted(vals.values())), vp, self.rules)
                                 for vals in self._valuings(loose, vp)):
                 return False
+        return True
+
+    def _unlisted_multi_create(self, p: int, takes: int, value: int) -> bool:
+        """Whether :meth:`_pseudo_multi` lists no build of the loose cards ``takes`` and
+        ``p`` at ``value``, at any hand value of ``p`` and valuing of the cards: none where
+        the values total a multiple of ``value``, none above it, and split into groups of
+        it (explain's shortcut, ``State._malformed``)."""
+        r = self.rules
+        if not takes or not 0 < value <= r.build_max_value:
+            return True
+        valuings = list(self._valuings(takes, max(r.build_max_value, 14)))
+        for vp in self._hand_values(p):
+            for vals in valuings:
+                group = tuple(sorted([vp, *vals.values()]))
+                total = sum(group)
+                if total % value or group[-1] > value:
+                    continue
+                if total == value:
+                    return False
+                if r.natural_build_combination:
+                    if _partitionable(group, value, 64):
+                        return False
+                elif len(group) == 2 and vp == value and total == 2 * value:
+                    return False
         return True
 
     def _kinds_raised(self, fixed: tuple[tuple[int, int], ...]) -> Counter[tuple[int, int]]:
@@ -268,6 +298,20 @@ class MultiValued(StateBase):
                 ):
                     out.append(Move(p, CAPTURE, sub))
         return out
+
+    def _unlisted_finnish(self, p: int, takes: int) -> bool:
+        """Whether :meth:`_pseudo_finnish` lists no capture of ``takes`` by ``p``: none where
+        the loose cards taken, but for some of p's rank taken alone (rank_pairing_always),
+        split into groups of p's hand value (explain's shortcut, ``State._malformed``)."""
+        r = self.rules
+        if not takes or takes & ~self.loose:
+            return True
+        hv = r.hand_value(p)
+        same = takes & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
+        return not any(
+            groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(takes & ~pair))), hv, r)
+            for pair in subsets(same)
+        )
 
     def _finnish_reason(self, m: Move) -> str:
         """Why a Finnish Kasino capture is not legal (docs/rules.md §3.21, AMB-52)."""

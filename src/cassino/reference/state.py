@@ -19,6 +19,7 @@ from .base import (
     BUILD_KINDS,
     CAPTURE,
     DEFAULT_LIST_LIMIT,
+    INCREASE,
     TRAIL,
     TWO_CARD,
     _a,
@@ -308,9 +309,12 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             if not builds:
                 continue
             if card_value(p) and self.rules.build_kinds != "none":
-                out.extend(self._creates(p))
-                out.extend(self._augments(p))
-                out.extend(self._increases(p))
+                if kinds is None or BUILD in kinds:
+                    out.extend(self._creates(p))
+                if kinds is None or AUGMENT in kinds:
+                    out.extend(self._augments(p))
+                if kinds is None or INCREASE in kinds:
+                    out.extend(self._increases(p))
             elif self.rules.face_cards_all_four:
                 out.extend(self._face_builds(p))
         return out
@@ -458,17 +462,21 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         - a card that is no card id, not of the deck or not in the hand, cards taken that
           are not on the table or only part of a build, a two-card capture outside Callabra;
         - a capture that is no union of groups of the card's value and builds of that
-          value (at some valuing of multi-valued cards), or a face card taking a loose
-          card of another rank; not for a sweeping card, Kontsina's single groups or
-          Finnish hand values;
+          value (at some valuing of multi-valued cards; of its hand value in Finnish
+          Kasino), or a face card taking a loose card of another rank; not for a sweeping
+          card;
         - a build where there is no building, or a numeric card's build above the highest
-          build value (standard values).
+          build value (standard values);
+        - a build of loose cards that no hand value of the card and no valuing of the cards
+          splits into groups of the build's value (multi-valued cards);
+        - a capture that is not one group (capture_extent=single_group, standard values);
+        - Callabra: a build, or a capture of anything but one loose card of the card's value.
 
-        Plucks, passes and Callabra's moves keep the listing."""
+        Plucks, passes and Callabra's two-card captures keep the listing."""
         if self.is_over:
             return True
         r = self.rules
-        if not m.plays_card or r.two_card_capture:
+        if not m.plays_card or (m.kind == TWO_CARD and r.two_card_capture):
             return False
         card, takes = m.card, m.takes
         if not isinstance(card, int) or not 0 <= card < 104:
@@ -483,13 +491,20 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return True
         if any(b.cards & takes and b.cards & ~takes for b in self.builds):
             return True
+        if r.two_card_capture:
+            return not (r.multi_valued or r.finnish) and self._unlisted_callabra(m)
         standard = r.card_values == "standard"
         v = card_value(card) if standard else 0
-        if (m.kind == CAPTURE and r.capture_extent != "single_group"
-                and not _sweep_cards(r)[0] >> card & 1):
+        sweeper = _sweep_cards(r)[0] >> card & 1
+        plain = standard and not (r.multi_valued or r.finnish or r.declarations or sweeper)
+        if m.kind == CAPTURE and r.capture_extent == "single_group" and plain:
+            return self._unlisted_single_group(card, takes)
+        if m.kind == CAPTURE and r.capture_extent != "single_group" and not sweeper:
             loose = takes & self.loose
             if r.multi_valued:
                 return self._unlisted_multi_capture(card, takes)
+            if r.finnish:
+                return self._unlisted_finnish(card, takes)
             if not standard:
                 return False
             if not v:   # a face card takes loose cards of its rank only
@@ -506,6 +521,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                 return True
             if v and m.value > r.build_max_value:
                 return True
+            if r.multi_valued and not takes & ~self.loose:
+                return self._unlisted_multi_create(card, takes, m.value)
         return False
 
     def _moves_for(self, move: Move) -> tuple[list[Move], dict[Move, str]]:
@@ -520,6 +537,9 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             # notation); when no move satisfies the duties, every trail is legal (the fallback
             # of _card_moves), which only the listing of every card can tell
             kinds = BUILD_KINDS if move.kind in BUILD_KINDS else (move.kind,)
+            if move.kind in BUILD_KINDS and isinstance(move.takes, int) and not (
+                    move.takes & ~self.loose):
+                kinds = (BUILD,)   # (of loose cards alone: an augment's takes hold a build)
             if self.rules.capture_extent != "maximal" and isinstance(move.takes, int):
                 # and a move matches only moves taking the same cards: the generators walk
                 # the subsets of those loose cards alone (a capture_extent=maximal filter
