@@ -7,7 +7,7 @@ checkers (scripts/sanitize.sh, scripts/valgrind.sh).
 plays HANDS seeded random hands with ``cassino._core.random_hand`` (several systems,
 options and dealers), then N hands through the State API: push, pop, push_index, clone,
 copy, pickle, legal moves with and without a limit, multiset counting of huge tables,
-perft, playout, explain and rejected moves, JSON. ``--expect-dir`` checks that the core
+perft, playout, explain and rejected moves, JSON, the observation written in C. ``--expect-dir`` checks that the core
 is the build under DIR (the sanitized copy). Exits non-zero on any wrong result.
 """
 
@@ -17,6 +17,7 @@ import argparse
 import copy
 import pickle
 import sys
+from typing import Any
 
 import cassino
 from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core, _core128
@@ -126,6 +127,8 @@ def api_hand(seed: int) -> None:
                     pass
                 else:
                     raise AssertionError("the listing limit was not enforced")
+        if s.ply % 7 == 0:
+            observe(s)
     twin = cassino.State.from_json(s.to_json())
     assert twin == s
     s.hand_score()
@@ -133,6 +136,26 @@ def api_hand(seed: int) -> None:
         s.pop()
     s.playout(seed)
     assert s.is_over
+
+
+def observe(s: Any) -> None:
+    """State._observe (HandEnv's observation, written in C) for every seat, and its refusal
+    of a buffer of the wrong length."""
+    import numpy as np
+
+    from cassino.env import observation_size
+
+    r = s.rules
+    out = np.full(observation_size(r), -1.0, np.float32)
+    for seat in range(r.players):
+        s._observe(seat, -1 if s.is_over else s.to_move, out)
+        assert np.isfinite(out).all() and (out >= 0).all(), (seat, s.ply)
+    try:
+        s._observe(0, -1, np.zeros(len(out) - 1, np.float32))
+    except (ValueError, IllegalMoveError):
+        pass
+    else:
+        raise AssertionError("a buffer of the wrong length was written")
 
 
 def player_hands(rounds: int) -> int:

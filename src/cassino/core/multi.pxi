@@ -77,6 +77,9 @@ cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
         return r
     return cmp_alt(x.alt, y.alt)
 
+cdef enum:
+    MERGE_MAX = 64           # merge_runs: the first run's copy on the stack
+
 cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
     """Sort on (card, kind, takes, value, alt): shell sort (Ciura's gaps), no allocation."""
     cdef size_t i, j, gap
@@ -98,6 +101,32 @@ cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
                 j -= gap
             moves[j] = t
         g -= 1
+
+cdef void merge_runs(MoveBuf* buf, size_t lo, size_t mid, size_t hi) noexcept nogil:
+    """Merge moves[lo:mid] and moves[mid:hi], each in (card, kind, takes, value, alt) order,
+    into one run in that order: the two values' runs of a multi-valued card. A first run
+    longer than MERGE_MAX moves is sorted whole instead (sort_multi)."""
+    cdef CMove tmp[MERGE_MAX]
+    cdef CMove* mv = buf.moves
+    cdef size_t n1 = mid - lo, i = 0, j = mid, k = lo
+    if buf.overflow or n1 == 0 or mid >= hi or cmp_multi(&mv[mid - 1], &mv[mid]) <= 0:
+        return
+    if n1 > MERGE_MAX:
+        sort_multi(mv + lo, hi - lo)
+        return
+    memcpy(tmp, mv + lo, n1 * sizeof(CMove))
+    while i < n1 and j < hi:
+        if cmp_multi(&mv[j], &tmp[i]) < 0:
+            mv[k] = mv[j]
+            j += 1
+        else:
+            mv[k] = tmp[i]
+            i += 1
+        k += 1
+    while i < n1:
+        mv[k] = tmp[i]
+        i += 1
+        k += 1
 
 cdef inline void emit_alt(MoveBuf* buf, int card, int kind, mask_t takes, int value,
                           int alt) noexcept nogil:
@@ -339,7 +368,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     cdef CBuild* bd
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
     cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi, vmin
-    cdef size_t card_seg
+    cdef size_t card_seg, mid = 0
     cdef int mi[SMALL_B_MAX]
     cdef int slot[SMALL_B_MAX]
     cdef int vps[2]
@@ -424,6 +453,8 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                 emit_alt(buf, p, K_TRAIL, 0, 0, 0)
             for k in range(nvp):
                 vp = vps[k]
+                if k == 1:
+                    mid = buf.n
                 if vp <= 0 or vp >= NVALUES:
                     continue
                 palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
@@ -493,7 +524,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     seg_sort_(buf, seg, 0)
             if ordered and nvp == 2:
                 # the two values' runs of a multi-valued card: one sorted segment
-                sort_multi(buf.moves + card_seg, buf.n - card_seg)
+                merge_runs(buf, card_seg, mid, buf.n)
     return 2 if ordered else 1
 
 cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
@@ -510,7 +541,7 @@ cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int vps[2]
     cdef int best[NCARDS]
     cdef uint64_t hp
-    cdef size_t card_seg, seg, r
+    cdef size_t card_seg, seg, r, mid = 0
     if c.h.nbuilds or c.p.maximal or not (c.p.natural and c.p.max_sum_groups == BIG_SUMS):
         return 0
     if (c.h.loose & c.p.multi_mask) or cas_popcount(c.h.loose & c.p.num_mask) > SMALL_B_MAX:
@@ -544,6 +575,8 @@ cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
             nvp = 2
         for k in range(nvp):
             vp = vps[k]
+            if k == 1:
+                mid = buf.n
             if vp <= 0 or vp >= NVALUES:
                 continue
             seg = buf.n
@@ -554,7 +587,7 @@ cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
                 buf.moves[r].alt = <uint8_t>(palt if buf.moves[r].kind >= K_BUILD else 0)
         if nvp == 2:
             # the two values' runs of a multi-valued card: one sorted segment
-            sort_multi(buf.moves + card_seg, buf.n - card_seg)
+            merge_runs(buf, card_seg, mid, buf.n)
     return -1 if buf.overflow else 2
 
 # ---------------------------------------------------------------------------------------
@@ -579,7 +612,7 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int n, i, j, k, p, v, vp, nvp, nm, hi, alt, palt, kind, target
     cdef uint64_t hp
     cdef bint hmulti
-    cdef size_t seg, r, w, card_seg
+    cdef size_t seg, r, w, card_seg, mid = 0
     cdef CMove* mv
     if c.p.maximal:
         return 0
@@ -649,6 +682,8 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
             for k in range(nvp):
                 vp = vps[k]
                 seg = buf.n
+                if k == 1:
+                    mid = buf.n
                 if vp <= 0 or vp >= NVALUES:
                     # (as in multi_card: no captures by a card without a value)
                     if hi == 0 and k == 0 and is_legal(c, K_TRAIL, p, 0, 0, hp):
@@ -675,7 +710,7 @@ cdef int multi_fast(Core* c, MoveBuf* buf) noexcept nogil:
                 buf.n = w
             if nm == 0 and nvp == 2:
                 # the two values' runs of a multi-valued card: one sorted segment
-                sort_multi(buf.moves + card_seg, buf.n - card_seg)
+                merge_runs(buf, card_seg, mid, buf.n)
     return 2 if nm == 0 else 1
 
 cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_t w,
