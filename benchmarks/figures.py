@@ -105,14 +105,16 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
         "Every implemented system, the same run: random full hands per second "
         "(`cassino.playouts`, random players, one core), their ratio to `cassino_standard`'s "
         "(timed in alternation with each system, so that both rates come from the same minutes), "
+        "the moves of a hand and the same ratio per move played, "
         f"move generation over {f['system_positions']} positions of the system's random games "
         "(`movegen_batch`), and `explain()` of two illegal moves of each of those positions "
         "(`cassino.bench.explain_us`: median and 99th percentile; an illegal `push` costs the "
         "same, its message being that sentence):",
         "",
-        "| system | hands/s | ratio to standard | move generation | explain, median | explain, p99 "
+        "| system | hands/s | ratio to standard | moves a hand | ratio per move "
+        "| move generation | explain, median | explain, p99 "
         "| why it differs from the standard game |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for sid, row in f["systems"].items():
         explain = (
@@ -120,9 +122,15 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
             if "explain_us" in row
             else " | "
         )
+        per_move = (
+            f"{row['moves_per_hand']:.1f} | {row['move_ratio_to_standard']:.2f}"
+            if "moves_per_hand" in row
+            else " | "
+        )
         rows.append(
             f"| `{sid}` | {sig(row['hands_per_second'])} | {row['ratio_to_standard']:.2f} "
-            f"| {sig(row['movegen_ns'])} ns | {explain} | {SYSTEM_NOTES.get(sid, '')} |"
+            f"| {per_move} | {sig(row['movegen_ns'])} ns | {explain} "
+            f"| {SYSTEM_NOTES.get(sid, '')} |"
         )
     return "\n".join(rows)
 

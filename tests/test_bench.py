@@ -123,7 +123,15 @@ def test_run_bench_quick_has_every_target_key() -> None:
                 assert row["ratio_to_standard"] == pytest.approx(
                     row["hands_per_second"] / row["standard_hands_per_second"]
                 )
+            # per move: the hands' move counts (seeded hands, the same in every run)
+            standard_moves = f["systems"]["cassino_standard"]["moves_per_hand"]
+            assert row["move_ratio_to_standard"] == pytest.approx(
+                row["ratio_to_standard"] * row["moves_per_hand"] / standard_moves
+            )
         assert f["systems"]["cassino_standard"]["ratio_to_standard"] == 1.0
+        # 52 cards less the 4 on the table, one move each; Mulle's 104 less 4
+        assert f["systems"]["cassino_standard"]["moves_per_hand"] == 48.0
+        assert f["systems"]["mulle"]["moves_per_hand"] == 100.0
 
 
 @pytest.mark.slow

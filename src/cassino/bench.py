@@ -262,6 +262,11 @@ SYSTEM_POSITIONS = 500
 SYSTEM_MOVEGEN_REPEAT = 10
 """Passes over those positions per timed call."""
 
+SETTLE_SECONDS = 3.0
+"""A pause after the python-chess perft: on the 2-core machines of docs/benchmarks.md the
+core ran about 30% slower for two to three seconds after it (its memory freed), which the
+next figures (the hard count, the systems' rates) then showed."""
+
 EXPLAIN_REPEAT = 3
 """Calls of ``explain()`` per move in :func:`explain_us`; the fastest counts."""
 
@@ -315,13 +320,15 @@ def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
     return hands / _best(playout_call(core, system, hands), budget, TIMED_ROUNDS)
 
 
-def _paired_rates(core: Any, system: str, hands: int, budget: float) -> tuple[float, float]:
+def _paired_rates(
+    core: Any, system: str, hands: int, budget: float
+) -> tuple[float, float, float, float]:
     """Random hands per second of ``system`` and of ``cassino_standard``, timed in
     alternation (a round of each, up to ``TIMED_ROUNDS`` rounds or ``budget`` seconds),
-    the fastest round of each: a machine whose speed drifts during the run moves both."""
+    the fastest round of each: a machine whose speed drifts during the run moves both.
+    Then the moves a hand of each (the same seeded hands in every round)."""
     calls = [playout_call(core, "cassino_standard", hands), playout_call(core, system, hands)]
-    for call in calls:
-        call()               # (warm-up)
+    moves = [call() / hands for call in calls]   # (warm-up)
     best = [float("inf"), float("inf")]
     spent = 0.0
     for k in range(TIMED_ROUNDS):
@@ -333,7 +340,7 @@ def _paired_rates(core: Any, system: str, hands: int, budget: float) -> tuple[fl
             spent += dt
         if k >= 1 and spent >= budget:
             break
-    return hands / best[1], hands / best[0]
+    return hands / best[1], hands / best[0], moves[1], moves[0]
 
 
 def run_bench(
@@ -351,11 +358,13 @@ def run_bench(
     :func:`movegen_call` and :func:`playout_call` unless ``quick``. ``systems`` adds the
     playout speed of every implemented system (``system_hands_per_second``) and the table
     ``systems``: ``{id: {hands_per_second, movegen_ns, ratio_to_standard,
-    standard_hands_per_second, explain_us, explain_us_p99}}``, where ``movegen_ns`` lists the
+    standard_hands_per_second, moves_per_hand, move_ratio_to_standard, explain_us,
+    explain_us_p99}}``, where ``movegen_ns`` lists the
     moves of :data:`SYSTEM_POSITIONS` positions of the system's random games
     (:func:`bench_corpus`), ``ratio_to_standard`` divides the system's playout rate by
     ``cassino_standard``'s timed in alternation with it (``standard_hands_per_second``,
-    :func:`_paired_rates`), and ``explain_us`` is
+    :func:`_paired_rates`), ``move_ratio_to_standard`` compares the rates of moves played
+    instead (a Mulle hand has about twice the moves of a standard one), and ``explain_us`` is
     :func:`explain_us` over the same positions; ``workers`` times ``simulate`` with one and two worker
     processes (``simulate_speedup``) and the README's first simulation (greedy against
     random); ``engines`` times the same run of two workers on the Ray and Dask engines that
@@ -445,6 +454,8 @@ def run_bench(
     out["chess_perft_depth"] = chess_depth
     out["chess_perft_nodes_per_second"] = None if chess is None else chess[0] / chess[1]
     out["perft_vs_chess"] = _ratio(core_nps, out["chess_perft_nodes_per_second"])
+    if chess is not None and not quick:
+        time.sleep(SETTLE_SECONDS)
 
     # the hard position: an exact count without listing
     hard = hard_position()
@@ -466,7 +477,7 @@ def run_bench(
         paired = {
             sid: _paired_rates(core, sid, nhands // 5, budget) for sid in implemented_systems()
         }
-        out["system_hands_per_second"] = {sid: rate for sid, (rate, _) in paired.items()}
+        out["system_hands_per_second"] = {sid: got[0] for sid, got in paired.items()}
         nsys = 100 if quick else SYSTEM_POSITIONS
         table: dict[str, dict[str, float]] = {}
         for sid, hps in out["system_hands_per_second"].items():
@@ -474,11 +485,14 @@ def run_bench(
             reps = 2 if quick else SYSTEM_MOVEGEN_REPEAT
             t = _best(movegen_call(core, positions, reps), budget / 2, 5)
             median, p99 = explain_us([core.State.from_position(q) for q in positions])
+            ratio = 1.0 if sid == "cassino_standard" else hps / paired[sid][1]
             table[sid] = {
                 "hands_per_second": hps,
                 "movegen_ns": t / (nsys * reps) * 1e9,
-                "ratio_to_standard": 1.0 if sid == "cassino_standard" else hps / paired[sid][1],
+                "ratio_to_standard": ratio,
                 "standard_hands_per_second": paired[sid][1],
+                "moves_per_hand": paired[sid][2],
+                "move_ratio_to_standard": ratio * paired[sid][2] / paired[sid][3],
                 "explain_us": median,
                 "explain_us_p99": p99,
             }

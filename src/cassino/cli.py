@@ -923,9 +923,10 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
     table.add_row("bytes of a dealt state", _num(f["state_bytes"]), "", "")
     for sid, row in (f.get("systems") or {}).items():
         table.add_row(
-            f"{sid}: random hands/s (ratio to standard); move generation, ns/position",
-            f"{_num(row['hands_per_second'])} ({row['ratio_to_standard']:.2f}); "
-            f"{_num(row['movegen_ns'])}",
+            f"{sid}: random hands/s (ratio to standard; per move); move generation, "
+            "ns/position",
+            f"{_num(row['hands_per_second'])} ({row['ratio_to_standard']:.2f}; "
+            f"{row['move_ratio_to_standard']:.2f}); {_num(row['movegen_ns'])}",
             "",
             "",
         )
