@@ -77,6 +77,18 @@ def test_big_ten_needs_royal_values():
         rules("cassino_standard", big_ten="any")
 
 
+def test_table_values_list_each_cards_values_on_the_table():
+    # (the reference's valuings read them: Rules.table_values, first value first)
+    royal = rules("cassino_royal")
+    assert royal.table_values[:4] == ((1, 14),) * 4 and royal.table_values[40] == (11,)
+    assert rules("cassino_buckeye").table_values[38] == (10, 11)        # 10D
+    # big_ten=hand_only: the 10D counts 11 from the hand only, never loose
+    assert rules("cassino_buckeye", big_ten="hand_only").table_values[38] == (10,)
+    standard = rules("cassino_standard").table_values
+    assert standard[40] == () and standard[36] == (10,) and len(standard) == 52
+    assert len(rules("mulle").table_values) == 104
+
+
 # -- AMB-28: the ace as 1 or 14 ------------------------------------------------------------
 def test_ace_captures_as_1_or_14_and_each_capture_is_listed_once():
     # AH takes AS (as 1, or as 14 with the loose ace as 14: one move), and AS+KS as 14

@@ -947,7 +947,7 @@ class Rules:
         """Each card id's values loose on the table, its first value first, without the
         zeros (a face card without a value has none).
 
-        >>> r = Rules(card_values="royal")
+        >>> r = rules("cassino_royal")
         >>> r.table_values[0], r.table_values[20], r.table_values[40]
         ((1, 14), (6,), (11,))
         """
