@@ -7,8 +7,9 @@ checkers (scripts/sanitize.sh, scripts/valgrind.sh).
 plays HANDS seeded random hands with ``cassino._core.random_hand`` (several systems,
 options and dealers), then N hands through the State API: push, pop, push_index, clone,
 copy, pickle, legal moves with and without a limit, multiset counting of huge tables,
-perft, playout, explain and rejected moves, JSON, the observation written in C. ``--expect-dir`` checks that the core
-is the build under DIR (the sanitized copy). Exits non-zero on any wrong result.
+perft, playout, explain and rejected moves, JSON, the observation written in C.
+``--expect-dir`` checks that the core is the build under DIR (the sanitized copy). Exits
+non-zero on any wrong result.
 """
 
 from __future__ import annotations

@@ -46,6 +46,20 @@ def _matching(values: list[int], cards: dict[int, set[int]]) -> bool:
     return all(place(v, set()) for v in values)
 
 
+def _forms_build(group: tuple[int, ...], vp: int, v: int, natural: bool) -> bool:
+    """Whether the values ``group`` (sorted: the played card's ``vp`` and the loose cards')
+    form a new build of ``v`` (_pseudo_multi's creates): one group of v; with
+    natural_build_combination several; without it, also two cards of v."""
+    total = sum(group)
+    if total % v or group[-1] > v:
+        return False
+    if total == v:
+        return True
+    if natural:
+        return _partitionable(group, v, 64)
+    return len(group) == 2 and vp == v
+
+
 class MultiValued(StateBase):
     """The multi mechanic of :class:`cassino.reference.State`."""
 
@@ -117,17 +131,9 @@ class MultiValued(StateBase):
                     if not sub:
                         continue
                     for vals in valuings(sub, top):
-                        total = vp + sum(vals.values())
-                        high = max(vp, max(vals.values()))
-                        for v in range(high, min(total, r.build_max_value) + 1):
-                            if total % v:
-                                continue
-                            ok = total == v
-                            if not ok and r.natural_build_combination:
-                                ok = _partitionable(tuple(sorted([vp, *vals.values()])), v, 64)
-                            elif not ok:
-                                ok = sub.bit_count() == 1 and vp == v and total == 2 * v
-                            if ok:
+                        group = tuple(sorted([vp, *vals.values()]))
+                        for v in range(group[-1], min(sum(group), r.build_max_value) + 1):
+                            if _forms_build(group, vp, v, r.natural_build_combination):
                                 moves.add(Move(p, BUILD, sub, v, self._fixed(vals | pv)))
                 # augments
                 for b in self.builds if augments else ():
@@ -177,20 +183,12 @@ class MultiValued(StateBase):
         if not takes or not 0 < value <= r.build_max_value:
             return True
         valuings = list(self._valuings(takes, max(r.build_max_value, 14)))
-        for vp in self._hand_values(p):
-            for vals in valuings:
-                group = tuple(sorted([vp, *vals.values()]))
-                total = sum(group)
-                if total % value or group[-1] > value:
-                    continue
-                if total == value:
-                    return False
-                if r.natural_build_combination:
-                    if _partitionable(group, value, 64):
-                        return False
-                elif len(group) == 2 and vp == value and total == 2 * value:
-                    return False
-        return True
+        return not any(
+            _forms_build(tuple(sorted([vp, *vals.values()])), vp, value,
+                         r.natural_build_combination)
+            for vp in self._hand_values(p)
+            for vals in valuings
+        )
 
     def _kinds_raised(self, fixed: tuple[tuple[int, int], ...]) -> Counter[tuple[int, int]]:
         """How many cards of each kind (first value, second value) ``fixed`` raises."""
@@ -292,12 +290,18 @@ class MultiValued(StateBase):
             same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
             cand = sum(1 << c for c in bits(self._pool()) if r.card_value(c) <= hv) | same
             for sub in self._subsets(cand):
-                if sub and any(
-                    groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(sub & ~pair))), hv, r)
-                    for pair in subsets(sub & same)
-                ):
+                if sub and self._finnish_groups(sub, sub & same, hv):
                     out.append(Move(p, CAPTURE, sub))
         return out
+
+    def _finnish_groups(self, sub: int, same: int, hv: int) -> bool:
+        """Whether the loose cards ``sub``, but for some of ``same`` (cards of the played
+        card's rank, each taken alone), split into groups of the hand value ``hv``."""
+        r = self.rules
+        return any(
+            groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(sub & ~pair))), hv, r)
+            for pair in subsets(same)
+        )
 
     def _unlisted_finnish(self, p: int, takes: int) -> bool:
         """Whether :meth:`_pseudo_finnish` lists no capture of ``takes`` by ``p``: none where
@@ -306,12 +310,8 @@ class MultiValued(StateBase):
         r = self.rules
         if not takes or takes & ~self.loose:
             return True
-        hv = r.hand_value(p)
         same = takes & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
-        return not any(
-            groups_ok_values(tuple(sorted(r.card_value(c) for c in bits(takes & ~pair))), hv, r)
-            for pair in subsets(same)
-        )
+        return not self._finnish_groups(takes, same, r.hand_value(p))
 
     def _finnish_reason(self, m: Move) -> str:
         """Why a Finnish Kasino capture is not legal (docs/rules.md §3.21, AMB-52)."""
