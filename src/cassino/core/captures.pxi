@@ -639,13 +639,17 @@ cdef void key_sort(CMove* mv, size_t n) noexcept nogil:
         mv[i].takes = keys[i] >> 6
         mv[i].value = <uint8_t>(keys[i] & 63)
 
-cdef void seg_sort_(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
-    """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats if asked."""
+cdef inline void seg_sort_(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
+    """Sort moves[lo:] (one card, one kind) by takes and value; drop repeats if asked.
+    (Inline: most segments hold fewer than two moves.)"""
+    if not buf.overflow and buf.n - lo >= 2:
+        seg_sort_body(buf, lo, dedupe)
+
+cdef void seg_sort_body(MoveBuf* buf, size_t lo, bint dedupe) noexcept nogil:
+    """seg_sort_ of a segment of two moves or more."""
     cdef CMove* mv = buf.moves
     cdef size_t i, j, w, n = buf.n
     cdef CMove t
-    if buf.overflow or n - lo < 2:
-        return
     if n - lo > KEY_SORT_MAX:
         sort_moves(mv + lo, n - lo)
     elif n - lo > 24:

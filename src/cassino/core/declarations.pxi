@@ -44,96 +44,122 @@ cdef inline mask_t dil_below(Core* c, int w) noexcept nogil:
             out |= (<mask_t>1) << k
     return out
 
-cdef bint dil_ok(Core* c, int kind, int p, mask_t takes, int value, uint64_t held) noexcept nogil:
-    """Whether a structurally valid Diloti move passes the filters (_diloti_violation)."""
-    cdef int seat = c.h.to_move
-    cdef int me = 1 << seat
-    cdef int team = c.p.team_of[seat]
-    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
-    cdef mask_t got
-    cdef int i, ntaken = 0, target = -1, family = -1
-    cdef bint own_any = False
+cdef struct Dil:
+    # what dil_ok needs of a position and a hand card, worked out once per card
+    int p                    # the hand card
+    uint64_t held            # the values the player holds after playing it
+    mask_t same              # the loose cards of its rank
+    mask_t bcards            # the cards of every declaration
+    mask_t need[MAX_BUILDS]  # the player's declarations of a value no longer held: each
+    int nneed                # move must take every one of them
+    int me                   # the player's seat bit
+    int team
+    bint own_any             # the player owns a declaration
+
+cdef void dil_setup(Core* c, Dil* d, int p, uint64_t held) noexcept nogil:
+    """Fill d for hand card p of the player to move, who holds ``held`` after playing it."""
+    cdef int i
     cdef CBuild* b
+    d.p = p
+    d.held = held
+    d.same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    d.me = 1 << c.h.to_move
+    d.team = c.p.team_of[c.h.to_move]
+    d.bcards = 0
+    d.nneed = 0
+    d.own_any = False
     for i in range(c.h.nbuilds):
         b = &c.h.builds[i]
-        if b.cards & takes:
-            ntaken += 1
-            if b.value != value:
-                target = i
-            if b.multiple:
-                family = i
-        if b.owners & me:
-            own_any = True
-    if kind == K_TRAIL and same:
-        return False
+        d.bcards |= b.cards
+        if b.owners & d.me:
+            d.own_any = True
+            if not (held >> b.value) & 1:
+                d.need[d.nneed] = b.cards
+                d.nneed += 1
+
+cdef bint dil_ok(Core* c, Dil* d, int kind, mask_t takes, int value) noexcept nogil:
+    """Whether a structurally valid Diloti move passes the filters (_diloti_violation)."""
+    cdef mask_t got
+    cdef int i, ntaken = 0, target = -1, family = -1
+    cdef CBuild* b
+    for i in range(d.nneed):
+        if not (d.need[i] & takes):
+            return False     # the player would no longer hold an own declaration's value
+    if kind == K_TRAIL:
+        return not d.same and not d.own_any
+    if takes & d.bcards:
+        for i in range(c.h.nbuilds):
+            b = &c.h.builds[i]
+            if b.cards & takes:
+                ntaken += 1
+                if b.value != value:
+                    target = i
+                if b.multiple:
+                    family = i
     if kind == K_CAPTURE:
-        got = takes & same
-        if c.p.val[p] and c.p.all_matches and got and got != same:
+        got = takes & d.same
+        if c.p.val[d.p] and c.p.all_matches and got and got != d.same:
             return False
         if ntaken and not c.p.decl_in_capture and (ntaken > 1 or (takes & c.h.loose)):
             return False
     if kind >= K_BUILD:
-        if not (held >> value) & 1:
+        if not (d.held >> value) & 1:
             return False
         if (kind == K_BUILD and ntaken == 0 and cas_popcount(takes) < c.p.min_decl_cards
-                and mask_sum(c, takes) + c.p.val[p] == value):
+                and mask_sum(c, takes) + c.p.val[d.p] == value):
             return False
         if kind == K_INCREASE and target >= 0:
             b = &c.h.builds[target]
-            if b.owners & me:
+            if b.owners & d.me:
                 return False
-            if (c.p.team_of[cas_ctz(b.owners)] == team
-                    and not (b.raised & ~(1 << team))):
+            if (c.p.team_of[cas_ctz(b.owners)] == d.team
+                    and not (b.raised & ~(1 << d.team))):
                 return False
         if kind == K_AUGMENT and c.p.augment_own and family >= 0:
-            if c.p.team_of[cas_ctz(c.h.builds[family].owners)] != team:
+            if c.p.team_of[cas_ctz(c.h.builds[family].owners)] != d.team:
                 return False
-    if own_any:
-        if kind == K_TRAIL or kind == K_INCREASE:
+    if d.own_any:
+        if kind == K_INCREASE:
             return False
         if kind == K_BUILD and c.p.no_declare and ntaken == 0:
             return False
-    for i in range(c.h.nbuilds):
-        b = &c.h.builds[i]
-        if (b.owners & me) and not (b.cards & takes) and not (held >> b.value) & 1:
-            return False
     return True
 
-cdef inline bint dil_ok_bare(Core* c, int kind, int p, mask_t takes, int value,
-                             uint64_t held) noexcept nogil:
+cdef inline bint dil_ok_bare(Core* c, Dil* d, int kind, mask_t takes, int value) noexcept nogil:
     """dil_ok on a table without declarations."""
-    cdef mask_t same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
     cdef mask_t got
     if kind == K_TRAIL:
-        return same == 0
+        return d.same == 0
     if kind == K_CAPTURE:
-        got = takes & same
-        return not (c.p.val[p] and c.p.all_matches and got and got != same)
-    if not (held >> value) & 1:
+        got = takes & d.same
+        return not (c.p.val[d.p] and c.p.all_matches and got and got != d.same)
+    if not (d.held >> value) & 1:
         return False
     return not (kind == K_BUILD and cas_popcount(takes) < c.p.min_decl_cards
-                and mask_sum(c, takes) + c.p.val[p] == value)
+                and mask_sum(c, takes) + c.p.val[d.p] == value)
 
-cdef inline void dil_emit(Core* c, MoveBuf* buf, int p, int kind, mask_t takes, int value,
-                          uint64_t held) noexcept nogil:
-    if (dil_ok_bare(c, kind, p, takes, value, held) if c.h.nbuilds == 0
-            else dil_ok(c, kind, p, takes, value, held)):
-        emit(buf, p, kind, takes, value)
+cdef inline void dil_emit(Core* c, MoveBuf* buf, Dil* d, int kind, mask_t takes,
+                          int value) noexcept nogil:
+    if (dil_ok_bare(c, d, kind, takes, value) if c.h.nbuilds == 0
+            else dil_ok(c, d, kind, takes, value)):
+        emit(buf, d.p, kind, takes, value)
 
-cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
-    """The moves of hand card p that pass the filters (unsorted)."""
+cdef void dil_card(Core* c, MoveBuf* buf, Dil* d) noexcept nogil:
+    """The moves of hand card d.p that pass the filters (unsorted)."""
+    cdef int p = d.p
+    cdef uint64_t held = d.held
     cdef int vp = c.p.val[p]
     cdef mask_t same, cand, sub, extra, bit = (<mask_t>1) << p
     cdef mask_t plains[MAX_BUILDS]
     cdef int np, i, v, w, total, top, hmax
     cdef uint64_t ch, hv
     cdef CBuild* b
-    dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
+    dil_emit(c, buf, d, K_TRAIL, 0, 0)
     if vp == 0:
         # royalty: exactly one loose card of its rank (face_capture=one)
         same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
         while same:
-            dil_emit(c, buf, p, K_CAPTURE, same & (~same + 1), 0, held)
+            dil_emit(c, buf, d, K_CAPTURE, same & (~same + 1), 0)
             same &= same - 1
         return
     # captures: groups of vp with any declarations of vp taken whole
@@ -148,7 +174,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         if sub == 0 or (mask_sum(c, sub) % vp == 0 and dil_groups(c, sub, vp)):
             for ch in range((<uint64_t>1) << np):
                 if sub or ch:
-                    dil_emit(c, buf, p, K_CAPTURE, sub | dil_union(plains, np, ch), 0, held)
+                    dil_emit(c, buf, d, K_CAPTURE, sub | dil_union(plains, np, ch), 0)
         sub = (sub - cand) & cand
         if sub == 0:
             break
@@ -177,7 +203,7 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
                 np = dil_plain(c, v, plains)
                 for ch in range((<uint64_t>1) << np):
                     if sub or ch:
-                        dil_emit(c, buf, p, K_BUILD, sub | dil_union(plains, np, ch), v, held)
+                        dil_emit(c, buf, d, K_BUILD, sub | dil_union(plains, np, ch), v)
         sub = (sub - cand) & cand
         if sub == 0:
             break
@@ -193,8 +219,8 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         while True:
             if (mask_sum(c, sub) + vp) % w == 0 and dil_groups(c, sub | bit, w):
                 for ch in range((<uint64_t>1) << np):
-                    dil_emit(c, buf, p, K_AUGMENT, c.h.builds[i].cards | sub
-                             | dil_union(plains, np, ch), w, held)
+                    dil_emit(c, buf, d, K_AUGMENT, c.h.builds[i].cards | sub
+                             | dil_union(plains, np, ch), w)
             sub = (sub - cand) & cand
             if sub == 0:
                 break
@@ -210,8 +236,8 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
         while True:
             if sub == 0 or (mask_sum(c, sub) % w == 0 and dil_groups(c, sub, w)):
                 for ch in range((<uint64_t>1) << np):
-                    dil_emit(c, buf, p, K_INCREASE, c.h.builds[i].cards | sub
-                             | dil_union(plains, np, ch), w, held)
+                    dil_emit(c, buf, d, K_INCREASE, c.h.builds[i].cards | sub
+                             | dil_union(plains, np, ch), w)
             sub = (sub - cand) & cand
             if sub == 0:
                 break
@@ -220,27 +246,26 @@ cdef void dil_card(Core* c, MoveBuf* buf, int p, uint64_t held) noexcept nogil:
 # tests one by one are the bitsets of small_card1 (unions of disjoint groups), each of its
 # moves still checked by dil_ok.
 
-cdef inline bint dil_word_free(Core* c, int p, int kind) noexcept nogil:
+cdef inline bint dil_word_free(Core* c, Dil* d, int kind) noexcept nogil:
     """Whether dil_ok_bare passes every capture or declaration of card p (no declaration
     on the table; a declaration's value is held: dil_card_small lists only such values)."""
     if kind == K_CAPTURE:
-        return not (c.p.all_matches and c.p.val[p]
-                    and c.h.loose & ((<mask_t>0xF) << (4 * (p // 4))))
+        return not (c.p.all_matches and c.p.val[d.p] and d.same)
     return kind == K_BUILD and c.p.min_decl_cards <= 1
 
-cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, int p, int kind, uint64_t w,
-                          mask_t base, mask_t* plains, int np, int value, uint64_t held,
+cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, Dil* d, int kind, uint64_t w,
+                          mask_t base, mask_t* plains, int np, int value,
                           bint nonempty) noexcept nogil:
     """dil_emit for each subset of ``w`` joined with ``base`` and any of the ``plains``;
     with ``nonempty``, not the empty subset without plains."""
     cdef uint64_t ch
     cdef mask_t sub
-    if np == 0 and c.h.nbuilds == 0 and dil_word_free(c, p, kind):
+    if np == 0 and c.h.nbuilds == 0 and dil_word_free(c, d, kind):
         # every move of the word passes dil_ok_bare: listed without the filter
         if nonempty:
             w &= ~(<uint64_t>1)
         if w and buf_room(buf, <size_t>cas_popcount(w)) == 0:
-            put_word(S, buf, p, kind, w, value)
+            put_word(S, buf, d.p, kind, w, value)
         return
     while w:
         sub = small_cards(S, <uint64_t>cas_ctz(w))
@@ -248,11 +273,13 @@ cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, int p, int kind, uint
         for ch in range((<uint64_t>1) << np):
             if nonempty and sub == 0 and ch == 0:
                 continue
-            dil_emit(c, buf, p, kind, base | sub | dil_union(plains, np, ch), value, held)
+            dil_emit(c, buf, d, kind, base | sub | dil_union(plains, np, ch), value)
 
-cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) noexcept nogil:
+cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil:
     """dil_card by bitsets of subsets (S loaded with the loose numeric cards, n <= 6), in
     canonical order: each kind's moves are sorted as they come (seg_sort_)."""
+    cdef int p = d.p
+    cdef uint64_t held = d.held
     cdef int vp = c.p.val[p]
     cdef mask_t same
     cdef mask_t plains[MAX_BUILDS]
@@ -260,11 +287,11 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) 
     cdef uint64_t lm, cw
     cdef CBuild* b
     cdef size_t seg
-    dil_emit(c, buf, p, K_TRAIL, 0, 0, held)
+    dil_emit(c, buf, d, K_TRAIL, 0, 0)
     if vp == 0:
         same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
         while same:
-            dil_emit(c, buf, p, K_CAPTURE, same & (~same + 1), 0, held)
+            dil_emit(c, buf, d, K_CAPTURE, same & (~same + 1), 0)
             same &= same - 1
         return
     # captures: groups of vp with any declarations of vp taken whole
@@ -274,7 +301,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) 
             plains[np] = c.h.builds[i].cards
             np += 1
     seg = buf.n
-    dil_word(c, buf, S, p, K_CAPTURE, small_P1(S, vp), 0, plains, np, 0, held, True)
+    dil_word(c, buf, S, d, K_CAPTURE, small_P1(S, vp), 0, plains, np, 0, True)
     seg_sort_(buf, seg, 0)
     # new declarations of a value v held after the play: p's group and groups of v
     seg = buf.n
@@ -285,7 +312,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) 
         cw = small_P1(S, v) if v == vp else small_with1(S, v, v - vp)
         if cw:
             np = dil_plain(c, v, plains)
-            dil_word(c, buf, S, p, K_BUILD, cw, 0, plains, np, v, held, True)
+            dil_word(c, buf, S, d, K_BUILD, cw, 0, plains, np, v, True)
     seg_sort_(buf, seg, 0)
     # additions to a family declaration
     seg = buf.n
@@ -297,7 +324,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) 
         cw = small_P1(S, w) if w == vp else small_with1(S, w, w - vp)
         if cw:
             np = dil_plain(c, w, plains)
-            dil_word(c, buf, S, p, K_AUGMENT, cw, b.cards, plains, np, w, held, False)
+            dil_word(c, buf, S, d, K_AUGMENT, cw, b.cards, plains, np, w, False)
     seg_sort_(buf, seg, 0)
     # raises of a plain declaration, optionally into a family declaration of the new value
     seg = buf.n
@@ -308,7 +335,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, int p, uint64_t held) 
             continue
         cw = small_P1(S, w)
         np = dil_plain(c, w, plains)
-        dil_word(c, buf, S, p, K_INCREASE, cw, b.cards, plains, np, w, held, False)
+        dil_word(c, buf, S, d, K_INCREASE, cw, b.cards, plains, np, w, False)
     seg_sort_(buf, seg, 0)
 
 cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
@@ -318,6 +345,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int p, i, n, v
     cdef uint64_t held, twice, hp
     cdef Small S
+    cdef Dil d
     cdef bint small = (not c.p.general_paths
                        and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_B_MAX)
     if small:
@@ -346,10 +374,11 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
             hp = held_values(c, hand & ~((<mask_t>1) << p))
         else:
             hp = (held & ~((<uint64_t>1) << c.p.val[p]) | twice) & ~(<uint64_t>1)
+        dil_setup(c, &d, p, hp)
         if small:
-            dil_card_small(c, buf, &S, p, hp)
+            dil_card_small(c, buf, &S, &d)
         else:
-            dil_card(c, buf, p, hp)
+            dil_card(c, buf, &d)
     if buf.overflow:
         return -1
     if buf.n == 0:
