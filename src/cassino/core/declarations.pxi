@@ -45,37 +45,47 @@ cdef inline mask_t dil_below(Core* c, int w) noexcept nogil:
     return out
 
 cdef struct Dil:
-    # what dil_ok needs of a position and a hand card, worked out once per card
+    # what dil_ok needs of a position (dil_position) and a hand card (dil_setup)
+    int me                   # the player's seat bit
+    int team
+    mask_t bcards            # the cards of every declaration
+    int nown                 # the player's declarations: their cards and values
+    mask_t own[MAX_BUILDS]
+    uint8_t own_value[MAX_BUILDS]
     int p                    # the hand card
     uint64_t held            # the values the player holds after playing it
     mask_t same              # the loose cards of its rank
-    mask_t bcards            # the cards of every declaration
     mask_t need[MAX_BUILDS]  # the player's declarations of a value no longer held: each
     int nneed                # move must take every one of them
-    int me                   # the player's seat bit
-    int team
-    bint own_any             # the player owns a declaration
 
-cdef void dil_setup(Core* c, Dil* d, int p, uint64_t held) noexcept nogil:
-    """Fill d for hand card p of the player to move, who holds ``held`` after playing it."""
+cdef void dil_position(Core* c, Dil* d) noexcept nogil:
+    """Fill the position's part of d, for the player to move."""
     cdef int i
     cdef CBuild* b
-    d.p = p
-    d.held = held
-    d.same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
     d.me = 1 << c.h.to_move
     d.team = c.p.team_of[c.h.to_move]
     d.bcards = 0
-    d.nneed = 0
-    d.own_any = False
+    d.nown = 0
     for i in range(c.h.nbuilds):
         b = &c.h.builds[i]
         d.bcards |= b.cards
         if b.owners & d.me:
-            d.own_any = True
-            if not (held >> b.value) & 1:
-                d.need[d.nneed] = b.cards
-                d.nneed += 1
+            d.own[d.nown] = b.cards
+            d.own_value[d.nown] = b.value
+            d.nown += 1
+
+cdef inline void dil_setup(Core* c, Dil* d, int p, uint64_t held) noexcept nogil:
+    """Fill the card's part of d (after dil_position): hand card p, the player holding
+    ``held`` after playing it."""
+    cdef int i
+    d.p = p
+    d.held = held
+    d.same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+    d.nneed = 0
+    for i in range(d.nown):
+        if not (held >> d.own_value[i]) & 1:
+            d.need[d.nneed] = d.own[i]
+            d.nneed += 1
 
 cdef bint dil_ok(Core* c, Dil* d, int kind, mask_t takes, int value) noexcept nogil:
     """Whether a structurally valid Diloti move passes the filters (_diloti_violation)."""
@@ -86,7 +96,7 @@ cdef bint dil_ok(Core* c, Dil* d, int kind, mask_t takes, int value) noexcept no
         if not (d.need[i] & takes):
             return False     # the player would no longer hold an own declaration's value
     if kind == K_TRAIL:
-        return not d.same and not d.own_any
+        return not d.same and not d.nown
     if takes & d.bcards:
         for i in range(c.h.nbuilds):
             b = &c.h.builds[i]
@@ -118,7 +128,7 @@ cdef bint dil_ok(Core* c, Dil* d, int kind, mask_t takes, int value) noexcept no
         if kind == K_AUGMENT and c.p.augment_own and family >= 0:
             if c.p.team_of[cas_ctz(c.h.builds[family].owners)] != d.team:
                 return False
-    if d.own_any:
+    if d.nown:
         if kind == K_INCREASE:
             return False
         if kind == K_BUILD and c.p.no_declare and ntaken == 0:
@@ -367,6 +377,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
         held |= (<uint64_t>1) << v
         m &= m - 1
     m = hand
+    dil_position(c, &d)
     while m and not buf.overflow:
         p = cas_ctz(m)
         m &= m - 1

@@ -78,7 +78,7 @@ cdef inline int cmp_multi(const CMove* x, const CMove* y) noexcept nogil:
     return cmp_alt(x.alt, y.alt)
 
 cdef enum:
-    MERGE_MAX = 64           # merge_runs: the first run's copy on the stack
+    MERGE_MAX = 256          # merge_runs: the first run's copy on the stack
 
 cdef void sort_multi(CMove* moves, size_t n) noexcept nogil:
     """Sort on (card, kind, takes, value, alt): shell sort (Ciura's gaps), no allocation."""
@@ -359,16 +359,17 @@ cdef inline int put_alt(Small* S, MoveBuf* buf, int p, int kind, uint64_t w, mas
 
 cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_multi's moves, with repeats, for a table of at most SMALL_B_MAX loose numeric
-    cards and SMALL_B_BUILDS builds: 2 when they come in canonical order but for the segment
-    of each multi-valued played card (no loose multi-valued card: one valuing, each kind's
-    moves sorted as they come), 1 when unsorted, 0 when the position is not such a table
-    (or the rules need the general path), -1 on overflow."""
+    cards and SMALL_B_BUILDS builds: 2 (they come in canonical order: each kind's moves
+    sorted as they come, a multi-valued card's two runs merged, and the runs of the
+    valuings of the loose multi-valued cards merged at the end), 0 when the position is not
+    such a table (or the rules need the general path), -1 on overflow."""
     cdef Small S
     cdef LegalCtx lx
     cdef CBuild* bd
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
     cdef int n, i, j, k, p, vp, nvp, v, bv, bs, nb, palt, alt, nm, hc, hi, vmin
     cdef size_t card_seg, mid = 0
+    cdef size_t blk[(1 << SMALL_B_MAX) + 1]
     cdef int mi[SMALL_B_MAX]
     cdef int slot[SMALL_B_MAX]
     cdef int vps[2]
@@ -411,11 +412,8 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
         hmulti = (rest & c.p.multi_mask) != 0
         hps[p] = hp
         trail_ok[p] = legal_m(c, &lx, K_TRAIL, p, 0, 0, hp, -1, hmulti)
-        if trail_ok[p] and not ordered:
-            emit_alt(buf, p, K_TRAIL, 0, 0, 0)
-    if buf.overflow:
-        return -1
     for hi in range(1 << nm):
+        blk[hi] = buf.n
         # every group holds the cards of hi, whole, so totals at least vmin
         hc = 0
         alt = 0
@@ -449,7 +447,8 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                 vps[1] = c.p.alt_val[p]
                 nvp = 2
             card_seg = buf.n
-            if ordered and trail_ok[p]:
+            if hi == 0 and trail_ok[p]:
+                # (the trails depend on no valuing: listed with the first one)
                 emit_alt(buf, p, K_TRAIL, 0, 0, 0)
             for k in range(nvp):
                 vp = vps[k]
@@ -474,8 +473,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if legal_m(c, &lx, K_CAPTURE, p, bc, 0, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_CAPTURE, cw, bc, 0, 0) < 0:
                             return -1
-                if ordered:
-                    seg_sort_(buf, seg, 0)
+                seg_sort_(buf, seg, 0)
                 # creates of a value v held after the play: the card's own group joined
                 # with any disjoint groups of v
                 seg = buf.n
@@ -491,8 +489,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_BUILD, p, 0, v, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_BUILD, cw, 0, v, alt | palt) < 0:
                             return -1
-                if ordered:
-                    seg_sort_(buf, seg, 0)
+                seg_sort_(buf, seg, 0)
                 # augments: the card and loose cards added to a build of bv, in groups of bv
                 seg = buf.n
                 for i in range(c.h.nbuilds):
@@ -504,8 +501,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
                         if put_alt(&S, buf, p, K_AUGMENT, cw, bd.cards, bv, alt | palt) < 0:
                             return -1
-                if ordered:
-                    seg_sort_(buf, seg, 0)
+                seg_sort_(buf, seg, 0)
                 # increases: a simple build raised to v by the card and one group of the rest
                 seg = buf.n
                 for i in range(c.h.nbuilds):
@@ -520,12 +516,17 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                         if cw and legal_m(c, &lx, K_INCREASE, p, bd.cards, v, hp, i, hmulti):
                             if put_alt(&S, buf, p, K_INCREASE, cw, bd.cards, v, alt | palt) < 0:
                                 return -1
-                if ordered:
-                    seg_sort_(buf, seg, 0)
-            if ordered and nvp == 2:
+                seg_sort_(buf, seg, 0)
+            if nvp == 2:
                 # the two values' runs of a multi-valued card: one sorted segment
                 merge_runs(buf, card_seg, mid, buf.n)
-    return 2 if ordered else 1
+    if buf.overflow:
+        return -1
+    # each valuing's moves are one sorted run: merged into one
+    blk[1 << nm] = buf.n
+    for hi in range(1, 1 << nm):
+        merge_runs(buf, 0, blk[hi], blk[hi + 1])
+    return 2
 
 cdef int multi_plain(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_multi's moves, with repeats, for a table without builds and without loose
