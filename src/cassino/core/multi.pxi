@@ -729,7 +729,6 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     cdef int best[NCARDS]
     cdef size_t r, w, g
     cdef int small = 0
-    memset(best, 0, sizeof(best))
     buf.n = 0
     buf.overflow = 0
     if not c.p.general_paths:
@@ -746,6 +745,7 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
             buf.n = 0
             buf.overflow = 0
     if small == 0:
+        memset(best, 0, sizeof(best))
         m = hand
         while m and not buf.overflow:
             multi_card(c, buf, cas_ctz(m), hand, best)
@@ -757,9 +757,10 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     w = 0
     g = 0           # the first kept move of the current (card, kind, takes, value) group
     for r in range(buf.n):
-        if w > 0 and cmp_multi(&buf.moves[w - 1], &buf.moves[r]) == 0:
-            continue
-        if w > 0 and cmp_moves(&buf.moves[g], &buf.moves[r]) == 0:
+        # (the kept moves g..w-1 share card, kind, takes and value)
+        if w > 0 and cmp_moves(&buf.moves[w - 1], &buf.moves[r]) == 0:
+            if buf.moves[w - 1].alt == buf.moves[r].alt:
+                continue     # a repeat
             # the same build with interchangeable cards labelled otherwise: one move, the
             # canonical (lowest) labelling first in the sort order (docs/format.md)
             if K_BUILD <= buf.moves[r].kind <= K_INCREASE and relabelled(
@@ -767,8 +768,9 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
                 continue
         else:
             g = w
-        if c.p.maximal and buf.moves[r].kind == K_CAPTURE and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]:
-            continue
+        if (small == 0 and c.p.maximal and buf.moves[r].kind == K_CAPTURE
+                and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]):
+            continue         # (best: filled by multi_card, the one path that reads it)
         buf.moves[w] = buf.moves[r]
         w += 1
     buf.n = w
