@@ -256,12 +256,13 @@ cdef void dil_card(Core* c, MoveBuf* buf, Dil* d) noexcept nogil:
 # tests one by one are the bitsets of small_card1 (unions of disjoint groups), each of its
 # moves still checked by dil_ok.
 
-cdef inline bint dil_word_free(Core* c, Dil* d, int kind) noexcept nogil:
-    """Whether dil_ok_bare passes every capture or declaration of card p (no declaration
-    on the table; a declaration's value is held: dil_card_small lists only such values)."""
+cdef inline bint dil_word_free(Core* c, Dil* d, int kind, int value) noexcept nogil:
+    """Whether dil_ok passes every capture or declaration of card d.p of loose cards alone
+    (no declaration taken; none of the player's own must be: d.nneed == 0)."""
     if kind == K_CAPTURE:
         return not (c.p.all_matches and c.p.val[d.p] and d.same)
-    return kind == K_BUILD and c.p.min_decl_cards <= 1
+    return (kind == K_BUILD and c.p.min_decl_cards <= 1 and (d.held >> value) & 1
+            and not (d.nown and c.p.no_declare))
 
 cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, Dil* d, int kind, uint64_t w,
                           mask_t base, mask_t* plains, int np, int value,
@@ -270,13 +271,17 @@ cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, Dil* d, int kind, uin
     with ``nonempty``, not the empty subset without plains."""
     cdef uint64_t ch
     cdef mask_t sub
-    if np == 0 and c.h.nbuilds == 0 and dil_word_free(c, d, kind):
-        # every move of the word passes dil_ok_bare: listed without the filter
-        if nonempty:
-            w &= ~(<uint64_t>1)
-        if w and buf_room(buf, <size_t>cas_popcount(w)) == 0:
-            put_word(S, buf, d.p, kind, w, value)
-        return
+    if np == 0 and base == 0:
+        # moves of loose cards alone
+        if d.nneed:
+            return           # none takes the player's declarations that it must (dil_ok)
+        if dil_word_free(c, d, kind, value):
+            # every move of the word passes dil_ok: listed without the filter
+            if nonempty:
+                w &= ~(<uint64_t>1)
+            if w and buf_room(buf, <size_t>cas_popcount(w)) == 0:
+                put_word(S, buf, d.p, kind, w, value)
+            return
     while w:
         sub = small_cards(S, <uint64_t>cas_ctz(w))
         w &= w - 1
@@ -293,7 +298,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
     cdef int vp = c.p.val[p]
     cdef mask_t same
     cdef mask_t plains[MAX_BUILDS]
-    cdef int np, i, v, w
+    cdef int np, i, v, w, words
     cdef uint64_t lm, cw
     cdef CBuild* b
     cdef size_t seg
@@ -312,10 +317,12 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
             np += 1
     seg = buf.n
     dil_word(c, buf, S, d, K_CAPTURE, small_P1(S, vp), 0, plains, np, 0, True)
-    seg_sort_(buf, seg, 0)
+    if np:
+        seg_sort_(buf, seg, 0)   # (one word alone comes in order: ids ascend with the bits)
     # new declarations of a value v held after the play: p's group and groups of v
     seg = buf.n
     lm = held & ~(((<uint64_t>1) << vp) - 1) & ((((<uint64_t>1) << c.p.build_max) << 1) - 1)
+    words = 0
     while lm:
         v = cas_ctz(lm)
         lm &= lm - 1
@@ -323,7 +330,11 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
         if cw:
             np = dil_plain(c, v, plains)
             dil_word(c, buf, S, d, K_BUILD, cw, 0, plains, np, v, True)
-    seg_sort_(buf, seg, 0)
+            words += 2 if np else 1
+    if words > 1:
+        seg_sort_(buf, seg, 0)   # (more than one word, or a word joined with declarations)
+    if c.h.nbuilds == 0:
+        return               # (no declaration to add to or raise)
     # additions to a family declaration
     seg = buf.n
     for i in range(c.h.nbuilds):
