@@ -377,6 +377,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     cdef uint64_t hp, w, cw, sup, top, lm
     cdef bint hmulti, ordered
     cdef size_t seg
+    cdef int words
     cdef int bidx[SMALL_B_BUILDS]
     cdef mask_t bcards[1 << SMALL_B_BUILDS]
     cdef uint8_t blegal[1 << SMALL_B_BUILDS]
@@ -459,6 +460,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                 palt = (1 << slot_of(&c.p, p)) if k == 1 else 0
                 # captures: loose groups of vp with any of the builds of vp
                 seg = buf.n
+                words = 0
                 nb = 0 if vp >= vmin else -1
                 for i in range(c.h.nbuilds if nb == 0 else 0):
                     if c.h.builds[i].value == vp:
@@ -473,10 +475,13 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if legal_m(c, &lx, K_CAPTURE, p, bc, 0, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_CAPTURE, cw, bc, 0, 0) < 0:
                             return -1
-                seg_sort_(buf, seg, 0)
+                        words += 1
+                if words > 1:     # (one word comes in order: ids ascend with the bits)
+                    seg_sort_(buf, seg, 0)
                 # creates of a value v held after the play: the card's own group joined
                 # with any disjoint groups of v
                 seg = buf.n
+                words = 0
                 lm = hp & ~(((<uint64_t>1) << vp) - 1) & ~(((<uint64_t>1) << vmin) - 1) & top
                 while lm:
                     v = cas_ctz(lm)
@@ -489,9 +494,12 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_BUILD, p, 0, v, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_BUILD, cw, 0, v, alt | palt) < 0:
                             return -1
-                seg_sort_(buf, seg, 0)
+                        words += 1
+                if words > 1:     # (one word comes in order: ids ascend with the bits)
+                    seg_sort_(buf, seg, 0)
                 # augments: the card and loose cards added to a build of bv, in groups of bv
                 seg = buf.n
+                words = 0
                 for i in range(c.h.nbuilds):
                     bd = &c.h.builds[i]
                     bv = bd.value
@@ -501,9 +509,12 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
                         if put_alt(&S, buf, p, K_AUGMENT, cw, bd.cards, bv, alt | palt) < 0:
                             return -1
-                seg_sort_(buf, seg, 0)
+                        words += 1
+                if words > 1:     # (one word comes in order: ids ascend with the bits)
+                    seg_sort_(buf, seg, 0)
                 # increases: a simple build raised to v by the card and one group of the rest
                 seg = buf.n
+                words = 0
                 for i in range(c.h.nbuilds):
                     bd = &c.h.builds[i]
                     bv = bd.value
@@ -516,7 +527,9 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                         if cw and legal_m(c, &lx, K_INCREASE, p, bd.cards, v, hp, i, hmulti):
                             if put_alt(&S, buf, p, K_INCREASE, cw, bd.cards, v, alt | palt) < 0:
                                 return -1
-                seg_sort_(buf, seg, 0)
+                            words += 1
+                if words > 1:     # (one word comes in order: ids ascend with the bits)
+                    seg_sort_(buf, seg, 0)
             if nvp == 2:
                 # the two values' runs of a multi-valued card: one sorted segment
                 merge_runs(buf, card_seg, mid, buf.n)
