@@ -30,9 +30,16 @@ cdef inline int alt_extra(const Params* p, mask_t cards, int alt) noexcept nogil
     return extra
 
 cdef inline bint multi_position(Core* c) noexcept nogil:
-    """Whether gen_multi lists this position's moves."""
+    """Whether gen_multi lists this position's moves: a multi-valued card in the hand to
+    move, or loose on the table unless its second value is inert there (Params.alt_inert:
+    a group holding a loose card at its second value totals more than any other card's
+    value, so only a multi-valued played card can take it so; the ordinary paths, which
+    see first values, list the other cards' moves, and ``_general_paths`` keeps gen_multi
+    for the tests that compare the two)."""
     if c.p.nmulti == 0 or c.h.to_move < 0:
         return False
+    if c.p.alt_inert and c.h.nbuilds == 0 and not c.p.general_paths:
+        return (c.h.hands[c.h.to_move] & c.p.multi_mask) != 0
     return ((c.h.hands[c.h.to_move] | c.h.loose) & c.p.multi_mask) != 0
 
 cdef inline int cmp_alt(int a, int b) noexcept nogil:
@@ -783,7 +790,7 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
             g = w
         if (small == 0 and c.p.maximal and buf.moves[r].kind == K_CAPTURE
                 and cas_popcount(buf.moves[r].takes) < best[buf.moves[r].card]):
-            continue         # (best: filled by multi_card, the one path that reads it)
+            continue         # (best: written by multi_card alone, so read only after it)
         buf.moves[w] = buf.moves[r]
         w += 1
     buf.n = w
@@ -811,7 +818,7 @@ cdef uint64_t count_multi(Core* c) noexcept nogil:
 
 cdef int load_multi(Params* p, object rules) except -1:
     """The second values of the multi-valued cards (Royal, Buckeye)."""
-    cdef int i
+    cdef int i, low, high
     p.multi_mask = 0
     p.nmulti = 0
     memset(p.alt_val, 0, sizeof(p.alt_val))
@@ -824,6 +831,18 @@ cdef int load_multi(Params* p, object rules) except -1:
             p.nmulti += 1
     if p.nmulti > 8:
         raise ValueError("the core supports at most 8 multi-valued cards")
+    # alt_inert: without builds, a loose multi-valued card at its second value a2 is in a
+    # group of a2 or more (every card counts 1 or more), so no other played card of a
+    # value below every a2 takes it so (Swedish and Mulle aces, 14 against K 13)
+    low = NVALUES
+    for i in range(p.nids):
+        if p.alt_table[i] and p.alt_table[i] < low:
+            low = p.alt_table[i]
+    high = 0
+    for i in range(p.nids):
+        if not p.alt_val[i] and not p.alt_table[i] and p.hval[i] > high:
+            high = p.hval[i]
+    p.alt_inert = 1 if p.nmulti and p.build_max == 0 and high < low else 0
     return 0
 
 cdef object fixed_of(const Params* p, mask_t cards, int alt):
