@@ -125,9 +125,6 @@ cdef struct Params:
     uint8_t alt_table[NCARDS]  # second value when loose on the table; 0 = none
     mask_t multi_mask        # the cards with a second value (alt_val)
     int nmulti               # their number (at most 8: CMove.alt and CBuild.alt bits)
-    int alt_inert            # no builds, and every second table value above every other
-                             # card's hand value: loose multi-valued cards count their first
-                             # value for any other played card (multi_position)
     int pluck                # opt_pluck
     int pluck_last_deal      # plucks allowed once the stock is empty
     int pluck_loose          # a pluck must leave a loose card (else any table card)

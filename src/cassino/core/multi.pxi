@@ -29,18 +29,43 @@ cdef inline int alt_extra(const Params* p, mask_t cards, int alt) noexcept nogil
         m &= m - 1
     return extra
 
-cdef inline bint multi_position(Core* c) noexcept nogil:
+cdef bint multi_position(Core* c) noexcept nogil:
     """Whether gen_multi lists this position's moves: a multi-valued card in the hand to
-    move, or loose on the table unless its second value is inert there (Params.alt_inert:
-    a group holding a loose card at its second value totals more than any other card's
-    value, so only a multi-valued played card can take it so; the ordinary paths, which
-    see first values, list the other cards' moves, and ``_general_paths`` keeps gen_multi
-    for the tests that compare the two)."""
+    move, or loose on the table at a second value that the hand can reach.
+
+    A loose card at its second value a2 lies in a group of a2 or more (every card counts
+    1 or more), so it matters only to a played card of value a2 or more, or to a build of
+    a2 or more, whose value the player must hold (legal_fast). When the hand holds no
+    multi-valued card and every card of it is worth less than a2, the ordinary paths, which
+    see first values, list the moves (Swedish, Mulle and Royal: a loose ace at 14 against K
+    13). ``_general_paths(True)`` keeps such positions in gen_multi, for the tests that
+    compare the two."""
+    cdef mask_t hand, lm, m
+    cdef int hmax = 0, k
     if c.p.nmulti == 0 or c.h.to_move < 0:
         return False
-    if c.p.alt_inert and c.h.nbuilds == 0 and not c.p.general_paths:
-        return (c.h.hands[c.h.to_move] & c.p.multi_mask) != 0
-    return ((c.h.hands[c.h.to_move] | c.h.loose) & c.p.multi_mask) != 0
+    hand = c.h.hands[c.h.to_move]
+    if hand & c.p.multi_mask:
+        return True
+    lm = c.h.loose & c.p.multi_mask
+    if lm == 0:
+        return False
+    if c.p.general_paths:
+        return True
+    m = hand
+    while m:
+        k = cas_ctz(m)
+        m &= m - 1
+        if c.p.val[k] > hmax:
+            hmax = c.p.val[k]
+        if c.p.hval[k] > hmax:
+            hmax = c.p.hval[k]
+    while lm:
+        k = cas_ctz(lm)
+        lm &= lm - 1
+        if c.p.alt_table[k] and c.p.alt_table[k] <= hmax:
+            return True
+    return False
 
 cdef inline int cmp_alt(int a, int b) noexcept nogil:
     """The order of Move.fixed tuples: lists of slots compared as ascending sequences."""
@@ -818,7 +843,7 @@ cdef uint64_t count_multi(Core* c) noexcept nogil:
 
 cdef int load_multi(Params* p, object rules) except -1:
     """The second values of the multi-valued cards (Royal, Buckeye)."""
-    cdef int i, low, high
+    cdef int i
     p.multi_mask = 0
     p.nmulti = 0
     memset(p.alt_val, 0, sizeof(p.alt_val))
@@ -831,18 +856,6 @@ cdef int load_multi(Params* p, object rules) except -1:
             p.nmulti += 1
     if p.nmulti > 8:
         raise ValueError("the core supports at most 8 multi-valued cards")
-    # alt_inert: without builds, a loose multi-valued card at its second value a2 is in a
-    # group of a2 or more (every card counts 1 or more), so no other played card of a
-    # value below every a2 takes it so (Swedish and Mulle aces, 14 against K 13)
-    low = NVALUES
-    for i in range(p.nids):
-        if p.alt_table[i] and p.alt_table[i] < low:
-            low = p.alt_table[i]
-    high = 0
-    for i in range(p.nids):
-        if not p.alt_val[i] and not p.alt_table[i] and p.hval[i] > high:
-            high = p.hval[i]
-    p.alt_inert = 1 if p.nmulti and p.build_max == 0 and high < low else 0
     return 0
 
 cdef object fixed_of(const Params* p, mask_t cards, int alt):
