@@ -11,10 +11,10 @@
 # gen_moves hands a position to gen_multi when a multi-valued card is in the hand to move, or
 # loose on the table at a second value that the hand can reach (multi_position); every other
 # position (the cards with two values inside builds, elsewhere, or loose at a second value
-# above every card of the hand) goes through the ordinary paths, which see only first values. gen_multi mirrors
-# _reference.State._pseudo_multi: each valuing of the played card and of the loose cards is
-# tried, and the moves are made unique afterwards: a capture is (card, takes), a build move
-# (card, kind, takes, value, alt).
+# above every card of the hand) goes through the ordinary paths, which see only first
+# values. gen_multi mirrors _reference.State._pseudo_multi: each valuing of the played card
+# and of the loose cards is tried, and the moves are made unique afterwards: a capture is
+# (card, takes), a build move (card, kind, takes, value, alt).
 
 cdef inline int slot_of(const Params* p, int card) noexcept nogil:
     return cas_popcount(p.multi_mask & (((<mask_t>1) << card) - 1))
