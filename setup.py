@@ -1,7 +1,8 @@
-"""Build the Cython core: ``cassino._core`` (64-bit card masks) and ``cassino._core128``
-(the same source with 128-bit masks, for Mulle's 104-card deck: ``CASSINO_MASK128``).
+"""Build the Cython core, ``cassino._core``.
 
-All project metadata lives in pyproject.toml; this file only declares the extension.
+All project metadata lives in pyproject.toml; this file declares the extension, and first
+writes ``src/cassino/core/_wide.pxi``, the core's wide copy for Mulle's 104 cards (128-bit
+masks; ``scripts/gen_wide.py``).
 
 Environment switches (read at build time):
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import platform
+import sys
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -24,6 +26,11 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
+
+sys.path.insert(0, str(HERE / "scripts"))
+from gen_wide import write_wide  # noqa: E402
+
+write_wide()
 
 
 def _flag(name: str) -> bool:
@@ -85,14 +92,6 @@ extensions = cythonize(
             "cassino._core",
             sources=["src/cassino/_core.pyx"],
             include_dirs=["src/cassino"],
-            extra_compile_args=COMPILE_ARGS,
-            extra_link_args=LINK_ARGS,
-        ),
-        Extension(
-            "cassino._core128",
-            sources=["src/cassino/_core128.pyx"],
-            include_dirs=["src/cassino"],
-            define_macros=[("CASSINO_MASK128", "1")],
             extra_compile_args=COMPILE_ARGS,
             extra_link_args=LINK_ARGS,
         ),

@@ -143,7 +143,7 @@ SYSTEM_NOTES = {
     "cassino_buckeye": "two-valued aces and 10D: `gen_multi`",
     "swedish_kassino": "two-valued aces: `gen_multi`; no building, so tables grow larger",
     "mulle": (
-        "two-valued aces: `gen_multi`; 104 cards in the 128-bit `cassino._core128`, so a hand "
+        "two-valued aces: `gen_multi`; 104 cards in the core's 128-bit wide copy, so a hand "
         "has twice the moves of a 52-card hand"
     ),
     "cassino_trailing_royals": "a table with a face build takes the generic path",

@@ -96,7 +96,7 @@ def test_playouts_per_system(benchmark: Any, system: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_mulle_playouts(benchmark: Any, players: int, policy: str) -> None:
-    """Mulle (docs/rules.md §3.20): the 104-card deck in cassino._core128 (128-bit masks), hands/s
+    """Mulle (docs/rules.md §3.20): the 104-card deck in the wide copy of the core (128-bit masks), hands/s
     for 2, 3 and 4 players, random or greedy players (docs/benchmarks.md)."""
     if CORE is None:
         pytest.skip("cassino._core is not built")

@@ -110,7 +110,7 @@ def _fixed_positions() -> list[Position]:
             builds = [m for m in moves if m.kind >= MoveKind.BUILD]
             s.push(builds[0] if builds and rng.random() < 0.6 else rng.choice(moves))
         out.append(s.to_position())
-    # Mulle's 104 cards (cassino._core128): a three-player deal, and one a few plies in
+    # Mulle's 104 cards (the core's wide copy, _WideState): a three-player deal, and one a few plies in
     mulle = rules("mulle", players=3)
     s = _reference.State.new_hand(mulle, 0, cassino.shuffled_deck(cassino.Rng(3), 104))
     out.append(s.to_position())

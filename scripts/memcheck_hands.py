@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 import cassino
-from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core, _core128
+from cassino import IllegalMoveError, Move, MoveLimitError, Rng, _core
 
 RULES = [
     cassino.rules("cassino_standard"),
@@ -53,7 +53,7 @@ def random_hands(n: int) -> int:
     return moves
 
 
-# Mulle's 104 cards: cassino._core128, the core with 128-bit masks
+# Mulle's 104 cards: the wide copy of the core, with 128-bit masks (_core._WideState)
 MULLE = [
     cassino.rules("mulle"),
     cassino.rules("mulle", players=3),
@@ -65,7 +65,7 @@ def mulle_hands(n: int) -> int:
     moves = 0
     for seed in range(n):
         r = MULLE[seed % len(MULLE)]
-        totals, played = _core128.random_hand(r, seed * 7919, seed % r.players)
+        totals, played = _core.random_hand(r, seed * 7919, seed % r.players)
         assert played == 104 - r.table_cards - (1 if r.players == 3 else 0), (seed, played)
         assert len(totals) == r.num_teams and all(t >= 0 for t in totals)
         moves += played
@@ -92,7 +92,7 @@ def api_hand(seed: int) -> None:
     if r.hand_size > 4:
         r = RULES[0]
     s = cassino.new_hand(r, seed=seed, dealer=seed % r.players)
-    assert type(s) is (_core128.State if r.deck == "double104" else _core.State)
+    assert type(s) is (_core._WideState if r.deck == "double104" else _core.State)
     rng = Rng(seed)
     while not s.is_over:
         n = s.num_moves()
@@ -214,11 +214,10 @@ def main() -> int:
     ap.add_argument("--api", type=int, default=20)
     ap.add_argument("--expect-dir", default=None)
     args = ap.parse_args()
-    for mod in (_core, _core128):
-        print(f"{mod.__name__}: {mod.__file__}")
-        if args.expect_dir is not None and not mod.__file__.startswith(args.expect_dir):
-            print(f"error: the core is not the build under {args.expect_dir}", file=sys.stderr)
-            return 1
+    print(f"{_core.__name__}: {_core.__file__}")
+    if args.expect_dir is not None and not _core.__file__.startswith(args.expect_dir):
+        print(f"error: the core is not the build under {args.expect_dir}", file=sys.stderr)
+        return 1
     moves = random_hands(args.hands)
     nmulle = min(args.hands // 20, 300)
     moves += mulle_hands(nmulle)

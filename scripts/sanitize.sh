@@ -30,8 +30,10 @@ fi
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/scripts"
 cp -r src setup.py pyproject.toml README.md "$WORK"/
-rm -f "$WORK"/src/cassino/_core*.so "$WORK"/src/cassino/_core.c "$WORK"/src/cassino/_core128.c
+cp scripts/gen_wide.py "$WORK/scripts/"
+rm -f "$WORK"/src/cassino/_core*.so "$WORK"/src/cassino/_core.c "$WORK"/src/cassino/core/_wide.pxi
 find "$WORK" -name __pycache__ -prune -exec rm -rf {} +
 
 echo "+ building the sanitized debug core in $WORK"
@@ -41,7 +43,7 @@ if ! (cd "$WORK" && CASSINO_DEBUG_BUILD=1 CASSINO_SANITIZE=1 "$PY" setup.py -q b
     echo "sanitize.sh: the sanitized build failed" >&2
     exit 1
 fi
-# both cores: _core (64-bit masks) and _core128 (Mulle's 104 cards)
+# the core, with its wide copy for Mulle's 104 cards (core/_wide.pxi) in the same module
 for SO in "$WORK"/src/cassino/_core*.so; do
     for lib in libasan libubsan; do
         if ! readelf -d "$SO" | grep -q "NEEDED.*$lib"; then
@@ -66,11 +68,11 @@ run() {
 }
 
 run "$PY" -c "
-import cassino, cassino._core as c, cassino._core128 as w
+import cassino, cassino._core as c
 assert cassino.IMPLEMENTATION == 'core', cassino.IMPLEMENTATION
 assert c.__file__.startswith('$WORK'), c.__file__
-assert w.__file__.startswith('$WORK'), w.__file__
-print('sanitized cores:', c.__file__, w.__file__)
+assert type(cassino.State.deal(cassino.rules('mulle'), 0, 1)) is c._WideState
+print('sanitized core:', c.__file__)
 "
 
 run "$PY" -m pytest -q -p no:cacheprovider -m "not slow" \

@@ -1046,8 +1046,8 @@ def test_diloti_positions_rich_in_declarations_match(system, options):
     assert compared >= 30 and rich >= 3
 
 
-# docs/rules.md §3.20 Mulle: the 104-card deck in cassino._core128 (128-bit masks), which
-# cassino._core's constructors hand it; Mulle captures, the even last deal (AMB-55) or the
+# docs/rules.md §3.20 Mulle: the 104-card deck in the wide copy of the core (128-bit masks,
+# _WideState, a subclass of State), which State's constructors hand it; Mulle captures, the even last deal (AMB-55) or the
 # rotation, every copy of a point card (AMB-56) or once
 MULLE_SETUPS = [
     {},
@@ -1073,38 +1073,38 @@ def test_random_hand_matches_mulle(options, seed):
     assert core.random_hand(r, seed, 1) == _reference.random_hand(r, seed, 1)
 
 
-def test_mulle_states_are_core128_and_seeded_playouts_are_identical():
-    wide = pytest.importorskip("cassino._core128")
+def test_mulle_states_are_wide_states_and_seeded_playouts_are_identical():
     r = rules("mulle", players=3)
     s = CoreState.deal(r, 0, 5)
-    assert type(s) is wide.State and s.to_position() == RefState.deal(r, 0, 5).to_position()
-    assert type(CoreState.from_json(s.to_json())) is wide.State
+    assert isinstance(s, CoreState) and type(s) is core._WideState
+    assert s.to_position() == RefState.deal(r, 0, 5).to_position()
+    assert type(CoreState.from_json(s.to_json())) is core._WideState
+    assert type(CoreState.new_hand(r, 0, list(range(104)))) is core._WideState
     for k, options in enumerate(MULLE_SETUPS):
         r = rules("mulle", **options)
         for seed in (5 + k, 50 + k):
             assert biased_lockstep(r, seed, 3 * seed) > 40
 
 
-def test_core128_plays_the_single_deck_systems_as_core():
+def test_the_wide_copy_plays_the_single_deck_systems_as_core():
     """The same source with 128-bit masks: identical hands on every other system."""
-    wide = pytest.importorskip("cassino._core128")
     for sid in cassino.implemented_systems():
         if sid == "mulle":
             continue
         r = rules(sid)
         for seed in range(3):
-            assert wide.random_hand(r, seed, seed % r.players) == core.random_hand(r, seed, seed % r.players)
-        s, t = wide.State.deal(r, 1, 9), CoreState.deal(r, 1, 9)
+            assert core._w_random_hand(r, seed, seed % r.players) == core.random_hand(r, seed, seed % r.players)
+        s, t = core._WideState.deal(r, 1, 9), CoreState.deal(r, 1, 9)
+        assert type(s) is core._WideState and type(t) is CoreState
         assert s.to_position() == t.to_position() and s.perft(2) == t.perft(2)
 
 
 def test_104_bit_masks_convert_both_ways():
-    """mask_t is unsigned __int128 in _core128: Cython's size-generic conversion keeps
+    """mask_t is unsigned __int128 in the wide copy: Cython's size-generic conversion keeps
     every bit of a Python int up to 2**104."""
-    wide = pytest.importorskip("cassino._core128")
     hands = ["KC' QC' 2S' AS", "KD' JH' 10D AH'"]
     p = make_position(hands, "KS' AD'", system="mulle", stock="")
-    s = wide.State.from_position(p)
+    s = CoreState.from_position(p)
     assert s.hands == list(p.hands) and s.loose == p.loose and p.hands[0] >> 103 & 1
     assert s.to_position() == p
     m = cassino.Move(103, cassino.MoveKind.CAPTURE, 1 << 100)   # KC'xKS'

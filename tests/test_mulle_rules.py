@@ -7,7 +7,7 @@ card played, is a Mulle (1 point). No most-cards point; most spades 2 (ties: nob
 copy of 10D (2), 2S (1) and the aces (1) scores (AMB-56; option: once per team). The last
 deal shares the last 4 cards evenly, one at a time, the odd card face up to the table
 (AMB-55; option: dealt in rotation, unequal hands). The suite runs once on the core
-(cassino._core128) and once with CASSINO_PURE_PYTHON=1.
+(the wide copy of the core, _WideState) and once with CASSINO_PURE_PYTHON=1.
 """
 
 from __future__ import annotations
@@ -269,8 +269,9 @@ def test_104_bit_masks_round_trip_through_the_state():
     assert p.hands[0] == int(CardSet.parse(high)) and p.hands[0] >> 103 & 1
     assert {str(m) for m in s.legal_moves()} >= {"KC'", "KD'xKS'"}
     assert s.count_moves() == len(s.legal_moves()) == len(list(s.iter_moves()))
+    assert isinstance(s, cassino.State)
     if cassino.IMPLEMENTATION == "core":
-        assert type(s).__module__ == "cassino._core128"
+        assert type(s).__name__ == "_WideState"      # the wide copy of the core
     m = Move(parse_card("KC'"), MoveKind.CAPTURE, 1 << parse_card("KS'"))
     s.push(m)
     assert s.to_position().piles[0][-2:] == (parse_card("KS'"), parse_card("KC'"))
@@ -280,12 +281,14 @@ def test_104_bit_masks_round_trip_through_the_state():
 
 def test_the_64_bit_core_refuses_a_mulle_position_by_name():
     """cassino._core.State(position) cannot hold 104 ids: a clear error, not an overflow;
-    the constructors hand the position to cassino._core128."""
+    the constructors hand the position to the wide copy of the core."""
     core = pytest.importorskip("cassino._core")
     p = make_position(["KC' AS", "2S' 5S'"], "KS' JH'", system="mulle", stock="")
-    with pytest.raises(ValueError, match=r"mulle has 104 card ids.*cassino\._core128\.State"):
+    with pytest.raises(ValueError, match=r"mulle has 104 card ids.*State\.from_position"):
         core.State(p)
-    assert type(core.State.from_position(p)).__module__ == "cassino._core128"
+    s = core.State.from_position(p)
+    assert isinstance(s, core.State) and type(s) is core._WideState
+    assert s.to_position() == p
 
 
 # -- command line ----------------------------------------------------------------------------

@@ -813,7 +813,7 @@ class DilotiFourMachine(DilotiMachine):
     system = "diloti_four_player"
 
 
-# docs/rules.md §3.20: Mulle, the 104-card deck (cassino._core128), for 2, 3 and 4 players
+# docs/rules.md §3.20: Mulle, the 104-card deck (the wide copy of the core), for 2, 3 and 4 players
 class MulleMachine(StateMachine):
     system = "mulle"
     examples = max(1, EXAMPLES // 4) if CORE else 1

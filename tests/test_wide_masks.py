@@ -113,12 +113,11 @@ def test_positions_with_over_wide_masks_are_refused() -> None:
             cassino.State.from_position(q)
 
 
-def test_core128_takes_wider_than_104_cards() -> None:
-    wide = pytest.importorskip("cassino._core128")
+def test_mulle_states_refuse_takes_wider_than_104_cards() -> None:
     from conftest import make_position
 
     p = make_position(["KC' QC' 2S' AS", "KD' JH' 10D AH'"], "KS' AD'", system="mulle", stock="")
-    s = wide.State.from_position(p)
+    s = cassino.State.from_position(p)
     m = Move(103, MoveKind.CAPTURE, 1 << 100)   # KC'xKS'
     assert s.is_legal(m)
     for takes in (1 << 104 | 1 << 100, 1 << 127, 1 << 128, 1 << 300, -1):
@@ -195,3 +194,61 @@ def test_multiple_is_the_resulting_builds_own(sid: str) -> None:
             seen += 1
     builds_possible = cassino.rules(sid).build_kinds != "none"
     assert seen > 0 or not builds_possible, sid
+
+
+# -- one State type for every deck: Mulle's states are of the wide copy of the core ---------
+def test_mulle_states_are_states_of_every_constructor_and_copy() -> None:
+    import copy
+    import pickle
+
+    core = pytest.importorskip("cassino._core")
+    r = cassino.rules("mulle", players=3)
+    s = core.State.deal(r, 1, 7)
+    s.push(s.legal_moves()[-1])
+    made = [s, s.clone(), copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s)),
+            core.State.from_json(s.to_json()), core.State.from_position(s.to_position()),
+            core.State.new_hand(r, 0, list(range(104)))]
+    for t in made:
+        assert isinstance(t, core.State) and type(t) is core._WideState
+    for t in made[1:5]:
+        assert t == s and t.history == s.history and t.legal_moves() == s.legal_moves()
+    t = made[1]
+    t.pop()
+    assert t.ply == 0 and s.ply == 1          # clones are independent
+
+
+def test_core_entry_points_refuse_or_route_a_state_of_the_other_width() -> None:
+    core = pytest.importorskip("cassino._core")
+    wide = core.State.deal(cassino.rules("mulle"), 0, 3)
+    narrow = core.State.deal(cassino.rules("cassino_standard"), 0, 3)
+    # routed to the wide copy: the same counts as the state's own listing
+    assert core.movegen_batch([wide, wide], 2) == 4 * wide.num_moves()
+    assert core._stream_check(wide) == (wide.count_moves(), True)
+    assert list(wide.iter_moves()) == wide.legal_moves()
+    # mixed batches and a MoveStream over a wide state: TypeError, not a misread position
+    for states in ([narrow, wide], [wide, narrow]):
+        with pytest.raises(TypeError):
+            core.movegen_batch(states)
+    with pytest.raises(TypeError, match="iter_moves"):
+        core.MoveStream(wide)
+
+
+def test_the_wide_copy_is_generated_from_the_current_core_source() -> None:
+    """core/_wide.pxi (scripts/gen_wide.py, run by setup.py) renames every top-level name of
+    the core: a definition left unrenamed would clash with the 64-bit one."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("gen_wide", root / "scripts" / "gen_wide.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    text = gen.generate()
+    defs = re.findall(r"^(?:cdef class|def|cdef struct|cdef enum) (\w+)", text, flags=re.M)
+    defs += re.findall(r"^c?p?def [^\n(=]*?(\w+)\(", text, flags=re.M)     # C functions
+    assert len(defs) > 200
+    assert {d for d in defs if not d.startswith("_w_")} == {"_WideState"}
+    assert "cdef class _WideState(State):" in text and "cdef _w_Core wc" in text
+    built = root / "src" / "cassino" / "core" / "_wide.pxi"
+    if built.exists():                        # (an editable install: the file setup.py wrote)
+        assert built.read_text() == text, "core/_wide.pxi is stale: rebuild (pip install -e .)"

@@ -3,10 +3,11 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-# mask_t is uint64_t in cassino._core and unsigned __int128 in cassino._core128 (Mulle's
-# 104 cards), chosen by the CASSINO_MASK128 macro of setup.py; so are NCARDS (52 / 104) and
-# MAX_BUILDS (every build holds two cards or more: NCARDS / 2). Cython converts mask_t to
-# and from Python ints with size-generic code.
+# mask_t is 64 bits: NCARDS 52 card ids, and MAX_BUILDS 26 (every build holds two cards or
+# more: NCARDS / 2). Mulle's 104 ids use the wide copy of the core (core/_wide.pxi, written by
+# scripts/gen_wide.py), where the same declarations are renamed with a "_w_" prefix and
+# mask_t is unsigned __int128 (cas128_mask_t of _mask.h). Cython converts mask_t to and from
+# Python ints with size-generic code.
 cdef extern from "_mask.h":
     ctypedef unsigned long long mask_t "cas_mask_t"
     enum: NCARDS "CAS_NCARDS"
@@ -154,7 +155,7 @@ cdef struct Params:
     int partnership          # ... raises record the team (Four Player Diloti)
     int ace_points           # Diloti: each ace (card_points off)
     int whole_deal           # deal_order=whole_hands_then_table: a whole hand at a time
-    int nids                 # card ids of the deck kind: 52, or 104 (Mulle, _core128 only)
+    int nids                 # card ids of the deck kind: 52, or 104 (Mulle: the wide copy only)
     int deal_even            # deal_rest=even (Mulle): a short deal evenly, the odd cards to the table
     int mulle_points         # Mulle: a capture of exactly the other copy of the card played
     int point_cards_once     # Mulle: each point card scores once per team (AMB-56 option)

@@ -2,7 +2,8 @@
 """The Cython core: C structs, bitmask move generation, push/pop and playouts.
 
 It mirrors :mod:`cassino._reference` move for move; the inner loops touch no Python
-objects. See docs/architecture.md.
+objects. A rule set with more than 52 card ids (Mulle) gets a :class:`State` of the wide
+copy of this code, with 128-bit masks (core/_wide.pxi). See docs/architecture.md.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -41,7 +42,7 @@ cdef mask_t SPADES_MASK = 0
 cdef mask_t PICTURES_MASK = (<mask_t>0xFFF) << 40    # J, Q, K
 cdef mask_t FACE_MASK = (<mask_t>0xFFF) << 40        # (the same, for the face-card rules)
 cdef int _i
-for _i in range(NCARDS // 4):                        # (_core128: both copies)
+for _i in range(NCARDS // 4):                        # (the wide copy: both copies)
     SPADES_MASK |= (<mask_t>1) << (_i * 4)
 if NCARDS > 52:
     PICTURES_MASK |= PICTURES_MASK << 52
@@ -59,3 +60,7 @@ include "core/playouts.pxi"
 include "core/stream.pxi"
 include "core/multi.pxi"
 include "core/declarations.pxi"
+
+# The wide copy of all the above, for Mulle's 104 card ids (128-bit masks): _WideState and
+# the _w_ names. Written by scripts/gen_wide.py (run by setup.py) from the files above.
+include "core/_wide.pxi"

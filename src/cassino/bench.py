@@ -305,13 +305,13 @@ def movegen_call(core: Any, positions: Sequence[Position],
                  repeat: int = MOVEGEN_REPEAT) -> Callable[[], int]:
     """The timed call of the move-generation figure: every legal move of each position
     listed ``repeat`` times in C (:func:`cassino._core.movegen_batch`, GIL released); the
-    states are made beforehand (in ``cassino._core128`` for a 104-card deck, whose own
-    ``movegen_batch`` then lists them). The call returns the number of moves listed."""
+    states are made beforehand (of the core's wide copy for a 104-card deck, which
+    ``movegen_batch`` hands them to). The call returns the number of moves listed."""
     states = [core.State.from_position(p) for p in positions]
     kinds = {type(s) for s in states}
     if len(kinds) > 1:
-        raise ValueError("movegen_call: positions of one core (one deck size) at a time")
-    batch = sys.modules[type(states[0]).__module__].movegen_batch if states else core.movegen_batch
+        raise ValueError("movegen_call: positions of one card width (one deck size) at a time")
+    batch = core.movegen_batch
     return lambda: int(batch(states, repeat))
 
 

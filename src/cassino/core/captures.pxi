@@ -192,7 +192,7 @@ cdef void loose_setup(Core* c, Loose* L) noexcept nogil:
     L.n = n
     for v in range(NVALUES):
         L.le64[v] = 0
-    for i in range(n if n <= 64 else 64):   # (_core128: more than 64 is refused by the caller)
+    for i in range(n if n <= 64 else 64):   # (the wide copy: more than 64 is refused by the caller)
         L.le64[L.vals[i]] |= (<uint64_t>1) << i
     for v in range(1, NVALUES):
         L.le64[v] |= L.le64[v - 1]
@@ -1873,7 +1873,7 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         memset(best, 0, sizeof(best))
         loose_setup(c, &L)
         if L.n > 64:
-            # (_core128 only: the subsets of more than 64 loose cards are far past any limit)
+            # (the wide copy only: the subsets of more than 64 loose cards are far past any limit)
             buf.overflow = 1
             return -1
         m = hand

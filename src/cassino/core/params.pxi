@@ -98,9 +98,10 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.pluck_last_deal = 1 if rules.pluck_in_last_deal else 0
     p.pluck_loose = 1 if rules.pluck_last_loose else 0
     p.face_builds = 1 if rules.face_cards_all_four else 0
-    p.nids = rules.num_ids                     # (_core128: id i + 52 is a copy of i)
+    p.nids = rules.num_ids                     # (the wide copy: id i + 52 is a copy of i)
     if p.nids > NCARDS:
-        raise ValueError(f"{rules.system} needs the {p.nids}-card core (cassino._core128)")
+        raise ValueError(f"{rules.system} has {p.nids} card ids, more than the {NCARDS} "
+                         "of these masks (the wide copy of the core plays it)")
     for i in range(NCARDS):
         p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids else 0
     if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13
@@ -154,7 +155,7 @@ cdef int set_start_scores(Core* c, object scores) except -1:
 
 
 cdef inline object mask_int(mask_t m):
-    """A mask as a Python int. (_core128: Cython's own conversion of a 128-bit integer goes
+    """A mask as a Python int. (The wide copy: Cython's own conversion of a 128-bit integer goes
     through _PyLong_FromByteArray, whose result for 0 valgrind sees as uninitialised under
     CPython 3.11; this builds the int from its 64-bit halves.)"""
     cdef uint64_t hi = cas_hi(m)

@@ -23,7 +23,7 @@ def hand_seed(seed, index) -> int:
     return hand_seed_c(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), <uint64_t>(index & 0xFFFFFFFFFFFFFFFF))
 
 cdef int GREEDY_W[NCARDS]    # card weights of the core greedy policy, in tenths of a point
-for _i in range(NCARDS):                     # (_core128: id i + 52 is a copy of i)
+for _i in range(NCARDS):                     # (the wide copy: id i + 52 is a copy of i)
     GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0)
     if _i % 52 == 38:
         GREEDY_W[_i] += 20                   # 10D
@@ -143,8 +143,8 @@ def _fill_playouts(rules, seed, Py_ssize_t start, policies, hooks,
     cdef int s, rc, teams
     cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     if rules.num_ids > NCARDS:
-        _wide()._fill_playouts(rules, seed, start, policies, hooks, points, cards, sweeps,
-                               moves, dealers)
+        _w__fill_playouts(rules, seed, start, policies, hooks, points, cards, sweeps,
+                          moves, dealers)
         return
     memset(&proto, 0, sizeof(Core))
     load_params(&proto.p, rules, 0)
@@ -227,8 +227,13 @@ def movegen_batch(states, int repeat=1) -> int:
     if cores == NULL:
         raise MemoryError()
     try:
+        if NCARDS < 104 and n and isinstance(states[0], _WideState):   # (false in the wide copy)
+            return _w_movegen_batch(states, repeat)
         for i in range(n):
             st = <State?>states[i]
+            if NCARDS < 104 and isinstance(st, _WideState):
+                raise TypeError("movegen_batch takes states of one card width: "
+                                "52-card and Mulle states apart")
             cores[i] = &st.c
         buf.moves = NULL
         buf.n = 0

@@ -86,9 +86,9 @@ cdef class State:
         cdef int s, t, i, a
         if pos.rules.num_ids > NCARDS:
             raise ValueError(
-                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than the masks of "
-                "this core hold: State.from_position/from_json/deal/new_hand give a "
-                "cassino._core128.State for it")
+                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than State(position) "
+                f"holds ({NCARDS}): State.from_position(position), from_json, deal and new_hand "
+                "give a State of the wide core (128-bit masks) for it")
         memset(c, 0, sizeof(Core))
         self._rules = pos.rules
         load_params(&c.p, pos.rules, pos.dealer)
@@ -147,13 +147,13 @@ cdef class State:
         return 0
 
     # -- construction ----------------------------------------------------------------------
-    # A system whose deck needs more card ids than this module's NCARDS (Mulle's 104 in
-    # _core) gets a State of cassino._core128 from the constructors below.
+    # A system whose deck needs more card ids than NCARDS (Mulle's 104) gets a _WideState,
+    # the subclass of State in the wide copy of the core, from the constructors below.
     @classmethod
     def from_position(cls, position: Position):
         """A state at ``position``."""
         if position.rules.num_ids > NCARDS:
-            return _wide().State.from_position(position)
+            return _WideState.from_position(position)
         return cls(position)
 
     @classmethod
@@ -168,12 +168,12 @@ cdef class State:
         cdef uint8_t cards[NCARDS]
         cdef int i
         if rules.num_ids > NCARDS:
-            return _wide().State.new_hand(rules, dealer, deck, scores)
+            return _WideState.new_hand(rules, dealer, deck, scores)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         deck = system_deck(rules, deck)
         if len(deck) > NCARDS:
-            raise ValueError(f"{rules.system} needs the {rules.num_ids}-card core (cassino._core128)")
+            raise ValueError(f"a deck of {len(deck)} cards: {rules.system} has {NCARDS} ids")
         for i in range(len(deck)):
             cards[i] = <uint8_t>deck[i]
         st = cls.__new__(cls)
@@ -199,7 +199,7 @@ cdef class State:
                 0 <= rng_state < 2 ** 64):
             raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {rng_state!r}")
         if isinstance(size, int) and not isinstance(size, bool) and NCARDS < size <= 104:
-            return _wide().State.shuffled_deck(rng_state, size)    # (Mulle's 104 cards)
+            return _WideState.shuffled_deck(rng_state, size)    # (Mulle's 104 cards)
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= NCARDS:
             raise ValueError(f"a deck size is from 1 to {NCARDS}, not {size!r}")
         rng.state = <uint64_t>rng_state
@@ -214,7 +214,7 @@ cdef class State:
         cdef uint8_t cards[NCARDS]
         cdef State st
         if rules.num_ids > NCARDS:
-            return _wide().State.deal(rules, dealer, seed)
+            return _WideState.deal(rules, dealer, seed)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -882,12 +882,6 @@ cdef object _to_move(CMove* m):
     return mv
 
 
-def _wide():
-    """cassino._core128, the core of the 104-card deck (Mulle)."""
-    from cassino import _core128
-    return _core128
-
-
 def _unpickle(root, moves) -> State:
     cdef State state = State(Position.from_dict(root))
     cdef CMove mv
@@ -924,7 +918,7 @@ def random_hand(rules, seed, int dealer=0):
     cdef int n, t
     cdef int64_t totals[MAX_SEATS]
     if rules.num_ids > NCARDS:
-        return _wide().random_hand(rules, seed, dealer)
+        return _w_random_hand(rules, seed, dealer)
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
     memset(&core, 0, sizeof(Core))

@@ -665,6 +665,9 @@ cdef class MoveStream:
         self._small = _int_arg(small_limit, "small_limit", 0, STREAM_MAX_CHUNK)
         if self._busy:
             raise RuntimeError("MoveStream is running (in another thread)")
+        if NCARDS < 104 and isinstance(state, _WideState):     # (false in the wide copy)
+            raise TypeError("a State of Mulle's 104 cards streams its moves through "
+                            "state.iter_moves(), not MoveStream(state)")
         self._release()              # (a second __init__ starts afresh)
         self._mode = MS_START
         self._state = state
@@ -724,7 +727,7 @@ cdef class MoveStream:
                         or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52):
                     # (positions with a multi-valued card in play, those of opt_pluck and
                     # opt_face_cards_all_four, Finnish rank pairing (AMB-52) and every
-                    # position of _core128, whose cursors would need more than 64 elements,
+                    # position of the wide copy, whose cursors would need more than 64 elements,
                     # are listed, not streamed)
                     buf.limit = LIST_LIMIT
                 buf.overflow = 0
@@ -784,6 +787,8 @@ def _stream_check(State state not None, chunk=4096) -> tuple:
     cdef size_t n, i, total = 0
     cdef bint ordered = True
     try:
+        if NCARDS < 104 and isinstance(state, _WideState):     # (false in the wide copy)
+            return _w__stream_check(state, chunk)
         if S == NULL or out == NULL or core == NULL:
             raise MemoryError()
         memcpy(core, &state.c, sizeof(Core))
