@@ -56,14 +56,23 @@ cdef extern from "_mask.h":
 
 '''
 
-# State's fields: those that hold masks get their own copy in _WideState (renamed on the
-# receivers that the core uses for states); the others are inherited.
-WIDTH_FIELDS = ("c", "_stack", "_hist", "_buf")
-INHERITED_FIELDS = ("_rules", "_root", "_scores", "_depth", "_cap", "_version", "_buf_version")
+# the receivers through which the core reaches a State's own fields
 RECEIVERS = r"self|st|tmp|state|new|self\._state"
-# State's C methods, which take or return width-dependent types
-C_METHODS = ("_load", "_root_position", "_mulles", "_defaults", "_generate", "_check_index",
-             "_reserve", "_push_c", "_reference_state", "_find", "_view", "_reference_greedy")
+
+
+def _state_members(src: str, renamed: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """State's fields of a width-dependent type (a renamed struct or mask_t: _WideState
+    declares its own), its other fields (inherited) and its C methods (renamed: their
+    signatures hold width-dependent types)."""
+    start = src.index("cdef class State:")
+    end = re.compile(r"^\S", re.M).search(src, start + 1)
+    body = src[start:end.start() if end else len(src)]
+    width: list[str] = []
+    inherited: list[str] = []
+    for m in re.finditer(r"^    cdef (\w+)[\s*]+(\w+)[ \t]*(?:#[^\n]*)?$", body, flags=re.M):
+        (width if m.group(1) in renamed else inherited).append(m.group(2))
+    methods = re.findall(r"^    cdef [^(\n]*?(\w+)\(self\b", body, flags=re.M)
+    return width, inherited, methods
 
 
 def _source() -> str:
@@ -152,6 +161,7 @@ def generate() -> str:
     rename = {name: PREFIX + name for name in _top_level_names(src)}
     rename.update(MASK_NAMES)
     rename["State"] = WIDE_STATE
+    width_fields, inherited_fields, c_methods = _state_members(src, set(rename))
     out = _rename_code(src, rename)
     # cdef class fields and methods keep their names (one may share a module-level name)
     out = re.sub(r"^(cdef class \w+[^\n]*:\n(?:(?:    [^\n]*|)\n)+)", _keep_members, out,
@@ -159,26 +169,26 @@ def generate() -> str:
     head = f"cdef class {WIDE_STATE}:"
     if out.count(head) != 1:
         raise RuntimeError(f"expected one '{head}' in the renamed source")
-    out = out.replace(head, f"cdef class {WIDE_STATE}(State):")
-    for field in INHERITED_FIELDS:
-        out, n = re.subn(rf"^    cdef (object|size_t|uint64_t) {field}\n", "", out, count=1,
-                         flags=re.M)
-        if n != 1:
-            raise RuntimeError(f"State field {field} not found")
-    # the class body: from its head to the next line that is not indented
-    start = out.index(f"cdef class {WIDE_STATE}(State):")
+    # the class body, from its head to the next line that is not indented: a subclass of
+    # State that declares its width-dependent fields again, under new names
+    start = out.index(head)
     end = re.compile(r"^\S", re.M).search(out, start + 1)
     stop = end.start() if end else len(out)
-    body = out[start:stop]
-    for field in WIDTH_FIELDS:
-        body, n = re.subn(rf"^(    cdef [\w*]+ ){re.escape(field)}$", rf"\1w{field}", body,
+    body = out[start:stop].replace(head, f"cdef class {WIDE_STATE}(State):")
+    for field in inherited_fields:
+        body, n = re.subn(rf"^    cdef \w+[\s*]+{field}[ \t]*(?:#[^\n]*)?\n", "", body,
                           flags=re.M)
         if n != 1:
             raise RuntimeError(f"State field {field} not found")
+    for field in width_fields:
+        body, n = re.subn(rf"^(    cdef \w+[\s*]+){field}([ \t]*(?:#[^\n]*)?)$",
+                          rf"\1w{field}\2", body, flags=re.M)
+        if n != 1:
+            raise RuntimeError(f"State field {field} not found")
     out = out[:start] + body + out[stop:]
-    for field in WIDTH_FIELDS:
+    for field in width_fields:
         out = re.sub(rf"(?<![\w.])({RECEIVERS})\.{re.escape(field)}(?!\w)", rf"\1.w{field}", out)
-    for method in C_METHODS:
+    for method in c_methods:
         out = re.sub(rf"(?<!\w){method}(?=\()", "w" + method, out)
     return HEADER + out
 
