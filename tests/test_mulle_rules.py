@@ -279,16 +279,26 @@ def test_104_bit_masks_round_trip_through_the_state():
         s.push(Move(parse_card("2S'"), MoveKind.CAPTURE, 1 << parse_card("JH'")))
 
 
-def test_the_64_bit_core_refuses_a_mulle_position_by_name():
-    """cassino._core.State(position) cannot hold 104 ids: a clear error, not an overflow;
-    the constructors hand the position to the wide copy of the core."""
+def test_state_of_a_mulle_position_is_made_by_the_wide_copy():
+    """cassino._core.State(position) allocates a _WideState (the subclass of the core's wide
+    copy) for 104 ids; a 64-bit state never loads one: a clear error, not an overflow."""
     core = pytest.importorskip("cassino._core")
     p = make_position(["KC' AS", "2S' 5S'"], "KS' JH'", system="mulle", stock="")
-    with pytest.raises(ValueError, match=r"mulle has 104 card ids.*State\.from_position"):
-        core.State(p)
-    s = core.State.from_position(p)
-    assert isinstance(s, core.State) and type(s) is core._WideState
-    assert s.to_position() == p
+    for s in (core.State(p), core.State(position=p), core.State.from_position(p)):
+        assert isinstance(s, core.State) and type(s) is core._WideState
+        assert s.to_position() == p and "KC'xKS'" in [str(m) for m in s.legal_moves()]
+    narrow = core.State(make_position(["KC AS", "2S 5S"], "KS JH", stock=""))
+    before = narrow.to_position()
+    with pytest.raises(ValueError, match=r"mulle has 104 card ids.*State\(position\)"):
+        narrow.__init__(p)
+    assert type(narrow) is core.State and narrow.to_position() == before
+
+    class Mine(core.State):   # a Python subclass keeps its own (64-bit) layout
+        pass
+
+    with pytest.raises(ValueError, match="104 card ids"):
+        Mine(p)
+    assert type(Mine(before)) is Mine
 
 
 # -- command line ----------------------------------------------------------------------------

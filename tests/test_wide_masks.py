@@ -207,7 +207,7 @@ def test_mulle_states_are_states_of_every_constructor_and_copy() -> None:
     s.push(s.legal_moves()[-1])
     made = [s, s.clone(), copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s)),
             core.State.from_json(s.to_json()), core.State.from_position(s.to_position()),
-            core.State.new_hand(r, 0, list(range(104)))]
+            core.State(s.to_position()), core.State.new_hand(r, 0, list(range(104)))]
     for t in made:
         assert isinstance(t, core.State) and type(t) is core._WideState
     for t in made[1:5]:

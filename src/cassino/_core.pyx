@@ -9,6 +9,7 @@ copy of this code, with 128-bit masks (core/_wide.pxi). See docs/architecture.md
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
+from cpython.object cimport PyTypeObject, newfunc
 from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
 
@@ -64,3 +65,35 @@ include "core/declarations.pxi"
 # The wide copy of all the above, for Mulle's 104 card ids (128-bit masks): _WideState and
 # the _w_ names. Written by scripts/gen_wide.py (run by setup.py) from the files above.
 include "core/_wide.pxi"
+
+
+# State(position) for every deck: a cdef class cannot choose its type in __init__, so the
+# type's allocator does it. For a Position with more card ids than NCARDS it allocates a
+# _WideState (a subclass: Python then runs _WideState.__init__ on it); every other call,
+# State.__new__(State) included, goes to Cython's own allocator unchanged. Calls of the type
+# then take CPython's generic path (tp_new, then tp_init): Cython's vectorcall shortcut for
+# State would skip tp_new.
+cdef extern from *:
+    """
+    static void cas_set_tp_new(PyTypeObject *t, newfunc f) {
+        t->tp_new = f;
+        t->tp_vectorcall = NULL;
+    }
+    """
+    void cas_set_tp_new(PyTypeObject* t, newfunc f)
+
+cdef newfunc STATE_TP_NEW = (<PyTypeObject*>State).tp_new   # Cython's allocator
+
+cdef object _state_tp_new(type t, PyObject* args, PyObject* kwds):
+    cdef object pos = None
+    if t is State:
+        if args != NULL and len(<tuple>args) == 1:
+            pos = (<tuple>args)[0]
+        elif kwds != NULL and (args == NULL or len(<tuple>args) == 0):
+            pos = (<dict>kwds).get("position")
+        if isinstance(pos, Position) and pos.rules.num_ids > NCARDS:
+            # (_WideState's own allocator: its vtable and __cinit__, then State's)
+            return (<PyTypeObject*>_WideState).tp_new(_WideState, args, kwds)
+    return STATE_TP_NEW(t, args, kwds)
+
+cas_set_tp_new(<PyTypeObject*>State, <newfunc>_state_tp_new)

@@ -86,9 +86,9 @@ cdef class State:
         cdef int s, t, i, a
         if pos.rules.num_ids > NCARDS:
             raise ValueError(
-                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than State(position) "
-                f"holds ({NCARDS}): State.from_position(position), from_json, deal and new_hand "
-                "give a State of the wide core (128-bit masks) for it")
+                f"{pos.rules.system} has {pos.rules.num_ids} card ids, more than this State "
+                f"holds ({NCARDS}): State(position) and State.from_position(position) make "
+                "a State of the wide core (128-bit masks) for it")
         memset(c, 0, sizeof(Core))
         self._rules = pos.rules
         load_params(&c.p, pos.rules, pos.dealer)
