@@ -227,11 +227,11 @@ def movegen_batch(states, int repeat=1) -> int:
     if cores == NULL:
         raise MemoryError()
     try:
-        if NCARDS < 104 and n and isinstance(states[0], _WideState):   # (false in the wide copy)
+        if NCARDS < _W_NCARDS and n and isinstance(states[0], _WideState):   # (false in the wide copy)
             return _w_movegen_batch(states, repeat)
         for i in range(n):
             st = <State?>states[i]
-            if NCARDS < 104 and isinstance(st, _WideState):
+            if NCARDS < _W_NCARDS and isinstance(st, _WideState):
                 raise TypeError("movegen_batch takes states of one card width: "
                                 "52-card and Mulle states apart")
             cores[i] = &st.c

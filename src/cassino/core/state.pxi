@@ -198,7 +198,7 @@ cdef class State:
         if isinstance(rng_state, bool) or not isinstance(rng_state, int) or not (
                 0 <= rng_state < 2 ** 64):
             raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {rng_state!r}")
-        if isinstance(size, int) and not isinstance(size, bool) and NCARDS < size <= 104:
+        if isinstance(size, int) and not isinstance(size, bool) and NCARDS < size <= _W_NCARDS:
             return _WideState.shuffled_deck(rng_state, size)    # (Mulle's 104 cards)
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= NCARDS:
             raise ValueError(f"a deck size is from 1 to {NCARDS}, not {size!r}")

@@ -665,7 +665,7 @@ cdef class MoveStream:
         self._small = _int_arg(small_limit, "small_limit", 0, STREAM_MAX_CHUNK)
         if self._busy:
             raise RuntimeError("MoveStream is running (in another thread)")
-        if NCARDS < 104 and isinstance(state, _WideState):     # (false in the wide copy)
+        if NCARDS < _W_NCARDS and isinstance(state, _WideState):     # (false in the wide copy)
             raise TypeError("a State of Mulle's 104 cards streams its moves through "
                             "state.iter_moves(), not MoveStream(state)")
         self._release()              # (a second __init__ starts afresh)
@@ -787,7 +787,7 @@ def _stream_check(State state not None, chunk=4096) -> tuple:
     cdef size_t n, i, total = 0
     cdef bint ordered = True
     try:
-        if NCARDS < 104 and isinstance(state, _WideState):     # (false in the wide copy)
+        if NCARDS < _W_NCARDS and isinstance(state, _WideState):     # (false in the wide copy)
             return _w__stream_check(state, chunk)
         if S == NULL or out == NULL or core == NULL:
             raise MemoryError()
