@@ -83,6 +83,16 @@ class State:
     def _observe(self, seat: int, to_move: int, out: Any) -> None: ...
     def greedy_scores(self) -> list[float]: ...
     def _greedy_group_limit(self, limit: int) -> int: ...
+    def _ismcts(
+        self,
+        seat: int,
+        unseen: int,
+        iterations: int | None,
+        deadline: float | None,
+        c: float,
+        scale: float,
+        rng_state: int,
+    ) -> tuple[list[int], int, int] | None: ...
     def play_hand(
         self, policies: list[str], rng_states: list[int]
     ) -> tuple[int, list[int]]: ...

@@ -65,7 +65,10 @@ class ISMCTSPlayer:
     against the seat's team, plus the greedy score of the best move that follows) or a
     rollout of the rest of the hand by ``"random"`` or ``"greedy"`` players in the core;
     ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
-    one world is left.
+    one world is left. With ``core`` (the default) the ``"eval"`` search runs in C
+    (``State._ismcts``, the GIL released): the same iterations, tree and move as the Python
+    search, which stays as the reference (``core=False``) and answers where the C search
+    cannot (the reference implementation, a greedy score past the C group limit).
     """
 
     name = "ismcts"
@@ -78,6 +81,7 @@ class ISMCTSPlayer:
         policy: str = "eval",
         c: float = 0.7,
         exact: bool = True,
+        core: bool = True,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -100,10 +104,17 @@ class ISMCTSPlayer:
         if not isinstance(exact, bool):
             raise PlayerError(f"ismcts: exact must be true or false, not {exact!r}")
         self.exact = exact
+        if not isinstance(core, bool):
+            raise PlayerError(f"ismcts: core must be true or false, not {core!r}")
+        self.core = core
         self._rng = Rng(seed)
         self._scorer = GreedyPlayer()
         self._solver = ExpertPlayer(seed)
         self.last_iterations = 0
+        """Iterations of the last search (0: the exact search chose)."""
+        self.last_visits: list[int] = []
+        """The root's visit count of each legal move after the last search (in the order of
+        the moves given; empty when the exact search chose)."""
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The root's most visited move after the search (the first listed on a tie)."""
@@ -113,11 +124,16 @@ class ISMCTSPlayer:
             got = self._solver._solve(view, moves)
             if got is not None:
                 self.last_iterations = 0
+                self.last_visits = []
                 return got
         rules = view.rules
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
+        if self.core and self.policy == "eval":
+            got = self._core_search(view, moves, deadline)
+            if got is not None:
+                return got
         policies = [self.policy] * rules.players
         done = 0
         while True:
@@ -128,14 +144,39 @@ class ISMCTSPlayer:
             self._iterate(view, root, rng, policies)
             done += 1
         self.last_iterations = done
+        self.last_visits = []
         best = moves[0]
         most = -1
         for m in moves:
             child = root.children.get(m)
             n = child.visits if child is not None else 0
+            self.last_visits.append(n)
             if n > most:
                 best, most = m, n
         return best
+
+    def _core_search(
+        self, view: View, moves: Sequence[Move], deadline: float | None
+    ) -> Move | None:
+        """The same search in C (``State._ismcts``): the same determinizations from the same
+        Rng draws, the same tree and the same move. None where the reference must search."""
+        base: Any = view.sample_world(Rng(0))   # (each iteration deals the unseen cards anew)
+        if not hasattr(base, "_ismcts") or base.legal_moves() != list(moves):
+            return None
+        got = base._ismcts(
+            view.seat, view.unseen.mask, self.iterations, deadline, self.c, EVAL_SCALE,
+            self._rng.state,
+        )
+        if got is None:
+            return None
+        visits, done, self._rng.state = got
+        self.last_iterations = done
+        self.last_visits = visits
+        best = 0
+        for i, n in enumerate(visits):
+            if n > visits[best]:
+                best = i
+        return moves[best]
 
     def _iterate(self, view: View, root: _Node, rng: Rng, policies: list[str]) -> None:
         world: Any = view.sample_world(rng)

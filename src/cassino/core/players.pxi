@@ -545,3 +545,201 @@ cdef int greedy_choose(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
     free(sc)
     free(top)
     return pick
+
+# ---------------------------------------------------------------------------------------
+# ISMCTS in C: cassino.ismcts.ISMCTSPlayer's search with policy "eval", iteration for
+# iteration (the same determinizations from the same Rng draws, the same tree, the same
+# doubles). State._ismcts runs it; the Python search stays as the reference.
+# ---------------------------------------------------------------------------------------
+
+cdef extern from "<math.h>" nogil:
+    double c_tanh "tanh" (double)
+    double c_log "log" (double)
+    double c_sqrt "sqrt" (double)
+
+cdef extern from "<time.h>" nogil:
+    ctypedef struct c_timespec "struct timespec":
+        long tv_sec
+        long tv_nsec
+    int c_clock_gettime "clock_gettime" (int, c_timespec*)
+    int C_CLOCK_MONOTONIC "CLOCK_MONOTONIC"
+
+cdef enum:
+    IS_MAX_DEPTH = 512       # plies of one descent (a hand has far fewer)
+
+cdef struct INode:
+    CMove move               # the move into this node
+    double wins
+    int visits
+    int avail                # iterations in which the move was legal here
+    int team                 # the team of the player who made the move (-1: the root)
+    int child                # first child, -1: none
+    int sibling              # next child of the same parent, -1: none
+
+cdef struct ITree:
+    INode* nodes
+    int n
+    int cap
+
+cdef inline bint same_move(const Params* p, const CMove* a, const CMove* b) noexcept nogil:
+    """Whether two moves are one Move: the same card, kind, takes and value, and for a
+    build kind of a system with multi-valued cards the same alt (Move.fixed; alt is left
+    unset elsewhere)."""
+    return (a.card == b.card and a.kind == b.kind and a.takes == b.takes
+            and a.value == b.value
+            and (a.alt == b.alt or not p.nmulti or not K_BUILD <= a.kind <= K_INCREASE))
+
+cdef int itree_add(ITree* t, int parent, const CMove* m, int team) noexcept nogil:
+    """A new node (availability 1) under ``parent`` (-1: the root); its index, -1 out of memory."""
+    cdef INode* grown
+    cdef int cap, i
+    if t.n == t.cap:
+        cap = 2 * t.cap if t.cap else 1024
+        grown = <INode*>realloc(t.nodes, cap * sizeof(INode))
+        if grown == NULL:
+            return -1
+        t.nodes = grown
+        t.cap = cap
+    i = t.n
+    t.n += 1
+    if m != NULL:
+        t.nodes[i].move = m[0]
+    t.nodes[i].wins = 0.0
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 1
+    t.nodes[i].team = team
+    t.nodes[i].child = -1
+    t.nodes[i].sibling = -1
+    if parent >= 0:
+        t.nodes[i].sibling = t.nodes[parent].child
+        t.nodes[parent].child = i
+    return i
+
+cdef inline double monotonic_s() noexcept nogil:
+    """time.perf_counter()'s clock on Linux, in seconds."""
+    cdef c_timespec ts
+    c_clock_gettime(C_CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
+                        ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
+                        double c_ucb, double scale) noexcept nogil:
+    """One iteration of ISMCTSPlayer._iterate with policy "eval": 0, or -1 (out of memory),
+    -2 (a greedy score needs the reference), -3 (a listing past the buffer's limit)."""
+    cdef uint8_t cards[NCARDS]
+    cdef int path[IS_MAX_DEPTH]
+    cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch, nsel
+    cdef int* kid
+    cdef uint8_t tmp
+    cdef mask_t h
+    cdef double gained = 0.0, value, best, x, u, mine, v
+    cdef CMove mv
+    memcpy(w, base, sizeof(Core))
+    # the determinization: View.sample_world's Fisher-Yates over the unseen cards in
+    # ascending order, dealt to the other hands in seat order, then to the stock
+    for i in range(nu):
+        cards[i] = unseen[i]
+    for i in range(nu - 1, 0, -1):
+        j = <int>rng_below(rng, <uint64_t>(i + 1))
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    k = 0
+    for s in range(w.p.players):
+        if s == seat:
+            continue
+        n = cas_popcount(base.h.hands[s])
+        h = 0
+        for i in range(n):
+            h |= (<mask_t>1) << cards[k + i]
+        w.h.hands[s] = h
+        k += n
+    for i in range(k, nu):
+        w.stock[w.h.stock_pos + i - k] = cards[i]
+    me = w.p.team_of[seat]
+    while not hand_over(w):
+        n = gen_moves(w, buf)
+        if n < 0:
+            return -3
+        if n == 0:
+            return -3
+        if kcap[0] < n:
+            kid = <int*>realloc(kids[0], n * sizeof(int))
+            if kid == NULL:
+                return -1
+            kids[0] = kid
+            kcap[0] = n
+        kid = kids[0]
+        team = w.p.team_of[w.h.to_move]
+        untried = 0
+        for i in range(n):
+            ch = t.nodes[node].child
+            while ch >= 0 and not same_move(&w.p, &t.nodes[ch].move, &buf.moves[i]):
+                ch = t.nodes[ch].sibling
+            kid[i] = ch
+            if ch >= 0:
+                t.nodes[ch].avail += 1
+            else:
+                untried += 1
+        if untried:
+            pick = -1
+            if untried == 1:
+                for i in range(n):
+                    if kid[i] < 0:
+                        pick = i
+            else:
+                # the untried move of best greedy score, the first listed on a tie
+                for i in range(n):
+                    if kid[i] >= 0:
+                        continue
+                    if greedy_eval(w, &buf.moves[i], &x) < 0:
+                        return -2
+                    if pick < 0 or x > best:
+                        pick = i
+                        best = x
+            ch = itree_add(t, node, &buf.moves[pick], team)
+            if ch < 0:
+                return -1
+        else:
+            pick = 0
+            best = 0.0
+            for i in range(n):
+                ch = kid[i]
+                u = (t.nodes[ch].wins / t.nodes[ch].visits
+                     + c_ucb * c_sqrt(c_log(<double>t.nodes[ch].avail) / t.nodes[ch].visits))
+                if i == 0 or u > best:
+                    pick = i
+                    best = u
+            ch = kid[pick]
+        mv = buf.moves[pick]
+        apply_move(w, &mv)
+        if mv.kind == K_CAPTURE or mv.kind == K_TWO_CARD:
+            v = gweight(&w.p, mv.takes | ((<mask_t>1) << mv.card))
+            if w.p.sweeps and not table_mask(w) and not hand_over(w):
+                v += w.p.sweep_points
+        else:
+            v = 0.0
+        gained += (1.0 if team == me else -1.0) * v
+        if depth == IS_MAX_DEPTH:
+            return -3
+        path[depth] = ch
+        depth += 1
+        node = ch
+        if untried:
+            break
+    value = gained
+    if not hand_over(w):
+        n = gen_moves(w, buf)
+        if n <= 0:
+            return -3
+        for i in range(n):
+            if greedy_eval(w, &buf.moves[i], &x) < 0:
+                return -2
+            if i == 0 or x > best:
+                best = x
+        value += (1.0 if w.p.team_of[w.h.to_move] == me else -1.0) * best
+    mine = 0.5 + 0.5 * c_tanh(value / scale)
+    for i in range(depth):
+        t.nodes[path[i]].visits += 1
+        t.nodes[path[i]].wins += mine if t.nodes[path[i]].team == me else 1.0 - mine
+    return 0

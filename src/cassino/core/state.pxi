@@ -780,6 +780,87 @@ cdef class State:
                 out.append(x)
         return out
 
+    def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state):
+        """The search of ``cassino.ismcts.ISMCTSPlayer`` (policy ``"eval"``) in C, with this
+        state as a determinization of ``seat``'s view: each iteration deals ``unseen`` (the
+        view's unseen cards, a mask) afresh to the other hands and the stock, as
+        ``View.sample_world`` does with the same Rng draws. Stops after ``iterations`` (an
+        int or None) or at ``deadline`` (a ``time.perf_counter()`` value or None; at least
+        one iteration). Returns ``(visits, iterations_done, rng_state)``, ``visits`` the
+        root's count for each of ``legal_moves()``; None where the reference must search
+        (a greedy score past the C group limit, a listing past the move limit)."""
+        cdef Core* w = NULL
+        cdef ITree t
+        cdef MoveBuf buf
+        cdef int* kids = NULL
+        cdef int kcap = 0, nu = 0, i, r = 0, n, ch, s = seat
+        cdef long long done = 0, limit = -1 if iterations is None else iterations
+        cdef bint timed = deadline is not None
+        cdef double until = deadline if timed else 0.0, cu = c, sc = scale
+        cdef uint8_t cards[NCARDS]
+        cdef Rng64 rng
+        cdef mask_t um = <mask_t>unseen
+        if not 0 <= s < self.c.p.players or self.c.h.to_move != s:
+            raise ValueError(f"seat {seat!r} is not the seat to move")
+        if limit == 0 and not timed:
+            raise ValueError("the search needs an iteration budget or a deadline")
+        n = 0
+        for i in range(self.c.p.players):
+            if i != s:
+                n += cas_popcount(self.c.h.hands[i])
+        if cas_popcount(um) != n + self.c.stock_len - self.c.h.stock_pos:
+            raise ValueError("the unseen cards do not fill the other hands and the stock")
+        while um:
+            cards[nu] = cas_ctz(um)
+            nu += 1
+            um &= um - 1
+        rng.state = <uint64_t>rng_state
+        t.nodes = NULL
+        t.n = 0
+        t.cap = 0
+        buf.moves = NULL
+        buf.n = 0
+        buf.cap = 0
+        buf.limit = DEFAULT_LIST_LIMIT
+        buf.overflow = 0
+        w = <Core*>malloc(sizeof(Core))
+        if w == NULL or itree_add(&t, -1, NULL, -1) < 0:
+            free(w)
+            free(t.nodes)
+            raise MemoryError()
+        with nogil:
+            while True:
+                if limit >= 0 and done >= limit:
+                    break
+                if timed and done and monotonic_s() >= until:
+                    break
+                r = ismcts_iterate(&self.c, w, s, cards, nu, &t, &buf, &kids, &kcap, &rng,
+                                   cu, sc)
+                if r < 0:
+                    break
+                done += 1
+        free(w)
+        free(buf.moves)
+        free(kids)
+        if r == -1:
+            free(t.nodes)
+            raise MemoryError()
+        if r < 0:
+            free(t.nodes)
+            return None
+        n = self._generate(DEFAULT_LIST_LIMIT)
+        if n < 0:
+            free(t.nodes)
+            return None
+        visits = []
+        for i in range(n):
+            ch = t.nodes[0].child
+            while ch >= 0 and not same_move(&self.c.p, &t.nodes[ch].move, &self._buf.moves[i]):
+                ch = t.nodes[ch].sibling
+            visits.append(t.nodes[ch].visits if ch >= 0 else 0)
+        free(t.nodes)
+        return visits, done, rng.state
+
     def _greedy_group_limit(self, limit) -> int:
         """Set the number of sum groups past which this state's greedy scores are the
         reference's (tests lower it to reach that path in ordinary hands); returns the
