@@ -1,6 +1,7 @@
 """The ismcts search in C (``State._ismcts``) against the Python search it replaces: the same
 move, the same root visit counts and the same Rng draws, iteration for iteration, on random
-positions of every implemented system; its bad input; and the fall back to the reference."""
+positions of every implemented system, with each judgement (``eval`` and the random and
+greedy rollouts); its bad input; and the fall back to the reference."""
 
 from __future__ import annotations
 
@@ -33,14 +34,15 @@ def _positions(system: str, hands: int, share: float, seed: int) -> list[cassino
     return out
 
 
+@pytest.mark.parametrize("policy", ["eval", "random", "greedy"])
 @pytest.mark.parametrize("system", implemented_systems())
-def test_the_c_search_is_the_python_search(system: str) -> None:
+def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
     checked = 0
-    for k, state in enumerate(_positions(system, 2, 0.25, 11)):
+    for k, state in enumerate(_positions(system, 2, 0.25 if policy == "eval" else 0.1, 11)):
         view = View.of(state, state.to_move)
         moves = state.legal_moves()
-        core = ISMCTSPlayer(seed=k, iterations=40, exact=False)
-        ref = ISMCTSPlayer(seed=k, iterations=40, exact=False, core=False)
+        core = ISMCTSPlayer(seed=k, iterations=40, exact=False, policy=policy)
+        ref = ISMCTSPlayer(seed=k, iterations=40, exact=False, core=False, policy=policy)
         assert core.choose(view, moves) == ref.choose(view, moves)
         assert core.last_visits == ref.last_visits
         assert sum(core.last_visits) == core.last_iterations == 40
@@ -85,6 +87,8 @@ def test_bad_input_is_refused_and_leaves_the_state() -> None:
         base._ismcts(view.seat, unseen & (unseen - 1), 10, None, 0.7, EVAL_SCALE, 1)
     with pytest.raises(ValueError, match="budget"):
         base._ismcts(view.seat, unseen, 0, None, 0.7, EVAL_SCALE, 1)
+    with pytest.raises(ValueError, match="policy"):
+        base._ismcts(view.seat, unseen, 10, None, 0.7, EVAL_SCALE, 1, "clever")
     got = base._ismcts(view.seat, unseen, 30, None, 0.7, EVAL_SCALE, 1)
     assert got is not None and sum(got[0]) == got[1] == 30
     assert base.to_position() == before and base.ply == 0

@@ -92,6 +92,7 @@ class State:
         c: float,
         scale: float,
         rng_state: int,
+        policy: str = ...,
     ) -> tuple[list[int], int, int] | None: ...
     def play_hand(
         self, policies: list[str], rng_states: list[int]

@@ -65,7 +65,7 @@ class ISMCTSPlayer:
     against the seat's team, plus the greedy score of the best move that follows) or a
     rollout of the rest of the hand by ``"random"`` or ``"greedy"`` players in the core;
     ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
-    one world is left. With ``core`` (the default) the ``"eval"`` search runs in C
+    one world is left. With ``core`` (the default) the search runs in C
     (``State._ismcts``, the GIL released): the same iterations, tree and move as the Python
     search, which stays as the reference (``core=False``) and answers where the C search
     cannot (the reference implementation, a greedy score past the C group limit).
@@ -130,7 +130,7 @@ class ISMCTSPlayer:
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
-        if self.core and self.policy == "eval":
+        if self.core:
             got = self._core_search(view, moves, deadline)
             if got is not None:
                 return got
@@ -163,9 +163,10 @@ class ISMCTSPlayer:
         base: Any = view.sample_world(Rng(0))   # (each iteration deals the unseen cards anew)
         if not hasattr(base, "_ismcts") or base.legal_moves() != list(moves):
             return None
+        scale = EVAL_SCALE if self.policy == "eval" else MARGIN_SCALE
         got = base._ismcts(
-            view.seat, view.unseen.mask, self.iterations, deadline, self.c, EVAL_SCALE,
-            self._rng.state,
+            view.seat, view.unseen.mask, self.iterations, deadline, self.c, scale,
+            self._rng.state, self.policy,
         )
         if got is None:
             return None

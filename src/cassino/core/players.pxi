@@ -566,6 +566,7 @@ cdef extern from "<time.h>" nogil:
 
 cdef enum:
     IS_MAX_DEPTH = 512       # plies of one descent (a hand has far fewer)
+    IS_EVAL = -1             # ismcts_iterate's policy "eval" (else POL_RANDOM, POL_GREEDY)
 
 cdef struct INode:
     CMove move               # the move into this node
@@ -623,9 +624,11 @@ cdef inline double monotonic_s() noexcept nogil:
 
 cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
                         ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
-                        double c_ucb, double scale) noexcept nogil:
-    """One iteration of ISMCTSPlayer._iterate with policy "eval": 0, or -1 (out of memory),
-    -2 (a greedy score needs the reference), -3 (a listing past the buffer's limit)."""
+                        double c_ucb, double scale, int policy) noexcept nogil:
+    """One iteration of ISMCTSPlayer._iterate: 0, or -1 (out of memory), -2 (a greedy score
+    needs the reference), -3 (a listing past the buffer's limit). ``policy`` judges the new
+    node: IS_EVAL, or a rollout by POL_RANDOM or POL_GREEDY players (``scale`` is then
+    MARGIN_SCALE)."""
     cdef uint8_t cards[NCARDS]
     cdef int path[IS_MAX_DEPTH]
     cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch, nsel
@@ -634,6 +637,9 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
     cdef mask_t h
     cdef double gained = 0.0, value, best, x, u, mine, v
     cdef CMove mv
+    cdef Rng64 seats[MAX_SEATS]
+    cdef int64_t tot[MAX_SEATS]
+    cdef int64_t other
     memcpy(w, base, sizeof(Core))
     # the determinization: View.sample_world's Fisher-Yates over the unseen cards in
     # ascending order, dealt to the other hands in seat order, then to the stock
@@ -727,6 +733,37 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
         node = ch
         if untried:
             break
+    if policy != IS_EVAL:
+        # a rollout of the rest of the hand (State.play_hand), scored by the point margin
+        if not hand_over(w):
+            for s in range(w.p.players):
+                seats[s].state = rng_next(rng)
+            while not hand_over(w):
+                n = gen_moves(w, buf)
+                if n <= 0:
+                    return -3
+                s = w.h.to_move
+                if policy == POL_GREEDY:
+                    k = greedy_choose(w, buf, n, &seats[s])
+                    if k == -1:
+                        return -2
+                    if k < 0:
+                        return -1
+                else:
+                    k = <int>rng_below(&seats[s], <uint64_t>n)
+                mv = buf.moves[k]
+                apply_move(w, &mv)
+        score_totals(w, tot)
+        for i in range(depth):
+            team = t.nodes[path[i]].team
+            j = 0                # the best total of the other teams
+            for k in range(w.p.nteams):
+                if k != team and (j == 0 or tot[k] > other):
+                    other = tot[k]
+                    j = 1
+            t.nodes[path[i]].visits += 1
+            t.nodes[path[i]].wins += 0.5 + 0.5 * c_tanh(<double>(tot[team] - other) / scale)
+        return 0
     value = gained
     if not hand_over(w):
         n = gen_moves(w, buf)

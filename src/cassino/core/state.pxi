@@ -780,11 +780,13 @@ cdef class State:
                 out.append(x)
         return out
 
-    def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state):
+    def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state, policy="eval"):
         """The search of ``cassino.ismcts.ISMCTSPlayer`` (policy ``"eval"``) in C, with this
         state as a determinization of ``seat``'s view: each iteration deals ``unseen`` (the
         view's unseen cards, a mask) afresh to the other hands and the stock, as
-        ``View.sample_world`` does with the same Rng draws. Stops after ``iterations`` (an
+        ``View.sample_world`` does with the same Rng draws; ``policy`` judges a new node
+        (``"eval"``, or a rollout by ``"random"`` or ``"greedy"`` players, ``scale`` then the
+        margin scale). Stops after ``iterations`` (an
         int or None) or at ``deadline`` (a ``time.perf_counter()`` value or None; at least
         one iteration). Returns ``(visits, iterations_done, rng_state)``, ``visits`` the
         root's count for each of ``legal_moves()``; None where the reference must search
@@ -800,6 +802,15 @@ cdef class State:
         cdef uint8_t cards[NCARDS]
         cdef Rng64 rng
         cdef mask_t um = <mask_t>unseen
+        cdef int pol
+        if policy == "eval":
+            pol = IS_EVAL
+        elif policy == "random":
+            pol = POL_RANDOM
+        elif policy == "greedy":
+            pol = POL_GREEDY
+        else:
+            raise ValueError(f"policy must be 'eval', 'random' or 'greedy', not {policy!r}")
         if not 0 <= s < self.c.p.players or self.c.h.to_move != s:
             raise ValueError(f"seat {seat!r} is not the seat to move")
         if limit == 0 and not timed:
@@ -835,7 +846,7 @@ cdef class State:
                 if timed and done and monotonic_s() >= until:
                     break
                 r = ismcts_iterate(&self.c, w, s, cards, nu, &t, &buf, &kids, &kcap, &rng,
-                                   cu, sc)
+                                   cu, sc, pol)
                 if r < 0:
                     break
                 done += 1
