@@ -62,6 +62,7 @@ def test_bad_parameters_are_player_errors() -> None:
         ("ismcts:c=-0.5", "c must"),
         ("ismcts:depth=2", "depth"),
         ("ismcts:exact=2", "exact"),
+        ("ismcts:opponent=oracle", "opponent"),
     ]:
         with pytest.raises(PlayerError, match=match):
             make_player(spec)

@@ -51,6 +51,21 @@ def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
     assert checked >= 3
 
 
+@pytest.mark.parametrize("system", implemented_systems())
+def test_the_greedy_opponent_model_is_the_python_one(system: str) -> None:
+    checked = 0
+    for k, state in enumerate(_positions(system, 2, 0.2, 17)):
+        view = View.of(state, state.to_move)
+        moves = state.legal_moves()
+        core = ISMCTSPlayer(seed=k, iterations=60, exact=False, opponent="greedy")
+        ref = ISMCTSPlayer(seed=k, iterations=60, exact=False, opponent="greedy", core=False)
+        assert core.choose(view, moves) == ref.choose(view, moves)
+        assert core.last_visits == ref.last_visits
+        assert core._rng.state == ref._rng.state
+        checked += 1
+    assert checked >= 3
+
+
 def test_a_longer_search_agrees_too() -> None:
     # enough iterations for deep trees, UCB ties and nodes legal in some worlds only
     for k, state in enumerate(_positions("cassino_standard", 2, 0.15, 3)[:8]):

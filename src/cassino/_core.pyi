@@ -93,6 +93,7 @@ class State:
         scale: float,
         rng_state: int,
         policy: str = ...,
+        opponent_greedy: bool = ...,
     ) -> tuple[list[int], int, int] | None: ...
     def play_hand(
         self, policies: list[str], rng_states: list[int]

@@ -82,6 +82,7 @@ class ISMCTSPlayer:
         c: float = 0.7,
         exact: bool = True,
         core: bool = True,
+        opponent: str = "tree",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -107,6 +108,9 @@ class ISMCTSPlayer:
         if not isinstance(core, bool):
             raise PlayerError(f"ismcts: core must be true or false, not {core!r}")
         self.core = core
+        if opponent not in ("tree", "greedy"):
+            raise PlayerError(f"ismcts: opponent must be 'tree' or 'greedy', not {opponent!r}")
+        self.opponent = opponent
         self._rng = Rng(seed)
         self._scorer = GreedyPlayer()
         self._solver = ExpertPlayer(seed)
@@ -166,7 +170,7 @@ class ISMCTSPlayer:
         scale = EVAL_SCALE if self.policy == "eval" else MARGIN_SCALE
         got = base._ismcts(
             view.seat, view.unseen.mask, self.iterations, deadline, self.c, scale,
-            self._rng.state, self.policy,
+            self._rng.state, self.policy, self.opponent == "greedy",
         )
         if got is None:
             return None
@@ -191,6 +195,23 @@ class ISMCTSPlayer:
         while not world.is_over:
             legal = world.legal_moves()
             team = rules.team_of(world.to_move)
+            if self.opponent == "greedy" and team != me:
+                # the opponents' model: the greedy player's move from its seat in this world
+                scores = _scores(world, legal, self._scorer)
+                m = legal[max(range(len(legal)), key=scores.__getitem__)]
+                child = node.children.get(m)
+                added = child is None
+                if child is None:
+                    child = _Node(team)
+                    child.avail = 1
+                    node.children[m] = child
+                world.push(m)
+                gained -= _taken(rules, ws, world, m)
+                path.append(child)
+                node = child
+                if added:
+                    break
+                continue
             untried = [m for m in legal if m not in node.children]
             for m in legal:
                 ch = node.children.get(m)

@@ -624,11 +624,12 @@ cdef inline double monotonic_s() noexcept nogil:
 
 cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
                         ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
-                        double c_ucb, double scale, int policy) noexcept nogil:
+                        double c_ucb, double scale, int policy, bint opp_greedy) noexcept nogil:
     """One iteration of ISMCTSPlayer._iterate: 0, or -1 (out of memory), -2 (a greedy score
     needs the reference), -3 (a listing past the buffer's limit). ``policy`` judges the new
     node: IS_EVAL, or a rollout by POL_RANDOM or POL_GREEDY players (``scale`` is then
-    MARGIN_SCALE)."""
+    MARGIN_SCALE). With ``opp_greedy`` the other teams move as the greedy player would
+    from their seats in the determinization (ISMCTSPlayer's ``opponent="greedy"``)."""
     cdef uint8_t cards[NCARDS]
     cdef int path[IS_MAX_DEPTH]
     cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch, nsel
@@ -677,6 +678,38 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
             kcap[0] = n
         kid = kids[0]
         team = w.p.team_of[w.h.to_move]
+        if opp_greedy and team != me:
+            # the opponents' model: the greedy player's move (the first of best score)
+            pick = 0
+            for i in range(n):
+                if greedy_eval(w, &buf.moves[i], &x) < 0:
+                    return -2
+                if i == 0 or x > best:
+                    pick = i
+                    best = x
+            ch = t.nodes[node].child
+            while ch >= 0 and not same_move(&w.p, &t.nodes[ch].move, &buf.moves[pick]):
+                ch = t.nodes[ch].sibling
+            untried = ch < 0
+            if untried:
+                ch = itree_add(t, node, &buf.moves[pick], team)
+                if ch < 0:
+                    return -1
+            mv = buf.moves[pick]
+            apply_move(w, &mv)
+            if mv.kind == K_CAPTURE or mv.kind == K_TWO_CARD:
+                v = gweight(&w.p, mv.takes | ((<mask_t>1) << mv.card))
+                if w.p.sweeps and not table_mask(w) and not hand_over(w):
+                    v += w.p.sweep_points
+                gained -= v
+            if depth == IS_MAX_DEPTH:
+                return -3
+            path[depth] = ch
+            depth += 1
+            node = ch
+            if untried:
+                break
+            continue
         untried = 0
         for i in range(n):
             ch = t.nodes[node].child

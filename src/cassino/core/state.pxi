@@ -780,13 +780,15 @@ cdef class State:
                 out.append(x)
         return out
 
-    def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state, policy="eval"):
+    def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state, policy="eval",
+                opponent_greedy=False):
         """The search of ``cassino.ismcts.ISMCTSPlayer`` (policy ``"eval"``) in C, with this
         state as a determinization of ``seat``'s view: each iteration deals ``unseen`` (the
         view's unseen cards, a mask) afresh to the other hands and the stock, as
         ``View.sample_world`` does with the same Rng draws; ``policy`` judges a new node
         (``"eval"``, or a rollout by ``"random"`` or ``"greedy"`` players, ``scale`` then the
-        margin scale). Stops after ``iterations`` (an
+        margin scale); with ``opponent_greedy`` the other teams move as the greedy player
+        would (``opponent="greedy"``). Stops after ``iterations`` (an
         int or None) or at ``deadline`` (a ``time.perf_counter()`` value or None; at least
         one iteration). Returns ``(visits, iterations_done, rng_state)``, ``visits`` the
         root's count for each of ``legal_moves()``; None where the reference must search
@@ -803,6 +805,7 @@ cdef class State:
         cdef Rng64 rng
         cdef mask_t um = <mask_t>unseen
         cdef int pol
+        cdef bint og = bool(opponent_greedy)
         if policy == "eval":
             pol = IS_EVAL
         elif policy == "random":
@@ -846,7 +849,7 @@ cdef class State:
                 if timed and done and monotonic_s() >= until:
                     break
                 r = ismcts_iterate(&self.c, w, s, cards, nu, &t, &buf, &kids, &kcap, &rng,
-                                   cu, sc, pol)
+                                   cu, sc, pol, og)
                 if r < 0:
                     break
                 done += 1
