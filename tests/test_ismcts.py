@@ -63,6 +63,7 @@ def test_bad_parameters_are_player_errors() -> None:
         ("ismcts:depth=2", "depth"),
         ("ismcts:exact=2", "exact"),
         ("ismcts:opponent=oracle", "opponent"),
+        ("ismcts:race=1", "race"),
     ]:
         with pytest.raises(PlayerError, match=match):
             make_player(spec)

@@ -11,6 +11,7 @@ import pytest
 
 import cassino
 from cassino import Rng, rules
+from cassino.greedy import card_weights
 from cassino.ismcts import EVAL_SCALE, ISMCTSPlayer
 from cassino.players import PlayerError, View, make_player
 from cassino.rules import implemented_systems
@@ -66,6 +67,36 @@ def test_the_greedy_opponent_model_is_the_python_one(system: str) -> None:
     assert checked >= 3
 
 
+def test_the_race_weights_are_the_python_ones() -> None:
+    # race=true: the expert's weights, with a majority dropped once won, in both searches
+    from cassino.expert import ExpertPlayer
+
+    static = card_weights(rules("cassino_standard"))
+    won = [
+        s for s in _positions("cassino_standard", 30, 0.5, 23)
+        if ExpertPlayer()._weights(View.of(s, s.to_move)) != static
+    ]
+    assert len(won) >= 3
+    for k, state in enumerate(won[:6]):
+        view = View.of(state, state.to_move)
+        moves = state.legal_moves()
+        core = ISMCTSPlayer(seed=k, iterations=60, exact=False, race=True)
+        ref = ISMCTSPlayer(seed=k, iterations=60, exact=False, race=True, core=False)
+        assert core.choose(view, moves) == ref.choose(view, moves)
+        assert core.last_visits == ref.last_visits
+        assert core._ws != static
+
+
+def test_greedy_weights_are_checked_and_used() -> None:
+    base, _ = _base()
+    scores = base.greedy_scores()
+    with pytest.raises(ValueError, match="one weight per card id"):
+        base._set_greedy_weights([1.0] * 5)
+    assert base.greedy_scores() == scores
+    base._set_greedy_weights([0.0] * 52)
+    assert base.greedy_scores() != scores
+
+
 def test_a_longer_search_agrees_too() -> None:
     # enough iterations for deep trees, UCB ties and nodes legal in some worlds only
     for k, state in enumerate(_positions("cassino_standard", 2, 0.15, 3)[:8]):
@@ -100,8 +131,9 @@ def test_bad_input_is_refused_and_leaves_the_state() -> None:
         base._ismcts(9, unseen, 10, None, 0.7, EVAL_SCALE, 1)
     with pytest.raises(ValueError, match="do not fill"):
         base._ismcts(view.seat, unseen & (unseen - 1), 10, None, 0.7, EVAL_SCALE, 1)
-    with pytest.raises(ValueError, match="budget"):
-        base._ismcts(view.seat, unseen, 0, None, 0.7, EVAL_SCALE, 1)
+    for budget in (0, -3, None):
+        with pytest.raises(ValueError, match="budget"):
+            base._ismcts(view.seat, unseen, budget, None, 0.7, EVAL_SCALE, 1)
     with pytest.raises(ValueError, match="policy"):
         base._ismcts(view.seat, unseen, 10, None, 0.7, EVAL_SCALE, 1, "clever")
     got = base._ismcts(view.seat, unseen, 30, None, 0.7, EVAL_SCALE, 1)

@@ -1,6 +1,6 @@
 """Type stubs of the Cython core (hand-written; checked by mypy.stubtest)."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from typing_extensions import disjoint_base
@@ -83,6 +83,7 @@ class State:
     def _observe(self, seat: int, to_move: int, out: Any) -> None: ...
     def greedy_scores(self) -> list[float]: ...
     def _greedy_group_limit(self, limit: int) -> int: ...
+    def _set_greedy_weights(self, weights: Sequence[float]) -> None: ...
     def _ismcts(
         self,
         seat: int,

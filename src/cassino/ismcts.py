@@ -85,6 +85,7 @@ class ISMCTSPlayer:
         exact: bool = True,
         core: bool = True,
         opponent: str = "tree",
+        race: bool = False,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -113,8 +114,12 @@ class ISMCTSPlayer:
         if opponent not in ("tree", "greedy"):
             raise PlayerError(f"ismcts: opponent must be 'tree' or 'greedy', not {opponent!r}")
         self.opponent = opponent
+        if not isinstance(race, bool):
+            raise PlayerError(f"ismcts: race must be true or false, not {race!r}")
+        self.race = race
+        self._ws: tuple[float, ...] = ()
         self._rng = Rng(seed)
-        self._scorer = GreedyPlayer()
+        self._scorer: GreedyPlayer = GreedyPlayer()
         self._solver = ExpertPlayer(seed)
         self.last_iterations = 0
         """Iterations of the last search (0: the exact search chose)."""
@@ -133,6 +138,10 @@ class ISMCTSPlayer:
                 self.last_visits = []
                 return got
         rules = view.rules
+        # the card weights of the judgement and the greedy scores: the system's, or with
+        # race=true the expert's, without the majorities already won
+        self._ws = self._solver._weights(view) if self.race else card_weights(rules)
+        self._scorer = _Weighted(self._ws)
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
@@ -169,6 +178,8 @@ class ISMCTSPlayer:
         base: Any = view.sample_world(Rng(0))   # (each iteration deals the unseen cards anew)
         if not hasattr(base, "_ismcts") or base.legal_moves() != list(moves):
             return None
+        if self.race:
+            base._set_greedy_weights(self._ws)
         scale = EVAL_SCALE if self.policy == "eval" else MARGIN_SCALE
         got = base._ismcts(
             view.seat, view.unseen.mask, self.iterations, deadline, self.c, scale,
@@ -189,7 +200,9 @@ class ISMCTSPlayer:
         world: Any = view.sample_world(rng)
         rules = view.rules
         me = rules.team_of(view.seat)
-        ws = card_weights(rules)
+        ws = self._ws
+        if self.race and hasattr(world, "_set_greedy_weights"):
+            world._set_greedy_weights(ws)
         node = root
         path: list[_Node] = []
         c = self.c
@@ -257,6 +270,18 @@ class ISMCTSPlayer:
             other = max(t for k, t in enumerate(totals) if k != ch.team)
             ch.visits += 1
             ch.wins += 0.5 + 0.5 * math.tanh((mine_pts - other) / MARGIN_SCALE)
+
+
+class _Weighted(GreedyPlayer):
+    """The greedy score with given card weights (the reference's side of
+    ``State._set_greedy_weights``)."""
+
+    def __init__(self, weights: tuple[float, ...]) -> None:
+        super().__init__()
+        self._fixed = weights
+
+    def _weights(self, view: View) -> tuple[float, ...]:
+        return self._fixed
 
 
 def _first_untried(

@@ -816,8 +816,8 @@ cdef class State:
             raise ValueError(f"policy must be 'eval', 'random' or 'greedy', not {policy!r}")
         if not 0 <= s < self.c.p.players or self.c.h.to_move != s:
             raise ValueError(f"seat {seat!r} is not the seat to move")
-        if limit == 0 and not timed:
-            raise ValueError("the search needs an iteration budget or a deadline")
+        if limit < 0 and not timed or iterations is not None and limit < 1:
+            raise ValueError("the search needs a positive iteration budget or a deadline")
         n = 0
         for i in range(self.c.p.players):
             if i != s:
@@ -862,18 +862,31 @@ cdef class State:
         if r < 0:
             free(t.nodes)
             return None
-        n = self._generate(DEFAULT_LIST_LIMIT)
-        if n < 0:
+        try:
+            n = self._generate(DEFAULT_LIST_LIMIT)
+            if n < 0:
+                return None
+            visits = []
+            for i in range(n):
+                ch = t.nodes[0].child
+                while ch >= 0 and not same_move(&self.c.p, &t.nodes[ch].move,
+                                                &self._buf.moves[i]):
+                    ch = t.nodes[ch].sibling
+                visits.append(t.nodes[ch].visits if ch >= 0 else 0)
+        finally:
             free(t.nodes)
-            return None
-        visits = []
-        for i in range(n):
-            ch = t.nodes[0].child
-            while ch >= 0 and not same_move(&self.c.p, &t.nodes[ch].move, &self._buf.moves[i]):
-                ch = t.nodes[ch].sibling
-            visits.append(t.nodes[ch].visits if ch >= 0 else 0)
-        free(t.nodes)
         return visits, done, rng.state
+
+    def _set_greedy_weights(self, weights) -> None:
+        """Set this state's greedy card weights (``greedy_scores``, and what ``_ismcts``
+        counts as captured): one float per card id of the deck. A search sets them on its
+        own determinizations (ISMCTSPlayer's ``race``)."""
+        cdef int i, n = self.c.p.nids
+        ws = [float(x) for x in weights]
+        if len(ws) != n:
+            raise ValueError(f"one weight per card id ({n}) is needed, not {len(ws)}")
+        for i in range(NCARDS):
+            self.c.p.gw[i] = ws[i] if i < n else 0.0
 
     def _greedy_group_limit(self, limit) -> int:
         """Set the number of sum groups past which this state's greedy scores are the
