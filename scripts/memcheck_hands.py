@@ -7,7 +7,8 @@ checkers (scripts/sanitize.sh, scripts/valgrind.sh).
 plays HANDS seeded random hands with ``cassino._core.random_hand`` (several systems,
 options and dealers), then N hands through the State API: push, pop, push_index, clone,
 copy, pickle, legal moves with and without a limit, multiset counting of huge tables,
-perft, playout, explain and rejected moves, JSON, the observation written in C.
+perft, playout, explain and rejected moves, JSON, the observation written in C; then the
+built-in players and the ISMCTS search in C.
 ``--expect-dir`` checks that the core is the build under DIR (the sanitized copy). Exits
 non-zero on any wrong result.
 """
@@ -187,6 +188,38 @@ def player_hands(rounds: int) -> int:
     return moves
 
 
+def ismcts_searches(rounds: int) -> int:
+    """The ISMCTS search in C (State._ismcts): every judgement, the opponents' model, the
+    race weights, a time budget, the fall back past the group limit; on every system."""
+    from cassino.ismcts import ISMCTSPlayer
+    from cassino.players import View
+
+    every = [*SYSTEMS, cassino.rules("mulle")]
+    done = 0
+    for k in range(rounds * len(every)):
+        r = every[k % len(every)]
+        s = cassino.State.deal(r, k % r.players, 104729 * k + 3)
+        rng = Rng(k)
+        for _ in range(rng.below(12)):
+            if s.is_over:
+                break
+            s.push_index(rng.below(s.num_moves()))
+        if s.is_over or s.num_moves() < 2:
+            continue
+        view = View.of(s, s.to_move)
+        policy = ("eval", "random", "greedy")[k % 3]
+        bot = ISMCTSPlayer(seed=k, iterations=12, policy=policy, exact=False,
+                           opponent="greedy" if k % 2 else "tree", race=k % 4 == 1)
+        assert bot.choose(view, s.legal_moves()) in s.legal_moves()
+        world = view.sample_world(Rng(k))
+        if k % 5 == 2:
+            world._greedy_group_limit(0)      # the C search hands over to the reference
+        got = world._ismcts(view.seat, view.unseen.mask, 8, None, 0.7, 2.0, k, policy)
+        assert got is None or sum(got[0]) == got[1] == 8
+        done += bot.last_iterations
+    return done
+
+
 def huge_tables() -> None:
     """Tables of 16 to 40 loose cards: counted by value multisets, listing refused."""
     from cassino.cards import card_code
@@ -226,9 +259,10 @@ def main() -> int:
     for seed in range(args.api):
         api_hand(seed)
     moves += player_hands(max(1, args.api // 20))
+    iterations = ismcts_searches(max(1, args.api // 20))
     huge_tables()
     print(f"memcheck driver: {args.hands} random hands, {nmulle} of Mulle and {nsys} of the "
-          f"other systems ({moves} moves), {args.api} API hands: ok")
+          f"other systems ({moves} moves), {args.api} API hands, {iterations} ISMCTS iterations: ok")
     return 0
 
 
