@@ -588,7 +588,7 @@ cdef inline bint same_move(const Params* p, const CMove* a, const CMove* b) noex
     unset elsewhere)."""
     return (a.card == b.card and a.kind == b.kind and a.takes == b.takes
             and a.value == b.value
-            and (a.alt == b.alt or not p.nmulti or not K_BUILD <= a.kind <= K_INCREASE))
+            and (not p.nmulti or not K_BUILD <= a.kind <= K_INCREASE or a.alt == b.alt))
 
 cdef int itree_add(ITree* t, int parent, const CMove* m, int team) noexcept nogil:
     """A new node (availability 1) under ``parent`` (-1: the root); its index, -1 out of memory."""
