@@ -6,6 +6,7 @@ greedy rollouts); its bad input; and the fall back to the reference."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -35,19 +36,26 @@ def _positions(system: str, hands: int, share: float, seed: int) -> list[cassino
     return out
 
 
+def _same_search(state: cassino.State, seed: int, **options: Any) -> ISMCTSPlayer:
+    """The C and Python searches from ``state`` with one seed and ``options``: the same
+    move, root visit counts and Rng state after (the same determinizations). The C player."""
+    view = View.of(state, state.to_move)
+    moves = state.legal_moves()
+    core = ISMCTSPlayer(seed=seed, exact=False, **options)
+    ref = ISMCTSPlayer(seed=seed, exact=False, core=False, **options)
+    assert core.choose(view, moves) == ref.choose(view, moves)
+    assert core.last_visits == ref.last_visits
+    assert sum(core.last_visits) == core.last_iterations == options["iterations"]
+    assert core._rng.state == ref._rng.state
+    return core
+
+
 @pytest.mark.parametrize("policy", ["eval", "random", "greedy"])
 @pytest.mark.parametrize("system", implemented_systems())
 def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
     checked = 0
     for k, state in enumerate(_positions(system, 2, 0.25 if policy == "eval" else 0.1, 11)):
-        view = View.of(state, state.to_move)
-        moves = state.legal_moves()
-        core = ISMCTSPlayer(seed=k, iterations=40, exact=False, policy=policy)
-        ref = ISMCTSPlayer(seed=k, iterations=40, exact=False, core=False, policy=policy)
-        assert core.choose(view, moves) == ref.choose(view, moves)
-        assert core.last_visits == ref.last_visits
-        assert sum(core.last_visits) == core.last_iterations == 40
-        assert core._rng.state == ref._rng.state      # the same determinizations
+        _same_search(state, k, iterations=40, policy=policy)
         checked += 1
     assert checked >= 3
 
@@ -56,13 +64,7 @@ def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
 def test_the_greedy_opponent_model_is_the_python_one(system: str) -> None:
     checked = 0
     for k, state in enumerate(_positions(system, 2, 0.2, 17)):
-        view = View.of(state, state.to_move)
-        moves = state.legal_moves()
-        core = ISMCTSPlayer(seed=k, iterations=60, exact=False, opponent="greedy")
-        ref = ISMCTSPlayer(seed=k, iterations=60, exact=False, opponent="greedy", core=False)
-        assert core.choose(view, moves) == ref.choose(view, moves)
-        assert core.last_visits == ref.last_visits
-        assert core._rng.state == ref._rng.state
+        _same_search(state, k, iterations=60, opponent="greedy")
         checked += 1
     assert checked >= 3
 
@@ -78,13 +80,7 @@ def test_the_race_weights_are_the_python_ones() -> None:
     ]
     assert len(won) >= 3
     for k, state in enumerate(won[:6]):
-        view = View.of(state, state.to_move)
-        moves = state.legal_moves()
-        core = ISMCTSPlayer(seed=k, iterations=60, exact=False, race=True)
-        ref = ISMCTSPlayer(seed=k, iterations=60, exact=False, race=True, core=False)
-        assert core.choose(view, moves) == ref.choose(view, moves)
-        assert core.last_visits == ref.last_visits
-        assert core._ws != static
+        assert _same_search(state, k, iterations=60, race=True)._ws != static
 
 
 def test_greedy_weights_are_checked_and_used() -> None:
@@ -100,11 +96,7 @@ def test_greedy_weights_are_checked_and_used() -> None:
 def test_a_longer_search_agrees_too() -> None:
     # enough iterations for deep trees, UCB ties and nodes legal in some worlds only
     for k, state in enumerate(_positions("cassino_standard", 2, 0.15, 3)[:8]):
-        view = View.of(state, state.to_move)
-        core = ISMCTSPlayer(seed=k, iterations=400, exact=False)
-        ref = ISMCTSPlayer(seed=k, iterations=400, exact=False, core=False)
-        assert core.choose(view, state.legal_moves()) == ref.choose(view, state.legal_moves())
-        assert core.last_visits == ref.last_visits
+        _same_search(state, k, iterations=400)
 
 
 def test_a_time_budget_runs_in_c() -> None:

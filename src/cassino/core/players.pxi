@@ -622,6 +622,35 @@ cdef inline double monotonic_s() noexcept nogil:
     c_clock_gettime(C_CLOCK_MONOTONIC, &ts)
     return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
+cdef inline double taken_weight(const Core* w, const CMove* mv) noexcept nogil:
+    """The weight of what ``mv`` (just applied to ``w``) captured, with a sweep: the C twin
+    of ``cassino.expert._taken``."""
+    cdef double v
+    if mv.kind != K_CAPTURE and mv.kind != K_TWO_CARD:
+        return 0.0
+    v = gweight(&w.p, mv.takes | ((<mask_t>1) << mv.card))
+    if w.p.sweeps and not table_mask(w) and not hand_over(w):
+        v += w.p.sweep_points
+    return v
+
+cdef int best_greedy(Core* w, const MoveBuf* buf, int n, const int* skip, int* pick,
+                     double* best) noexcept nogil:
+    """The first of ``buf``'s ``n`` moves of best greedy score for the seat to move (``pick``,
+    its score ``best``), leaving out move i where ``skip`` (may be NULL) has ``skip[i] >= 0``;
+    0, or -2 where a greedy score needs the reference. ``pick`` is -1 when all are left out."""
+    cdef int i
+    cdef double x
+    pick[0] = -1
+    for i in range(n):
+        if skip != NULL and skip[i] >= 0:
+            continue
+        if greedy_eval(w, &buf.moves[i], &x) < 0:
+            return -2
+        if pick[0] < 0 or x > best[0]:
+            pick[0] = i
+            best[0] = x
+    return 0
+
 cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
                         ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
                         double c_ucb, double scale, int policy, bint opp_greedy) noexcept nogil:
@@ -632,11 +661,11 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
     from their seats in the determinization (ISMCTSPlayer's ``opponent="greedy"``)."""
     cdef uint8_t cards[NCARDS]
     cdef int path[IS_MAX_DEPTH]
-    cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch, nsel
+    cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch
     cdef int* kid
     cdef uint8_t tmp
     cdef mask_t h
-    cdef double gained = 0.0, value, best, x, u, mine, v
+    cdef double gained = 0.0, value, best, u, mine
     cdef CMove mv
     cdef Rng64 seats[MAX_SEATS]
     cdef int64_t tot[MAX_SEATS]
@@ -666,9 +695,7 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
     me = w.p.team_of[seat]
     while not hand_over(w):
         n = gen_moves(w, buf)
-        if n < 0:
-            return -3
-        if n == 0:
+        if n <= 0:
             return -3
         if kcap[0] < n:
             kid = <int*>realloc(kids[0], n * sizeof(int))
@@ -680,13 +707,8 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
         team = w.p.team_of[w.h.to_move]
         if opp_greedy and team != me:
             # the opponents' model: the greedy player's move (the first of best score)
-            pick = 0
-            for i in range(n):
-                if greedy_eval(w, &buf.moves[i], &x) < 0:
-                    return -2
-                if i == 0 or x > best:
-                    pick = i
-                    best = x
+            if best_greedy(w, buf, n, NULL, &pick, &best) < 0:
+                return -2
             ch = t.nodes[node].child
             while ch >= 0 and not same_move(&w.p, &t.nodes[ch].move, &buf.moves[pick]):
                 ch = t.nodes[ch].sibling
@@ -697,11 +719,7 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
                     return -1
             mv = buf.moves[pick]
             apply_move(w, &mv)
-            if mv.kind == K_CAPTURE or mv.kind == K_TWO_CARD:
-                v = gweight(&w.p, mv.takes | ((<mask_t>1) << mv.card))
-                if w.p.sweeps and not table_mask(w) and not hand_over(w):
-                    v += w.p.sweep_points
-                gained -= v
+            gained -= taken_weight(w, &mv)
             if depth == IS_MAX_DEPTH:
                 return -3
             path[depth] = ch
@@ -721,21 +739,13 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
             else:
                 untried += 1
         if untried:
-            pick = -1
             if untried == 1:
                 for i in range(n):
                     if kid[i] < 0:
                         pick = i
-            else:
-                # the untried move of best greedy score, the first listed on a tie
-                for i in range(n):
-                    if kid[i] >= 0:
-                        continue
-                    if greedy_eval(w, &buf.moves[i], &x) < 0:
-                        return -2
-                    if pick < 0 or x > best:
-                        pick = i
-                        best = x
+            elif best_greedy(w, buf, n, kid, &pick, &best) < 0:
+                # (the untried move of best greedy score, the first listed on a tie)
+                return -2
             ch = itree_add(t, node, &buf.moves[pick], team)
             if ch < 0:
                 return -1
@@ -752,13 +762,7 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
             ch = kid[pick]
         mv = buf.moves[pick]
         apply_move(w, &mv)
-        if mv.kind == K_CAPTURE or mv.kind == K_TWO_CARD:
-            v = gweight(&w.p, mv.takes | ((<mask_t>1) << mv.card))
-            if w.p.sweeps and not table_mask(w) and not hand_over(w):
-                v += w.p.sweep_points
-        else:
-            v = 0.0
-        gained += (1.0 if team == me else -1.0) * v
+        gained += (1.0 if team == me else -1.0) * taken_weight(w, &mv)
         if depth == IS_MAX_DEPTH:
             return -3
         path[depth] = ch
@@ -802,11 +806,8 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
         n = gen_moves(w, buf)
         if n <= 0:
             return -3
-        for i in range(n):
-            if greedy_eval(w, &buf.moves[i], &x) < 0:
-                return -2
-            if i == 0 or x > best:
-                best = x
+        if best_greedy(w, buf, n, NULL, &pick, &best) < 0:
+            return -2
         value += (1.0 if w.p.team_of[w.h.to_move] == me else -1.0) * best
     mine = 0.5 + 0.5 * c_tanh(value / scale)
     for i in range(depth):
