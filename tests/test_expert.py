@@ -13,6 +13,7 @@ import cassino
 from cassino import Rng, rules
 from cassino.expert import ExpertPlayer, _known
 from cassino.greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
+from cassino.moves import Move
 from cassino.players import PlayerError, View, make_player
 from cassino.rules import implemented_systems
 from conftest import play_hand_with
@@ -154,3 +155,83 @@ def test_bad_parameters_are_player_errors() -> None:
     with pytest.raises(PlayerError, match="width"):
         make_player("expert:width=0")
     assert isinstance(make_player("expert:nodes=10"), ExpertPlayer)
+
+
+# -- card reading ------------------------------------------------------------------------------
+def _against_greedy(hands: int, check: Any, **options: Any) -> list[Move]:
+    """``hands`` standard hands of one expert (seat 0) against the greedy player;
+    ``check(state, view, expert)`` before each of the expert's decisions where card reading
+    has a move to read. The expert's moves at those decisions."""
+    bot = ExpertPlayer(seed=1, **options)
+    read = []
+    for seed in range(hands):
+        state = cassino.new_hand(seed=seed)
+        greedy = GreedyPlayer(seed=seed)
+        while not state.is_over:
+            view = View.of(state, state.to_move)
+            if state.to_move == 0:
+                evidence = bot._evidence(view)
+                if evidence:
+                    check(state, view, bot)
+                move = bot.choose(view, state.legal_moves())
+                if evidence:
+                    read.append(move)
+            else:
+                move = greedy.choose(view, state.legal_moves())
+            state.push(move)
+    return read
+
+
+@pytest.mark.slow
+def test_card_reading_weighs_the_true_world_as_possible() -> None:
+    # the positions it rebuilds are the ones the greedy player saw: even at a sharpness of
+    # 1,000 (a move 0.01 below the best is worth e^-10) the true world keeps its weight
+    def check(state: Any, view: View, bot: ExpertPlayer) -> None:
+        assert bot._likelihood(state, bot._evidence(view)) > 1e-3
+
+    assert len(_against_greedy(30, check, infer=1000.0)) >= 100
+
+
+@pytest.mark.slow
+def test_card_reading_finds_the_opponents_cards() -> None:
+    # the worlds it keeps give the opponent its true cards more often than uniform worlds
+    found = {"read": 0, "uniform": 0}
+
+    def check(state: Any, view: View, bot: ExpertPlayer) -> None:
+        truth = state.hand(1).mask
+        for world in bot._sample(view):
+            found["read"] += (world.hand(1).mask & truth).bit_count()
+        for _ in range(bot.worlds):
+            found["uniform"] += (view.sample_world(bot._rng).hand(1).mask & truth).bit_count()
+
+    _against_greedy(10, check)
+    assert found["read"] > 1.1 * found["uniform"], found
+
+
+@pytest.mark.slow
+def test_card_reading_needs_the_opponents_moves() -> None:
+    # no reply of this deal to read (a fresh player, the first move of a hand): the same
+    # worlds, draws and move as without card reading; within a hand the choices differ
+    for seed in range(6):
+        state = cassino.new_hand(seed=seed)
+        view = View.of(state, state.to_move)
+        a, b = ExpertPlayer(seed=seed), ExpertPlayer(seed=seed, infer=0)
+        assert a.choose(view, state.legal_moves()) == b.choose(view, state.legal_moves())
+        assert a._rng.state == b._rng.state
+    reading = _against_greedy(6, lambda *_: None)
+    assert len(reading) >= 20 and reading != _against_greedy(6, lambda *_: None, infer=0)
+
+
+def test_card_reading_forgets_another_hand() -> None:
+    bot = ExpertPlayer(seed=3)
+    for seed in (1, 2):
+        state = cassino.new_hand(seed=seed)
+        while state.to_move != 0:
+            state.push(state.legal_moves()[0])
+        bot.choose(View.of(state, 0), state.legal_moves())
+        assert len(bot._trace) == 1         # the first hand's moves are not this hand's
+    with pytest.raises(PlayerError, match="infer"):
+        make_player("expert:infer=-1")
+    with pytest.raises(PlayerError, match="infer"):
+        make_player("expert:infer=true")
+    assert make_player("expert:infer=2.5").infer == 2.5    # type: ignore[attr-defined]

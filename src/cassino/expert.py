@@ -13,6 +13,11 @@ where nothing is hidden.
   <cassino.players.View.sample_world>`): what the move captures, less what the next
   player's best greedy reply captures, plus the greedy score of the best move after it
   (each counted against an opponent, for a partner). The best mean is played.
+* **Card reading** (two players). The worlds of the lookahead are drawn from
+  ``INFER_CANDIDATES`` times as many samples, each weighed by how likely the opponent's
+  moves of this deal would have been, from the hand that world gives it, for a greedy
+  player (a softmax of its greedy scores, ``infer`` sharp; 0 turns it off). The player
+  remembers its own views and moves of the hand for this.
 * **The end of the hand.** Once the stock is empty and every hidden card lies in one
   opponent's hand (two players, or the last cards of a partnership hand), the position
   is known exactly: the player searches it to the end (alpha-beta over the hand's point
@@ -29,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +43,15 @@ from .greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weigh
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 
-__all__ = ["ENDGAME_CARDS", "ENDGAME_NODES", "LOOKAHEAD_WIDTH", "LOOKAHEAD_WORLDS", "ExpertPlayer"]
+__all__ = [
+    "ENDGAME_CARDS",
+    "ENDGAME_NODES",
+    "INFER_CANDIDATES",
+    "INFER_SHARPNESS",
+    "LOOKAHEAD_WIDTH",
+    "LOOKAHEAD_WORLDS",
+    "ExpertPlayer",
+]
 
 ENDGAME_CARDS = 12
 """The exact search starts when the hands hold this many cards or fewer in all."""
@@ -49,6 +63,12 @@ LOOKAHEAD_WORLDS = 12
 LOOKAHEAD_WIDTH = 6
 """Moves of best score the lookahead compares."""
 
+INFER_SHARPNESS = 5.0
+"""How sharply card reading weighs a world by the opponent's moves: the likelihood of a move
+is ``exp(infer * score)`` over the sum of that for every legal move, greedy scores (0: off)."""
+INFER_CANDIDATES = 4
+"""Samples drawn for each world the lookahead keeps, when card reading has moves to read."""
+
 
 class _OutOfNodes(Exception):
     pass
@@ -58,7 +78,8 @@ class ExpertPlayer(GreedyPlayer):
     """Card counting with open-race weights, a sampled lookahead and an exact search of
     the known end of a hand (see the module docstring). ``nodes`` bounds the exact search
     per move (0 turns it off); ``worlds`` (0 turns it off) and ``width`` size the
-    lookahead; ``seed`` draws the worlds and breaks ties."""
+    lookahead; ``infer`` is card reading's sharpness (0 turns it off); ``seed`` draws the
+    worlds and breaks ties."""
 
     name = "expert"
 
@@ -68,21 +89,36 @@ class ExpertPlayer(GreedyPlayer):
         nodes: int = ENDGAME_NODES,
         worlds: int = LOOKAHEAD_WORLDS,
         width: int = LOOKAHEAD_WIDTH,
+        infer: float = INFER_SHARPNESS,
     ) -> None:
         for key, value, low in (("nodes", nodes, 0), ("worlds", worlds, 0), ("width", width, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise PlayerError(f"expert: {key} must be an integer >= {low}, not {value!r}")
+        if (isinstance(infer, bool) or not isinstance(infer, int | float)
+                or not 0 <= infer < math.inf):
+            raise PlayerError(f"expert: infer must be a number >= 0, not {infer!r}")
         super().__init__(seed)
         self.nodes = nodes
         self.worlds = worlds
         self.width = width
+        self.infer = float(infer)
         self._scorer = GreedyPlayer()
+        self._trace: list[tuple[View, Move]] = []
         self.searched = 0
         """Moves chosen by the exact search so far (a counter for tests and studies)."""
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The exactly best move when the position is known; else the best of the
         lookahead; else (``worlds=0``, three teams or more) the best-scoring move."""
+        if self._trace:
+            last = self._trace[-1][0].played
+            if len(last) >= len(view.played) or view.played[: len(last)] != last:
+                self._trace = []          # another hand, or a view out of sequence
+        move = self._choose(view, moves)
+        self._trace.append((view, move))
+        return move
+
+    def _choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
         if self.nodes and _known(view):
@@ -108,11 +144,11 @@ class ExpertPlayer(GreedyPlayer):
         ws = card_weights(r)
         team = r.team_of(view.seat)
         totals = [0.0] * len(moves)
-        for _ in range(self.worlds):
-            try:
-                world: Any = view.sample_world(self._rng)
-            except PlayerError:
-                return 0
+        try:
+            worlds = self._sample(view)
+        except PlayerError:
+            return 0
+        for world in worlds:
             for j, move in enumerate(moves):
                 world.push(move)
                 v = _taken(r, ws, world, move)
@@ -130,6 +166,81 @@ class ExpertPlayer(GreedyPlayer):
                 world.pop()
                 totals[j] += v
         return max(range(len(moves)), key=totals.__getitem__)
+
+    # -- card reading ------------------------------------------------------------------------
+    def _sample(self, view: View) -> list[Any]:
+        """``worlds`` determinizations of ``view``: uniform, or with card reading the
+        systematic resampling of ``INFER_CANDIDATES`` times as many by their weights."""
+        evidence = self._evidence(view) if self.infer else []
+        if not evidence:
+            return [view.sample_world(self._rng) for _ in range(self.worlds)]
+        candidates = [
+            view.sample_world(self._rng) for _ in range(INFER_CANDIDATES * self.worlds)
+        ]
+        weights = [self._likelihood(w, evidence) for w in candidates]
+        total = math.fsum(weights)
+        if not total > 0.0:
+            return candidates[: self.worlds]
+        step = total / self.worlds
+        u = self._rng.below(1 << 32) / (1 << 32) * step
+        out: list[Any] = []
+        acc = 0.0
+        for w, world in zip(weights, candidates, strict=True):
+            acc += w
+            while u < acc and len(out) < self.worlds:
+                out.append(world)
+                u += step
+        out.extend(candidates[-1:] * (self.worlds - len(out)))   # rounding at the end
+        return out
+
+    def _evidence(self, view: View) -> list[tuple[View, Move, int, Move, int]]:
+        """The opponent's moves of this deal that followed one of this player's: (its view
+        then, its move, the opponent's seat, the opponent's move, the cards the opponent
+        has played since, that move's included). Two players only."""
+        if view.rules.players != 2:
+            return []
+        out = []
+        n = len(view.played)
+        for then, mine in self._trace:
+            i = len(then.played)
+            if then.stock_size != view.stock_size or i + 1 >= n:
+                continue                    # another deal, or no reply yet
+            if view.played[i] != (then.seat, mine) or view.played[:i] != then.played:
+                continue                    # not this hand's
+            seat, reply = view.played[i + 1]
+            if seat == then.seat:
+                continue
+            since = 0
+            for s, m in view.played[i + 1 :]:
+                if s == seat and m.plays_card:
+                    since |= 1 << m.card
+            out.append((then, mine, seat, reply, since))
+        return out
+
+    def _likelihood(self, world: Any, evidence: list[tuple[View, Move, int, Move, int]]) -> float:
+        """How likely a greedy opponent, holding what ``world`` gives it, made the moves of
+        ``evidence``: the product of each move's softmax share of the greedy scores."""
+        log_w = 0.0
+        for then, mine, seat, reply, since in evidence:
+            held = world.hand(seat).mask | since
+            if held.bit_count() != then.hand_sizes[seat]:
+                return 0.0
+            hands = [then.hand.mask] * 2
+            hands[seat] = held
+            rest = then.unseen.mask & ~held
+            stock = tuple(c for c in range(then.rules.num_ids) if rest >> c & 1)
+            before: Any = then._world(tuple(hands), stock)
+            before.push(mine)
+            if before.to_move != seat:
+                return 0.0
+            legal = before.legal_moves()
+            if reply not in legal:
+                return 0.0
+            scores = _scores(before, legal, self._scorer)
+            top = max(scores)
+            z = math.fsum(math.exp(self.infer * (x - top)) for x in scores)
+            log_w += self.infer * (scores[legal.index(reply)] - top) - math.log(z)
+        return math.exp(log_w)
 
     # -- the majorities ----------------------------------------------------------------------
     def _weights(self, view: View) -> tuple[float, ...]:

@@ -159,9 +159,6 @@ class View:
         >>> len(world.hand(0)) == len(state.hand(0)), world.hand(0) == state.hand(0)
         (True, False)
         """
-        from . import State
-        from .position import Position
-
         if not isinstance(rng, Rng):
             raise PlayerError(f"sample_world needs a cassino.Rng, not {type(rng).__name__}")
         cards = list(self.unseen)
@@ -184,15 +181,23 @@ class View:
                 m |= 1 << c
             hands.append(m)
             k += n
+        return self._world(tuple(hands), tuple(cards[k:]))
+
+    def _world(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
+        """The state of this view with these ``hands`` (masks, the seat's own included) and
+        ``stock`` (card ids, dealt from the front); unchecked beyond ``Position``'s checks."""
+        from . import State
+        from .position import Position
+
         pos = Position(
             rules=self.rules,
             dealer=self.dealer,
             to_move=self.to_move,
-            hands=tuple(hands),
+            hands=hands,
             loose=self.loose.mask,
             builds=self.builds,
             piles=self.piles,
-            stock=tuple(cards[k:]),
+            stock=stock,
             last_capturer=self.last_capturer,
             sweep_order=self.sweep_order,
             scores=self.scores,
