@@ -110,10 +110,8 @@ class ExpertPlayer(GreedyPlayer):
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The exactly best move when the position is known; else the best of the
         lookahead; else (``worlds=0``, three teams or more) the best-scoring move."""
-        if self._trace:
-            last = self._trace[-1][0].played
-            if len(last) >= len(view.played) or view.played[: len(last)] != last:
-                self._trace = []          # another hand, or a view out of sequence
+        if not self._leads_to(view):
+            self._trace = []              # another hand, or a view out of sequence
         move = self._choose(view, moves)
         self._trace.append((view, move))
         return move
@@ -168,6 +166,14 @@ class ExpertPlayer(GreedyPlayer):
         return max(range(len(moves)), key=totals.__getitem__)
 
     # -- card reading ------------------------------------------------------------------------
+    def _leads_to(self, view: View) -> bool:
+        """Whether the remembered views and moves are earlier ones of ``view``'s hand. Each
+        entry's moves begin the next one's, so the last entry tells for all."""
+        if not self._trace:
+            return True
+        last = self._trace[-1][0].played
+        return len(last) < len(view.played) and view.played[: len(last)] == last
+
     def _sample(self, view: View) -> list[Any]:
         """``worlds`` determinizations of ``view``: uniform, or with card reading the
         systematic resampling of ``INFER_CANDIDATES`` times as many by their weights."""
@@ -197,7 +203,7 @@ class ExpertPlayer(GreedyPlayer):
         """The opponent's moves of this deal that followed one of this player's: (its view
         then, its move, the opponent's seat, the opponent's move, the cards the opponent
         has played since, that move's included). Two players only."""
-        if view.rules.players != 2:
+        if view.rules.players != 2 or not self._leads_to(view):
             return []
         out = []
         n = len(view.played)
@@ -205,8 +211,8 @@ class ExpertPlayer(GreedyPlayer):
             i = len(then.played)
             if then.stock_size != view.stock_size or i + 1 >= n:
                 continue                    # another deal, or no reply yet
-            if view.played[i] != (then.seat, mine) or view.played[:i] != then.played:
-                continue                    # not this hand's
+            if view.played[i] != (then.seat, mine):
+                continue                    # another move was played
             seat, reply = view.played[i + 1]
             if seat == then.seat:
                 continue
