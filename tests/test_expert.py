@@ -187,7 +187,7 @@ def test_card_reading_weighs_the_true_world_as_possible() -> None:
     # the positions it rebuilds are the ones the greedy player saw: even at a sharpness of
     # 1,000 (a move 0.01 below the best is worth e^-10) the true world keeps its weight
     def check(state: Any, view: View, bot: ExpertPlayer) -> None:
-        assert bot._likelihood(state, bot._evidence(view)) > 1e-3
+        assert bot._likelihood(state.hand(1).mask, bot._evidence(view)) > 1e-3
 
     assert len(_against_greedy(30, check, infer=1000.0)) >= 100
 

@@ -183,7 +183,8 @@ class ExpertPlayer(GreedyPlayer):
         candidates = [
             view.sample_world(self._rng) for _ in range(INFER_CANDIDATES * self.worlds)
         ]
-        weights = [self._likelihood(w, evidence) for w in candidates]
+        seat = evidence[0][2]
+        weights = self._likelihoods([w.hand(seat).mask for w in candidates], evidence)
         total = math.fsum(weights)
         if not total > 0.0:
             return candidates[: self.worlds]
@@ -223,30 +224,52 @@ class ExpertPlayer(GreedyPlayer):
             out.append((then, mine, seat, reply, since))
         return out
 
-    def _likelihood(self, world: Any, evidence: list[tuple[View, Move, int, Move, int]]) -> float:
-        """How likely a greedy opponent, holding what ``world`` gives it, made the moves of
-        ``evidence``: the product of each move's softmax share of the greedy scores."""
-        log_w = 0.0
+    def _likelihood(self, hidden: int, evidence: list[tuple[View, Move, int, Move, int]]) -> float:
+        """How likely a greedy opponent, holding the hand ``hidden`` (a mask) now, made the
+        moves of ``evidence``: the product of each move's softmax share of the greedy scores."""
+        return self._likelihoods([hidden], evidence)[0]
+
+    def _likelihoods(
+        self,
+        hiddens: list[int],
+        evidence: list[tuple[View, Move, int, Move, int]],
+        swap: bool = True,
+    ) -> list[float]:
+        """:meth:`_likelihood` of each of ``hiddens``. Each position of the evidence is built
+        once and the opponent's hand set in it (``State._set_hidden_hand``) where the core
+        can (``swap``); else built for each hand."""
+        logs = [0.0] * len(hiddens)
         for then, mine, seat, reply, since in evidence:
-            held = world.hand(seat).mask | since
-            if held.bit_count() != then.hand_sizes[seat]:
-                return 0.0
-            hands = [then.hand.mask] * 2
-            hands[seat] = held
-            rest = then.unseen.mask & ~held
-            stock = tuple(c for c in range(then.rules.num_ids) if rest >> c & 1)
-            before: Any = then._world(tuple(hands), stock)
-            before.push(mine)
-            if before.to_move != seat:
-                return 0.0
-            legal = before.legal_moves()
-            if reply not in legal:
-                return 0.0
-            scores = _scores(before, legal, self._scorer)
-            top = max(scores)
-            z = math.fsum(math.exp(self.infer * (x - top)) for x in scores)
-            log_w += self.infer * (scores[legal.index(reply)] - top) - math.log(z)
-        return math.exp(log_w)
+            base: Any = None
+            for k, hidden in enumerate(hiddens):
+                if logs[k] == -math.inf:
+                    continue
+                held = hidden | since
+                if held.bit_count() != then.hand_sizes[seat]:
+                    logs[k] = -math.inf
+                    continue
+                if base is not None:
+                    base._set_hidden_hand(seat, held)
+                    before = base
+                else:
+                    hands = [then.hand.mask] * 2
+                    hands[seat] = held
+                    rest = then.unseen.mask & ~held
+                    stock = tuple(c for c in range(then.rules.num_ids) if rest >> c & 1)
+                    before = then._world(tuple(hands), stock)
+                    if swap and hasattr(before, "_set_hidden_hand"):
+                        base = before
+                before.push(mine)
+                legal = before.legal_moves() if before.to_move == seat else []
+                if reply not in legal:
+                    logs[k] = -math.inf
+                else:
+                    scores = _scores(before, legal, self._scorer)
+                    top = max(scores)
+                    z = math.fsum(math.exp(self.infer * (x - top)) for x in scores)
+                    logs[k] += self.infer * (scores[legal.index(reply)] - top) - math.log(z)
+                before.pop()
+        return [math.exp(x) for x in logs]
 
     # -- the majorities ----------------------------------------------------------------------
     def _weights(self, view: View) -> tuple[float, ...]:

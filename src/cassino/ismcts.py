@@ -14,6 +14,11 @@ by ``"random"`` or ``"greedy"`` players, scored by the hand's point margin. The 
 played is the root's most visited. Where one world is left (the expert's exact case), it
 plays the expert's exact search.
 
+With card reading (``infer``, two players, as the expert reads cards), the opponent's hand
+in each determinization is drawn from ``INFER_POOL`` hands sampled from the view, each
+weighed by how likely the opponent's moves of this deal were for a greedy player holding
+it; the rest of the unseen cards are dealt as before.
+
 >>> import cassino
 >>> from cassino.players import View
 >>> state = cassino.new_hand(seed=3)
@@ -24,13 +29,14 @@ True
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from ._rng import Rng
-from .expert import ExpertPlayer, _known, _scores, _taken
+from .expert import INFER_SHARPNESS, ExpertPlayer, _known, _scores, _taken
 from .game import play_builtin_hand
 from .greedy import GreedyPlayer, card_weights
 from .moves import Move
@@ -45,6 +51,10 @@ MARGIN_SCALE = 4.0
 """Points of hand margin that make a rollout's reward about 0.88 (0.5 + tanh(1) / 2)."""
 EVAL_SCALE = 2.0
 """Points of evaluation (``policy="eval"``) that make a reward of about 0.88."""
+INFER_POOL = 64
+"""Opponent hands card reading samples and weighs for one search."""
+POOL_SCALE = 1 << 20
+"""The pool's integer weight of its most likely hand (the others in proportion)."""
 
 
 class _Node:
@@ -67,7 +77,8 @@ class ISMCTSPlayer:
     against the seat's team, plus the greedy score of the best move that follows) or a
     rollout of the rest of the hand by ``"random"`` or ``"greedy"`` players in the core;
     ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
-    one world is left. With ``core`` (the default) the search runs in C
+    one world is left; ``infer`` is card reading's sharpness, as the expert's (0 turns it
+    off). With ``core`` (the default) the search runs in C
     (``State._ismcts``, the GIL released): the same iterations, tree and move as the Python
     search, which stays as the reference (``core=False``) and answers where the C search
     cannot (the reference implementation, a greedy score past the C group limit).
@@ -86,6 +97,7 @@ class ISMCTSPlayer:
         core: bool = True,
         opponent: str = "tree",
         race: bool = False,
+        infer: float = INFER_SHARPNESS,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -120,7 +132,8 @@ class ISMCTSPlayer:
         self._ws: tuple[float, ...] = ()
         self._rng = Rng(seed)
         self._scorer: GreedyPlayer = GreedyPlayer()
-        self._solver = ExpertPlayer(seed)
+        self._solver = ExpertPlayer(seed, infer=infer)   # (checks infer)
+        self.infer = self._solver.infer
         self.last_iterations = 0
         """Iterations of the last search (0: the exact search chose)."""
         self.last_visits: list[int] = []
@@ -129,6 +142,14 @@ class ISMCTSPlayer:
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The root's most visited move after the search (the first listed on a tie)."""
+        solver = self._solver       # (its memory of this hand's views and moves: reading)
+        if not solver._leads_to(view):
+            solver._trace = []
+        move = self._choose(view, moves)
+        solver._trace.append((view, move))
+        return move
+
+    def _choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
         if self.exact and _known(view):
@@ -145,8 +166,9 @@ class ISMCTSPlayer:
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
+        pool = self._pool(view)
         if self.core:
-            got = self._core_search(view, moves, deadline)
+            got = self._core_search(view, moves, deadline, pool)
             if got is not None:
                 return got
         policies = [self.policy] * rules.players
@@ -156,7 +178,7 @@ class ISMCTSPlayer:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(view, root, rng, policies)
+            self._iterate(view, root, rng, policies, pool)
             done += 1
         self.last_iterations = done
         self.last_visits = []
@@ -170,8 +192,72 @@ class ISMCTSPlayer:
                 best, most = m, n
         return best
 
+    # -- card reading ------------------------------------------------------------------------
+    def _pool(self, view: View) -> tuple[int, list[tuple[int, int]]] | None:
+        """Card reading's opponent hands: (the opponent's seat, ``INFER_POOL`` pairs of a
+        hand sampled uniformly from the view and the cumulative integer weight to it), the
+        weights the expert's likelihoods; None with nothing to read (or ``infer=0``)."""
+        if not self.infer:
+            return None
+        solver = self._solver
+        evidence = solver._evidence(view)
+        if not evidence:
+            return None
+        seat = evidence[0][2]
+        n = view.hand_sizes[seat]
+        cards = list(view.unseen)
+        rng = self._rng
+        hands = []
+        for _ in range(INFER_POOL):
+            h = 0
+            for i in range(n):            # a partial Fisher-Yates: the hand's n cards
+                j = i + rng.below(len(cards) - i)
+                cards[i], cards[j] = cards[j], cards[i]
+                h |= 1 << cards[i]
+            hands.append(h)
+        weights = solver._likelihoods(hands, evidence)
+        top = max(weights)
+        if not top > 0.0:
+            return None
+        pool = []
+        acc = 0
+        for h, w in zip(hands, weights, strict=True):
+            acc += int(w / top * POOL_SCALE)
+            pool.append((h, acc))
+        return seat, pool
+
+    def _deal(self, view: View, rng: Rng, pool: tuple[int, list[tuple[int, int]]] | None) -> Any:
+        """One determinization: ``view.sample_world(rng)``, or with a pool the opponent's
+        hand drawn from it by weight and the other unseen cards dealt as ``sample_world``
+        deals them (the C search's draws)."""
+        if pool is None:
+            return view.sample_world(rng)
+        seat, entries = pool
+        x = rng.below(entries[-1][1])
+        h = entries[bisect.bisect_right([acc for _, acc in entries], x)][0]
+        cards = [c for c in view.unseen if not h >> c & 1]
+        for i in range(len(cards) - 1, 0, -1):
+            j = rng.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        hands = []
+        k = 0
+        for s, size in enumerate(view.hand_sizes):
+            if s == view.seat or s == seat:
+                hands.append(view.hand.mask if s == view.seat else h)
+                continue
+            m = 0
+            for c in cards[k : k + size]:
+                m |= 1 << c
+            hands.append(m)
+            k += size
+        return view._world(tuple(hands), tuple(cards[k:]))
+
     def _core_search(
-        self, view: View, moves: Sequence[Move], deadline: float | None
+        self,
+        view: View,
+        moves: Sequence[Move],
+        deadline: float | None,
+        pool: tuple[int, list[tuple[int, int]]] | None = None,
     ) -> Move | None:
         """The same search in C (``State._ismcts``): the same determinizations from the same
         Rng draws, the same tree and the same move. None where the reference must search."""
@@ -184,6 +270,7 @@ class ISMCTSPlayer:
         got = base._ismcts(
             view.seat, view.unseen.mask, self.iterations, deadline, self.c, scale,
             self._rng.state, self.policy, self.opponent == "greedy",
+            *(pool if pool is not None else ()),
         )
         if got is None:
             return None
@@ -196,8 +283,15 @@ class ISMCTSPlayer:
                 best = i
         return moves[best]
 
-    def _iterate(self, view: View, root: _Node, rng: Rng, policies: list[str]) -> None:
-        world: Any = view.sample_world(rng)
+    def _iterate(
+        self,
+        view: View,
+        root: _Node,
+        rng: Rng,
+        policies: list[str],
+        pool: tuple[int, list[tuple[int, int]]] | None = None,
+    ) -> None:
+        world: Any = self._deal(view, rng, pool)
         rules = view.rules
         me = rules.team_of(view.seat)
         ws = self._ws

@@ -652,16 +652,20 @@ cdef int best_greedy(Core* w, const MoveBuf* buf, int n, const int* skip, int* p
     return 0
 
 cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
+                        const mask_t* pool, const uint64_t* cum, int npool, int pseat,
                         ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
                         double c_ucb, double scale, int policy, bint opp_greedy) noexcept nogil:
     """One iteration of ISMCTSPlayer._iterate: 0, or -1 (out of memory), -2 (a greedy score
     needs the reference), -3 (a listing past the buffer's limit). ``policy`` judges the new
     node: IS_EVAL, or a rollout by POL_RANDOM or POL_GREEDY players (``scale`` is then
     MARGIN_SCALE). With ``opp_greedy`` the other teams move as the greedy player would
-    from their seats in the determinization (ISMCTSPlayer's ``opponent="greedy"``)."""
+    from their seats in the determinization (ISMCTSPlayer's ``opponent="greedy"``). With
+    ``npool`` > 0 (card reading), seat ``pseat``'s hand is one of ``pool``, drawn by the
+    cumulative weights ``cum``, and the rest of the unseen cards are dealt as before."""
     cdef uint8_t cards[NCARDS]
     cdef int path[IS_MAX_DEPTH]
-    cdef int depth = 0, node = 0, i, j, k, s, n, team, me, untried, pick, ch
+    cdef int depth = 0, node = 0, i, j, k, s, n, m, team, me, untried, pick, ch
+    cdef uint64_t x
     cdef int* kid
     cdef uint8_t tmp
     cdef mask_t h
@@ -672,17 +676,32 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
     cdef int64_t other
     memcpy(w, base, sizeof(Core))
     # the determinization: View.sample_world's Fisher-Yates over the unseen cards in
-    # ascending order, dealt to the other hands in seat order, then to the stock
-    for i in range(nu):
-        cards[i] = unseen[i]
-    for i in range(nu - 1, 0, -1):
+    # ascending order, dealt to the other hands in seat order, then to the stock; with a
+    # pool (ISMCTSPlayer._deal), seat pseat's hand is drawn from it first and the rest dealt
+    m = nu
+    if npool > 0:
+        x = rng_below(rng, cum[npool - 1])
+        i = 0
+        while cum[i] <= x:
+            i += 1
+        h = pool[i]
+        w.h.hands[pseat] = h
+        m = 0
+        for i in range(nu):
+            if not (h & ((<mask_t>1) << unseen[i])):
+                cards[m] = unseen[i]
+                m += 1
+    else:
+        for i in range(nu):
+            cards[i] = unseen[i]
+    for i in range(m - 1, 0, -1):
         j = <int>rng_below(rng, <uint64_t>(i + 1))
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
     k = 0
     for s in range(w.p.players):
-        if s == seat:
+        if s == seat or npool > 0 and s == pseat:
             continue
         n = cas_popcount(base.h.hands[s])
         h = 0
@@ -690,7 +709,7 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
             h |= (<mask_t>1) << cards[k + i]
         w.h.hands[s] = h
         k += n
-    for i in range(k, nu):
+    for i in range(k, m):
         w.stock[w.h.stock_pos + i - k] = cards[i]
     me = w.p.team_of[seat]
     while not hand_over(w):

@@ -781,14 +781,16 @@ cdef class State:
         return out
 
     def _ismcts(self, seat, unseen, iterations, deadline, c, scale, rng_state, policy="eval",
-                opponent_greedy=False):
+                opponent_greedy=False, pool_seat=-1, pool=()):
         """The search of ``cassino.ismcts.ISMCTSPlayer`` (policy ``"eval"``) in C, with this
         state as a determinization of ``seat``'s view: each iteration deals ``unseen`` (the
         view's unseen cards, a mask) afresh to the other hands and the stock, as
         ``View.sample_world`` does with the same Rng draws; ``policy`` judges a new node
         (``"eval"``, or a rollout by ``"random"`` or ``"greedy"`` players, ``scale`` then the
         margin scale); with ``opponent_greedy`` the other teams move as the greedy player
-        would (``opponent="greedy"``). Stops after ``iterations`` (an
+        would (``opponent="greedy"``); a ``pool`` of ``(hand, cumulative weight)`` pairs
+        (card reading, ``ISMCTSPlayer._deal``) gives seat ``pool_seat``'s hand, drawn by
+        weight, before the rest is dealt. Stops after ``iterations`` (an
         int or None) or at ``deadline`` (a ``time.perf_counter()`` value or None; at least
         one iteration). Returns ``(visits, iterations_done, rng_state)``, ``visits`` the
         root's count for each of ``legal_moves()``; None where the reference must search
@@ -806,6 +808,10 @@ cdef class State:
         cdef mask_t um = <mask_t>unseen
         cdef int pol
         cdef bint og = bool(opponent_greedy)
+        cdef mask_t* ph = NULL
+        cdef uint64_t* pc = NULL
+        cdef int npool = 0, ps = pool_seat
+        cdef object hands, cums
         if policy == "eval":
             pol = IS_EVAL
         elif policy == "random":
@@ -824,6 +830,30 @@ cdef class State:
                 n += cas_popcount(self.c.h.hands[i])
         if cas_popcount(um) != n + self.c.stock_len - self.c.h.stock_pos:
             raise ValueError("the unseen cards do not fill the other hands and the stock")
+        if pool:
+            hands = [int(h) for h, _ in pool]
+            cums = [int(x) for _, x in pool]
+            if ps == s or not 0 <= ps < self.c.p.players:
+                raise ValueError(f"pool_seat {pool_seat!r} is not another seat")
+            for i in range(len(hands)):
+                if (hands[i] < 0 or hands[i] & ~unseen
+                        or hands[i].bit_count() != cas_popcount(self.c.h.hands[ps])):
+                    raise ValueError(
+                        f"pool hand {i} is not a hand of seat {ps} from the unseen cards")
+                if cums[i] < (cums[i - 1] if i else 0):
+                    raise ValueError("the pool's cumulative weights must not decrease")
+            if not 0 < cums[len(cums) - 1] < 1 << 32:   # (no wraparound here)
+                raise ValueError("the pool's total weight must be from 1 to 2**32 - 1")
+            npool = len(hands)
+            ph = <mask_t*>malloc(npool * sizeof(mask_t))
+            pc = <uint64_t*>malloc(npool * sizeof(uint64_t))
+            if ph == NULL or pc == NULL:
+                free(ph)
+                free(pc)
+                raise MemoryError()
+            for i in range(npool):
+                ph[i] = <mask_t>hands[i]
+                pc[i] = <uint64_t>cums[i]
         while um:
             cards[nu] = cas_ctz(um)
             nu += 1
@@ -841,6 +871,8 @@ cdef class State:
         if w == NULL or itree_add(&t, -1, NULL, -1) < 0:
             free(w)
             free(t.nodes)
+            free(ph)
+            free(pc)
             raise MemoryError()
         with nogil:
             while True:
@@ -848,7 +880,8 @@ cdef class State:
                     break
                 if timed and done and monotonic_s() >= until:
                     break
-                r = ismcts_iterate(&self.c, w, s, cards, nu, &t, &buf, &kids, &kcap, &rng,
+                r = ismcts_iterate(&self.c, w, s, cards, nu, ph, pc, npool, ps,
+                                   &t, &buf, &kids, &kcap, &rng,
                                    cu, sc, pol, og)
                 if r < 0:
                     break
@@ -856,6 +889,8 @@ cdef class State:
         free(w)
         free(buf.moves)
         free(kids)
+        free(ph)
+        free(pc)
         if r == -1:
             free(t.nodes)
             raise MemoryError()
@@ -876,6 +911,40 @@ cdef class State:
         finally:
             free(t.nodes)
         return visits, done, rng.state
+
+    def _set_hidden_hand(self, seat, hand) -> None:
+        """Give ``seat`` the hand ``hand`` (a mask of as many cards), trading with the stock:
+        each card of ``hand`` the seat does not hold must be in the stock, and a card the
+        seat gives up takes its place there. At ply 0 only. Card reading weighs many hands
+        in one position this way (``ExpertPlayer._likelihoods``). ValueError, and the state
+        unchanged, when ``hand`` is not such a hand."""
+        cdef int s, i
+        cdef mask_t new, old, inn, out, stocked = 0
+        if not isinstance(seat, int) or not 0 <= seat < self.c.p.players:
+            raise ValueError(f"seat must be a seat from 0 to {self.c.p.players - 1}, not {seat!r}")
+        if self._depth:
+            raise ValueError("a hidden hand can be set at ply 0 only")
+        s = seat
+        if not isinstance(hand, int) or hand < 0 or hand >> NCARDS:
+            raise ValueError(f"hand must be a card mask, not {hand!r}")
+        new = <mask_t>hand
+        old = self.c.h.hands[s]
+        if cas_popcount(new) != cas_popcount(old):
+            raise ValueError(f"hand has {cas_popcount(new)} cards; seat {s} holds "
+                             f"{cas_popcount(old)}")
+        for i in range(self.c.h.stock_pos, self.c.stock_len):
+            stocked |= (<mask_t>1) << self.c.stock[i]
+        inn = new & ~old
+        out = old & ~new
+        if inn & ~stocked:
+            raise ValueError("hand has cards that are neither in the seat's hand nor the stock")
+        for i in range(self.c.h.stock_pos, self.c.stock_len):
+            if inn & ((<mask_t>1) << self.c.stock[i]):
+                self.c.stock[i] = <uint8_t>cas_ctz(out)
+                out &= out - 1
+        self.c.h.hands[s] = new
+        self._root = None
+        self._version += 1
 
     def _set_greedy_weights(self, weights) -> None:
         """Set this state's greedy card weights (``greedy_scores``, and what ``_ismcts``
