@@ -190,7 +190,8 @@ def player_hands(rounds: int) -> int:
 
 def ismcts_searches(rounds: int) -> int:
     """The ISMCTS search in C (State._ismcts): every judgement, the opponents' model, the
-    race weights, a time budget, the fall back past the group limit; on every system."""
+    race weights, card reading's pool, the fall back past the group limit; on every
+    system."""
     from cassino.ismcts import ISMCTSPlayer
     from cassino.players import View
 
@@ -216,6 +217,18 @@ def ismcts_searches(rounds: int) -> int:
             world._greedy_group_limit(0)      # the C search hands over to the reference
         got = world._ismcts(view.seat, view.unseen.mask, 8, None, 0.7, 2.0, k, policy)
         assert got is None or sum(got[0]) == got[1] == 8
+        other = (view.seat + 1) % r.players
+        if world.hand(other):              # card reading's pool: that seat's hand drawn
+            pool = [(world.hand(other).mask, 1), (world.hand(other).mask, 3)]
+            got = world._ismcts(view.seat, view.unseen.mask, 8, None, 0.7, 2.0, k, policy,
+                                False, other, pool)
+            assert got is None or sum(got[0]) == got[1] == 8
+            stock = world.to_position().stock
+            if stock:                      # State._set_hidden_hand: a card for the stock's last
+                h = world.hand(other).mask
+                world._set_hidden_hand(other, h & (h - 1) | 1 << stock[-1])
+                assert world.hand(other).mask >> stock[-1] & 1
+                assert sorted(world.to_position().stock) != sorted(stock)
         done += bot.last_iterations
     return done
 

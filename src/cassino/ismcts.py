@@ -132,8 +132,11 @@ class ISMCTSPlayer:
         self._ws: tuple[float, ...] = ()
         self._rng = Rng(seed)
         self._scorer: GreedyPlayer = GreedyPlayer()
-        self._solver = ExpertPlayer(seed, infer=infer)   # (checks infer)
-        self.infer = self._solver.infer
+        if (isinstance(infer, bool) or not isinstance(infer, int | float)
+                or not 0 <= infer < math.inf):
+            raise PlayerError(f"ismcts: infer must be a number >= 0, not {infer!r}")
+        self.infer = float(infer)
+        self._solver = ExpertPlayer(seed, infer=self.infer)
         self.last_iterations = 0
         """Iterations of the last search (0: the exact search chose)."""
         self.last_visits: list[int] = []
