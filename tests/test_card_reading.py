@@ -20,6 +20,10 @@ from cassino.rules import implemented_systems
 core_only = pytest.mark.skipif(
     not hasattr(cassino.State, "_ismcts"), reason="the reference has no C search"
 )
+needs_swap = pytest.mark.skipif(
+    not hasattr(cassino.State, "_set_hidden_hand"), reason="a core method"
+)
+
 TWO_PLAYER = [s for s in implemented_systems() if rules(s).players == 2]
 
 
@@ -85,6 +89,7 @@ def test_a_given_pool_is_drawn_alike_in_c_and_in_python() -> None:
     assert {h.mask for h in dealt} == {hands[1]}
 
 
+@pytest.mark.slow   # (the Python search without the core)
 def test_the_pool_is_hands_of_the_opponent_with_rising_weights() -> None:
     pools = []
 
@@ -108,6 +113,7 @@ def test_the_pool_is_hands_of_the_opponent_with_rising_weights() -> None:
     assert any(len({b - a for (_, a), (_, b) in pairwise(p)}) > 1 for p in pools)
 
 
+@pytest.mark.slow   # (the Python search without the core)
 def test_the_pool_finds_the_opponents_cards() -> None:
     # the pool's weighted hands hold the opponent's true cards more often than its
     # hands do uniformly (the weights' work)
@@ -170,6 +176,7 @@ def test_infer_is_checked() -> None:
         assert isinstance(bot, ISMCTSPlayer) and bot.infer == value
 
 
+@needs_swap
 def test_the_likelihoods_are_the_same_with_hands_set_in_place() -> None:
     # State._set_hidden_hand (one position, its hand set for each world) against one
     # position built for each world: the same floats
@@ -198,10 +205,6 @@ def test_the_likelihoods_are_the_same_with_hands_set_in_place() -> None:
 
 
 # -- State._set_hidden_hand ----------------------------------------------------------------
-
-needs_swap = pytest.mark.skipif(
-    not hasattr(cassino.State, "_set_hidden_hand"), reason="a core method"
-)
 
 
 @needs_swap
