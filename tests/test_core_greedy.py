@@ -14,6 +14,7 @@ import pytest
 
 import cassino
 from cassino import Rng, greedy, rules
+from cassino.expert import ExpertPlayer
 from cassino.game import Game
 from cassino.greedy import GreedyPlayer, card_weights
 from cassino.players import RandomPlayer, View
@@ -57,7 +58,8 @@ def test_core_greedy_scores_are_the_reference_scores(system: str) -> None:
 
 def python_hand(state: Any, policies: list[str], seeds: list[int]) -> tuple[list[str], list[int]]:
     players: list[Any] = [
-        GreedyPlayer(s) if p == "greedy" else RandomPlayer(s)
+        GreedyPlayer(s) if p == "greedy" else RandomPlayer(s) if p == "random"
+        else ExpertPlayer(s, worlds=0, nodes=0, infer=0)
         for p, s in zip(policies, seeds, strict=True)
     ]
     while not state.is_over:
@@ -88,6 +90,62 @@ def test_play_hand_plays_as_the_python_players(system: str) -> None:
 
 
 @needs_core
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_expert_policy_plays_as_the_expert_without_lookahead(system: str) -> None:
+    # "expert": the greedy choice with the expert's weights, each majority's dropped once a
+    # team has won it, recomputed move by move in C; beside greedy and random seats
+    r = rules(system)
+    mixes = [["expert"] * r.players, ["expert", "greedy"] * r.players,
+             ["random", "expert"] * r.players]
+    for seed, mix in enumerate(mixes * 2):
+        policies = mix[: r.players]
+        seeds = [seed * 100 + s for s in range(r.players)]
+        state = core.State.deal(r, seed % r.players, seed)
+        scores = state.greedy_scores()
+        played, states = state.play_hand(policies, seeds)
+        moves, ref_states = python_hand(core.State.deal(r, seed % r.players, seed), policies, seeds)
+        assert [str(m) for m in state.history] == moves and states == ref_states
+        for _ in range(played):
+            state.pop()
+        assert state.greedy_scores() == scores          # the state's weights are restored
+
+
+@needs_core
+def test_the_expert_policy_drops_a_won_majority() -> None:
+    # the same hand with greedy seats and with expert seats parts once a majority is won
+    r = rules("cassino_standard")
+    parted = 0
+    for seed in range(6):
+        a = core.State.deal(r, 0, seed)
+        b = core.State.deal(r, 0, seed)
+        a.play_hand(["greedy", "greedy"], [seed, seed + 1])
+        b.play_hand(["expert", "expert"], [seed, seed + 1])
+        if [str(m) for m in a.history] != [str(m) for m in b.history]:
+            k = next(i for i, (x, y) in enumerate(zip(a.history, b.history, strict=False))
+                     if x != y)
+            piles = b.clone()
+            while piles.ply > k:
+                piles.pop()
+            # until then the weights were greedy's: a majority was won before the parting
+            piles_then = piles.to_position().piles
+            spades = [sum(1 for c in p if c % 4 == 0) for p in piles_then]
+            assert max(len(p) for p in piles_then) > 26 or max(spades) > 6
+            parted += 1
+    assert parted >= 2
+
+
+@needs_core
+def test_custom_weights_survive_expert_seats() -> None:
+    state = core.State.deal(rules("cassino_standard"), 1, 3)
+    state._set_greedy_weights([0.5] * 52)
+    scores = state.greedy_scores()
+    played, _ = state.play_hand(["expert", "greedy"], [1, 2])
+    for _ in range(played):
+        state.pop()
+    assert state.greedy_scores() == scores
+
+
+@needs_core
 @pytest.mark.parametrize("limit", [4096, 600, 300])
 def test_scores_of_many_groups_are_the_reference_scores(limit: int) -> None:
     # 14 small loose cards and tens unseen: a ten's sum groups are 642 (nines: 484), so the
@@ -107,7 +165,7 @@ def test_play_hand_hands_choices_past_the_group_limit_to_the_reference(system: s
     # reference in the middle of play_hand's C loop; the hands are still the players'
     r = rules(system)
     for seed in range(3):
-        policies = ["greedy"] * r.players
+        policies = ["greedy"] * r.players if seed < 2 else ["expert"] * r.players
         seeds = [seed * 10 + s for s in range(r.players)]
         state = core.State.deal(r, seed % r.players, seed)
         state._greedy_group_limit(1)
@@ -127,6 +185,7 @@ def test_greedy_constants_agree() -> None:
         "CLEAR_WIN": greedy.CLEAR_WIN,
         "_EPS": greedy._EPS,
         "DEFAULT_PENALTY": float(greedy.DEFAULT_PENALTY),
+        "SPADE_WEIGHT": greedy.SPADE_WEIGHT,
     }
 
 

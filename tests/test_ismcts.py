@@ -26,6 +26,14 @@ def test_ismcts_plays_legal_moves_on_every_system(system: str) -> None:
     assert moves and bot.last_iterations in (0, n)
 
 
+@pytest.mark.skipif(PURE, reason="rollouts by the Python expert: minutes on the reference")
+@pytest.mark.parametrize("system", implemented_systems())
+def test_expert_rollouts_play_legal_moves_on_every_system(system: str) -> None:
+    bot = ISMCTSPlayer(seed=2, iterations=6, policy="expert", exact=False)
+    moves = play_hand_with(system, bot, 2)
+    assert moves and bot.last_iterations == 6
+
+
 @pytest.mark.slow   # minutes on the reference; the core pass runs it
 def test_same_seed_and_iterations_same_moves() -> None:
     a = play_hand_with("cassino_standard", ISMCTSPlayer(seed=5, iterations=30), 4)

@@ -50,7 +50,7 @@ def _same_search(state: cassino.State, seed: int, **options: Any) -> ISMCTSPlaye
     return core
 
 
-@pytest.mark.parametrize("policy", ["eval", "random", "greedy"])
+@pytest.mark.parametrize("policy", ["eval", "random", "greedy", "expert"])
 @pytest.mark.parametrize("system", implemented_systems())
 def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
     checked = 0

@@ -283,12 +283,8 @@ class ExpertPlayer(GreedyPlayer):
         )
         spades_open = True
         spade_race = bool(r.card_points and r.most_spades_points)
-        if spade_race:
-            won = [0] * len(cards_won)
-            for seat, move in view.played:
-                if move.kind == MoveKind.CAPTURE or move.kind == MoveKind.TWO_CARD:
-                    got = move.takes | (1 << move.card if move.plays_card else 0)
-                    won[r.team_of(seat)] += _spades(got)
+        if spade_race:              # the spades in each team's pile
+            won = [_spades(sum(1 << c for c in pile)) for pile in view.piles]
             spades_open = all(2 * n <= _spades((1 << r.num_ids) - 1) for n in won)
         if cards_open and (spades_open or not spade_race):
             return ws

@@ -599,6 +599,7 @@ def _play_hand_reference(
     state: Any, policies: Sequence[str], rng_states: Sequence[int]
 ) -> tuple[int, list[int]]:
     """State.play_hand of the reference: the Python players, seat by seat."""
+    from .expert import ExpertPlayer
     from .greedy import GreedyPlayer
     from .players import RandomPlayer, View
 
@@ -607,11 +608,12 @@ def _play_hand_reference(
         raise ValueError(f"one policy and one RNG state per seat ({n}) are needed")
     players: list[Any] = []
     for pol, st in zip(policies, rng_states, strict=True):
-        if pol not in ("random", "greedy"):
-            raise ValueError(f"policy must be 'random' or 'greedy', not {pol!r}")
+        if pol not in ("random", "greedy", "expert"):
+            raise ValueError(f"policy must be 'random', 'greedy' or 'expert', not {pol!r}")
         if isinstance(st, bool) or not isinstance(st, int) or not 0 <= st < 1 << 64:
             raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {st!r}")
-        p = GreedyPlayer() if pol == "greedy" else RandomPlayer()
+        p = (GreedyPlayer() if pol == "greedy" else RandomPlayer() if pol == "random"
+             else ExpertPlayer(worlds=0, nodes=0, infer=0))
         p._rng.state = st
         players.append(p)
     played = 0

@@ -10,7 +10,8 @@ for the team that made each move. The judgement (``policy``) is ``"eval"`` by de
 what the path's moves captured, for the seat's team less against it, plus the greedy
 score of the best move that follows (signed by its team), as ``0.5 + tanh(x / 2) / 2``;
 or a rollout of the rest of the hand in the core (``State.play_hand``, the GIL released)
-by ``"random"`` or ``"greedy"`` players, scored by the hand's point margin. The move
+by ``"random"``, ``"greedy"`` or ``"expert"`` players (the expert's weights, without its
+lookahead), scored by the hand's point margin. The move
 played is the root's most visited. Where one world is left (the expert's exact case), it
 plays the expert's exact search.
 
@@ -75,7 +76,9 @@ class ISMCTSPlayer:
     search; with neither, :data:`DEFAULT_ITERATIONS`. ``policy`` judges a new node:
     ``"eval"`` (the default: no rollout; what the moves of the path captured, for and
     against the seat's team, plus the greedy score of the best move that follows) or a
-    rollout of the rest of the hand by ``"random"`` or ``"greedy"`` players in the core;
+    rollout of the rest of the hand by ``"random"``, ``"greedy"`` or ``"expert"`` players in
+    the core (``"expert"``: the greedy choice with the expert's weights, a majority's
+    dropped once won; ``ExpertPlayer(worlds=0, nodes=0)``);
     ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
     one world is left; ``infer`` is card reading's sharpness, as the expert's (0 turns it
     off). With ``core`` (the default) the search runs in C
@@ -105,9 +108,9 @@ class ISMCTSPlayer:
             raise PlayerError(f"ismcts: iterations must be a positive integer, not {iterations!r}")
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or ms <= 0):
             raise PlayerError(f"ismcts: ms must be a positive number, not {ms!r}")
-        if policy not in ("eval", "random", "greedy"):
+        if policy not in ("eval", "random", "greedy", "expert"):
             raise PlayerError(
-                f"ismcts: policy must be 'eval', 'random' or 'greedy', not {policy!r}"
+                f"ismcts: policy must be 'eval', 'random', 'greedy' or 'expert', not {policy!r}"
             )
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise PlayerError(f"ismcts: c must be a number >= 0, not {c!r}")

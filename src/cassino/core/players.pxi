@@ -19,9 +19,10 @@ cdef double G_CARD_WEIGHT = 0.2
 cdef double G_CLEAR_WIN = 1000.0
 cdef double G_EPS = 1e-9
 cdef double G_DEFAULT_PENALTY = 2.0
+cdef double G_SPADE_WEIGHT = 0.2
 GREEDY_CONSTANTS = {"BUILD_DISCOUNT": G_BUILD_DISCOUNT, "RISK_WEIGHT": G_RISK_WEIGHT,
                     "CARD_WEIGHT": G_CARD_WEIGHT, "CLEAR_WIN": G_CLEAR_WIN, "_EPS": G_EPS,
-                    "DEFAULT_PENALTY": G_DEFAULT_PENALTY}
+                    "DEFAULT_PENALTY": G_DEFAULT_PENALTY, "SPADE_WEIGHT": G_SPADE_WEIGHT}
 
 cdef struct GTable:
     # the table a move leaves, as greedy.GreedyPlayer.evaluate builds it
@@ -515,6 +516,37 @@ cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
     out[0] = gain + G_BUILD_DISCOUNT * own - G_RISK_WEIGHT * risk
     return 0
 
+cdef void expert_weights(Core* c, const double* ws) noexcept nogil:
+    """ExpertPlayer._weights into c.p.gw: ``ws`` (the system's, greedy.card_weights) less
+    CARD_WEIGHT a card once a team has won more than half of the deck's cards, and less
+    SPADE_WEIGHT a spade once a team has won more than half of its spades, where those
+    majorities score; ``ws`` itself under more than two teams. The ``expert`` policy of
+    State.play_hand and of the ISMCTS rollouts: the expert without lookahead."""
+    cdef int t, i
+    cdef bint cards_won = 0, spades_won = 0
+    cdef mask_t m, every
+    if c.p.nteams == 2:
+        if c.p.most_cards_points or c.p.callabra:
+            for t in range(2):
+                if 2 * c.h.pile_len[t] > c.p.nids:
+                    cards_won = 1
+        if c.p.card_points and c.p.most_spades_points:
+            every = 0
+            for i in range(c.p.nids):
+                every |= (<mask_t>1) << i
+            for t in range(2):
+                m = 0
+                for i in range(c.h.pile_len[t]):
+                    m |= (<mask_t>1) << c.piles[t][i]
+                if 2 * cas_popcount(m & SPADES_MASK) > cas_popcount(every & SPADES_MASK):
+                    spades_won = 1
+    for i in range(c.p.nids):
+        c.p.gw[i] = ws[i]
+        if cards_won:
+            c.p.gw[i] -= G_CARD_WEIGHT
+        if spades_won and SPADES_MASK & ((<mask_t>1) << i):
+            c.p.gw[i] -= G_SPADE_WEIGHT
+
 cdef int greedy_choose(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
     """greedy.GreedyPlayer.choose over the n moves in buf: the best score, a tie (within
     1e-9) broken by rng.below(number of tied moves); -1 when a score needs the reference."""
@@ -566,7 +598,8 @@ cdef extern from "<time.h>" nogil:
 
 cdef enum:
     IS_MAX_DEPTH = 512       # plies of one descent (a hand has far fewer)
-    IS_EVAL = -1             # ismcts_iterate's policy "eval" (else POL_RANDOM, POL_GREEDY)
+    IS_EVAL = -1             # ismcts_iterate's policy "eval" (else POL_RANDOM, POL_GREEDY,
+                             # POL_EXPERT)
 
 cdef struct INode:
     CMove move               # the move into this node
@@ -653,12 +686,12 @@ cdef int best_greedy(Core* w, const MoveBuf* buf, int n, const int* skip, int* p
 
 cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unseen, int nu,
                         const mask_t* pool, const uint64_t* cum, int npool, int pseat,
-                        ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
+                        const double* ws0, ITree* t, MoveBuf* buf, int** kids, int* kcap, Rng64* rng,
                         double c_ucb, double scale, int policy, bint opp_greedy) noexcept nogil:
     """One iteration of ISMCTSPlayer._iterate: 0, or -1 (out of memory), -2 (a greedy score
     needs the reference), -3 (a listing past the buffer's limit). ``policy`` judges the new
-    node: IS_EVAL, or a rollout by POL_RANDOM or POL_GREEDY players (``scale`` is then
-    MARGIN_SCALE). With ``opp_greedy`` the other teams move as the greedy player would
+    node: IS_EVAL, or a rollout by POL_RANDOM, POL_GREEDY or POL_EXPERT players (``scale``
+    is then MARGIN_SCALE; POL_EXPERT's weights from the system's, ``ws0``). With ``opp_greedy`` the other teams move as the greedy player would
     from their seats in the determinization (ISMCTSPlayer's ``opponent="greedy"``). With
     ``npool`` > 0 (card reading), seat ``pseat``'s hand is one of ``pool``, drawn by the
     cumulative weights ``cum``, and the rest of the unseen cards are dealt as before."""
@@ -799,7 +832,9 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
                 if n <= 0:
                     return -3
                 s = w.h.to_move
-                if policy == POL_GREEDY:
+                if policy == POL_GREEDY or policy == POL_EXPERT:
+                    if policy == POL_EXPERT:
+                        expert_weights(w, ws0)
                     k = greedy_choose(w, buf, n, &seats[s])
                     if k == -1:
                         return -2

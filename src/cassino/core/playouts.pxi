@@ -9,6 +9,7 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_PYTHON = 2
+    POL_EXPERT = 3           # State.play_hand and the ISMCTS rollouts: expert_weights + greedy
 
 GOLDEN = 0x9E3779B97F4A7C15
 

@@ -786,8 +786,8 @@ cdef class State:
         state as a determinization of ``seat``'s view: each iteration deals ``unseen`` (the
         view's unseen cards, a mask) afresh to the other hands and the stock, as
         ``View.sample_world`` does with the same Rng draws; ``policy`` judges a new node
-        (``"eval"``, or a rollout by ``"random"`` or ``"greedy"`` players, ``scale`` then the
-        margin scale); with ``opponent_greedy`` the other teams move as the greedy player
+        (``"eval"``, or a rollout by ``"random"``, ``"greedy"`` or ``"expert"`` players as in
+        ``play_hand``, ``scale`` then the margin scale); with ``opponent_greedy`` the other teams move as the greedy player
         would (``opponent="greedy"``); a ``pool`` of ``(hand, cumulative weight)`` pairs
         (card reading, ``ISMCTSPlayer._deal``) gives seat ``pool_seat``'s hand, drawn by
         weight, before the rest is dealt. Stops after ``iterations`` (an
@@ -811,6 +811,7 @@ cdef class State:
         cdef mask_t* ph = NULL
         cdef uint64_t* pc = NULL
         cdef int npool = 0, ps = pool_seat
+        cdef double ws0[NCARDS]
         cdef object hands, cums
         if policy == "eval":
             pol = IS_EVAL
@@ -818,8 +819,14 @@ cdef class State:
             pol = POL_RANDOM
         elif policy == "greedy":
             pol = POL_GREEDY
+        elif policy == "expert":
+            pol = POL_EXPERT
+            from cassino.greedy import card_weights
+            for i, x in enumerate(card_weights(self._rules)):
+                ws0[i] = x
         else:
-            raise ValueError(f"policy must be 'eval', 'random' or 'greedy', not {policy!r}")
+            raise ValueError(
+                f"policy must be 'eval', 'random', 'greedy' or 'expert', not {policy!r}")
         if not 0 <= s < self.c.p.players or self.c.h.to_move != s:
             raise ValueError(f"seat {seat!r} is not the seat to move")
         if limit < 0 and not timed or iterations is not None and limit < 1:
@@ -880,7 +887,7 @@ cdef class State:
                     break
                 if timed and done and monotonic_s() >= until:
                     break
-                r = ismcts_iterate(&self.c, w, s, cards, nu, ph, pc, npool, ps,
+                r = ismcts_iterate(&self.c, w, s, cards, nu, ph, pc, npool, ps, ws0,
                                    &t, &buf, &kids, &kcap, &rng,
                                    cu, sc, pol, og)
                 if r < 0:
@@ -977,9 +984,10 @@ cdef class State:
 
     def play_hand(self, policies, rng_states) -> tuple:
         """Play the hand to its end with built-in players, in C with the GIL released:
-        ``policies[seat]`` is ``"random"`` (``RandomPlayer``) or ``"greedy"``
-        (``GreedyPlayer``), and ``rng_states[seat]`` the state of that player's
-        :class:`~cassino.Rng`. Every move is pushed (``history`` and ``pop`` work as after
+        ``policies[seat]`` is ``"random"`` (``RandomPlayer``), ``"greedy"``
+        (``GreedyPlayer``) or ``"expert"`` (``ExpertPlayer(worlds=0, nodes=0)``: the greedy
+        choice with the expert's weights, a majority's dropped once won), and
+        ``rng_states[seat]`` the state of that player's :class:`~cassino.Rng`. Every move is pushed (``history`` and ``pop`` work as after
         ``push``). Returns ``(moves played, the players' new RNG states)``: the same
         moves as those players choosing from each seat's view, RNG draw for RNG draw.
         """
@@ -988,6 +996,9 @@ cdef class State:
         cdef int s, n, k, played = 0
         cdef int nplayers = self.c.p.players
         cdef size_t room
+        cdef double ws0[NCARDS]      # the expert's base weights: the system's
+        cdef double gw[NCARDS]       # this state's greedy weights, restored after
+        cdef bint experts = 0, changed = 0
         if len(policies) != nplayers or len(rng_states) != nplayers:
             raise ValueError(f"one policy and one RNG state per seat ({nplayers}) are needed")
         for s in range(nplayers):
@@ -995,47 +1006,70 @@ cdef class State:
                 pol[s] = POL_RANDOM
             elif policies[s] == "greedy":
                 pol[s] = POL_GREEDY
+            elif policies[s] == "expert":
+                pol[s] = POL_EXPERT
+                experts = 1
             else:
-                raise ValueError(f"policy must be 'random' or 'greedy', not {policies[s]!r}")
+                raise ValueError(
+                    f"policy must be 'random', 'greedy' or 'expert', not {policies[s]!r}")
             x = rng_states[s]
             if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
                 raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {x!r}")
             rngs[s].state = <uint64_t>x
-        while not hand_over(&self.c):
-            # room for the rest of the hand: a move plays a card, or plucks or passes
-            room = self._depth + 3 * (<size_t>self.c.p.nids) + 8
-            self._reserve(room)
-            with nogil:
-                while not hand_over(&self.c) and self._depth < room:
-                    n = gen_moves(&self.c, &self._buf)
-                    if n <= 0:
-                        break
-                    s = self.c.h.to_move
-                    if pol[s] == POL_GREEDY:
-                        k = greedy_choose(&self.c, &self._buf, n, &rngs[s])
-                        if k < 0:
+        if experts:
+            from cassino.greedy import card_weights
+            for k, x in enumerate(card_weights(self._rules)):
+                ws0[k] = x
+            memcpy(gw, self.c.p.gw, sizeof(gw))
+        try:
+            while not hand_over(&self.c):
+                # room for the rest of the hand: a move plays a card, or plucks or passes
+                room = self._depth + 3 * (<size_t>self.c.p.nids) + 8
+                self._reserve(room)
+                with nogil:
+                    while not hand_over(&self.c) and self._depth < room:
+                        n = gen_moves(&self.c, &self._buf)
+                        if n <= 0:
                             break
-                    else:
-                        k = <int>rng_below(&rngs[s], <uint64_t>n)
-                    memcpy(&self._stack[self._depth], &self.c.h, sizeof(Hot))
-                    self._hist[self._depth] = self._buf.moves[k]
-                    self._depth += 1
-                    apply_move(&self.c, &self._buf.moves[k])
-                    played += 1
-            self._version += 1
-            if hand_over(&self.c) or self._depth >= room:
-                continue
-            n = self._generate(DEFAULT_LIST_LIMIT)   # (raises MoveLimitError past the limit)
-            if n <= 0:
-                raise RuntimeError("a position of an unfinished hand has no legal move")
-            # a greedy choice whose sum groups are past the C limit: the reference chooses
-            s = self.c.h.to_move
-            player = self._reference_greedy()
-            player._rng.state = rngs[s].state
-            move = player.choose(self._view(), self.legal_moves())
-            rngs[s].state = player._rng.state
-            self.push(move)
-            played += 1
+                        s = self.c.h.to_move
+                        if pol[s] == POL_EXPERT:
+                            expert_weights(&self.c, ws0)
+                            changed = 1
+                        elif changed:
+                            memcpy(self.c.p.gw, gw, sizeof(gw))
+                            changed = 0
+                        if pol[s] == POL_GREEDY or pol[s] == POL_EXPERT:
+                            k = greedy_choose(&self.c, &self._buf, n, &rngs[s])
+                            if k < 0:
+                                break
+                        else:
+                            k = <int>rng_below(&rngs[s], <uint64_t>n)
+                        memcpy(&self._stack[self._depth], &self.c.h, sizeof(Hot))
+                        self._hist[self._depth] = self._buf.moves[k]
+                        self._depth += 1
+                        apply_move(&self.c, &self._buf.moves[k])
+                        played += 1
+                self._version += 1
+                if hand_over(&self.c) or self._depth >= room:
+                    continue
+                n = self._generate(DEFAULT_LIST_LIMIT)   # (raises MoveLimitError past the limit)
+                if n <= 0:
+                    raise RuntimeError("a position of an unfinished hand has no legal move")
+                # a greedy choice whose sum groups are past the C limit: the reference chooses
+                s = self.c.h.to_move
+                if pol[s] == POL_EXPERT:
+                    from cassino.expert import ExpertPlayer
+                    player = ExpertPlayer(worlds=0, nodes=0, infer=0)
+                else:
+                    player = self._reference_greedy()
+                player._rng.state = rngs[s].state
+                move = player.choose(self._view(), self.legal_moves())
+                rngs[s].state = player._rng.state
+                self.push(move)
+                played += 1
+        finally:
+            if changed:
+                memcpy(self.c.p.gw, gw, sizeof(gw))
         return played, [rngs[s].state for s in range(nplayers)]
 
 
