@@ -241,22 +241,7 @@ class ISMCTSPlayer:
         seat, entries = pool
         x = rng.below(entries[-1][1])
         h = entries[bisect.bisect_right([acc for _, acc in entries], x)][0]
-        cards = [c for c in view.unseen if not h >> c & 1]
-        for i in range(len(cards) - 1, 0, -1):
-            j = rng.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        hands = []
-        k = 0
-        for s, size in enumerate(view.hand_sizes):
-            if s == view.seat or s == seat:
-                hands.append(view.hand.mask if s == view.seat else h)
-                continue
-            m = 0
-            for c in cards[k : k + size]:
-                m |= 1 << c
-            hands.append(m)
-            k += size
-        return view._world(tuple(hands), tuple(cards[k:]))
+        return view._sample(rng, {seat: h})
 
     def _core_search(
         self,

@@ -161,8 +161,19 @@ class View:
         """
         if not isinstance(rng, Rng):
             raise PlayerError(f"sample_world needs a cassino.Rng, not {type(rng).__name__}")
-        cards = list(self.unseen)
-        need = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat) + self.stock_size
+        return self._sample(rng, {})
+
+    def _sample(self, rng: Rng, given: dict[int, int]) -> Any:
+        """:meth:`sample_world` with the hands of ``given`` (seat: card mask) fixed: the other
+        unseen cards, in ascending order, shuffled and dealt to the other hands in seat
+        order, then to the stock (ISMCTS card reading gives the opponent's hand)."""
+        fixed = 0
+        for h in given.values():
+            fixed |= h
+        cards = [c for c in self.unseen if not fixed >> c & 1]
+        need = self.stock_size + sum(
+            n for s, n in enumerate(self.hand_sizes) if s != self.seat and s not in given
+        )
         if len(cards) != need:
             raise PlayerError(
                 f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
@@ -173,8 +184,8 @@ class View:
         hands = []
         k = 0
         for s, n in enumerate(self.hand_sizes):
-            if s == self.seat:
-                hands.append(self.hand.mask)
+            if s == self.seat or s in given:
+                hands.append(self.hand.mask if s == self.seat else given[s])
                 continue
             m = 0
             for c in cards[k : k + n]:
