@@ -282,3 +282,24 @@ def test_a_bad_pool_is_refused() -> None:
             base._ismcts(*args, seat, pool)
     got = base._ismcts(*args, other, [(hand, 0), (hand, 5)])
     assert got is not None and sum(got[0]) == got[1] == 10
+
+
+@pytest.mark.slow   # (the Python search without the core)
+@pytest.mark.parametrize("spec", ["expert", "ismcts:iterations=20"])
+def test_one_player_on_every_seat_reads_each_seat_apart(spec: str) -> None:
+    # as cassino.tournament.ms_per_move asks it: one player for every seat, with random
+    # moves pushed as often as its own; each seat's memory holds its own views only
+    bot: Any = make_player(spec, 1)
+    solver = bot if isinstance(bot, ExpertPlayer) else bot._solver
+    rng = Rng(2)
+    read = 0
+    for seed in range(4):
+        state = cassino.new_hand(seed=seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            view = View.of(state, state.to_move)
+            read += bool(solver._evidence(view))
+            move = bot.choose(view, legal)
+            assert all(v.seat == view.seat for v, _ in solver._traces[view.seat])
+            state.push(move if rng.below(3) else legal[rng.below(len(legal))])
+    assert read >= 10

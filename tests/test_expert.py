@@ -229,7 +229,7 @@ def test_card_reading_forgets_another_hand() -> None:
         while state.to_move != 0:
             state.push(state.legal_moves()[0])
         bot.choose(View.of(state, 0), state.legal_moves())
-        assert len(bot._trace) == 1         # the first hand's moves are not this hand's
+        assert len(bot._traces[0]) == 1     # the first hand's moves are not this hand's
     with pytest.raises(PlayerError, match="infer"):
         make_player("expert:infer=-1")
     with pytest.raises(PlayerError, match="infer"):

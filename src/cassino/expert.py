@@ -103,17 +103,15 @@ class ExpertPlayer(GreedyPlayer):
         self.width = width
         self.infer = float(infer)
         self._scorer = GreedyPlayer()
-        self._trace: list[tuple[View, Move]] = []
+        self._traces: dict[int, list[tuple[View, Move]]] = {}
         self.searched = 0
         """Moves chosen by the exact search so far (a counter for tests and studies)."""
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The exactly best move when the position is known; else the best of the
         lookahead; else (``worlds=0``, three teams or more) the best-scoring move."""
-        if not self._leads_to(view):
-            self._trace = []              # another hand, or a view out of sequence
         move = self._choose(view, moves)
-        self._trace.append((view, move))
+        self._remember(view, move)
         return move
 
     def _choose(self, view: View, moves: Sequence[Move]) -> Move:
@@ -166,12 +164,22 @@ class ExpertPlayer(GreedyPlayer):
         return max(range(len(moves)), key=totals.__getitem__)
 
     # -- card reading ------------------------------------------------------------------------
+    def _remember(self, view: View, move: Move) -> None:
+        """Remember ``view`` and the ``move`` chosen from it, with the earlier ones of its
+        seat in its hand; forget those of another hand, or of views out of sequence. Each
+        seat has its own memory, so that one player may play several seats."""
+        trace = self._traces.setdefault(view.seat, [])
+        if not self._leads_to(view):
+            trace.clear()
+        trace.append((view, move))
+
     def _leads_to(self, view: View) -> bool:
-        """Whether the remembered views and moves are earlier ones of ``view``'s hand. Each
-        entry's moves begin the next one's, so the last entry tells for all."""
-        if not self._trace:
+        """Whether the remembered views and moves of ``view``'s seat are earlier ones of its
+        hand. Each entry's moves begin the next one's, so the last entry tells for all."""
+        trace = self._traces.get(view.seat)
+        if not trace:
             return True
-        last = self._trace[-1][0].played
+        last = trace[-1][0].played
         return len(last) < len(view.played) and view.played[: len(last)] == last
 
     def _sample(self, view: View) -> list[Any]:
@@ -208,7 +216,7 @@ class ExpertPlayer(GreedyPlayer):
             return []
         out = []
         n = len(view.played)
-        for then, mine in self._trace:
+        for then, mine in self._traces.get(view.seat, []):
             i = len(then.played)
             if then.stock_size != view.stock_size or i + 1 >= n:
                 continue                    # another deal, or no reply yet
@@ -241,11 +249,12 @@ class ExpertPlayer(GreedyPlayer):
         logs = [0.0] * len(hiddens)
         for then, mine, seat, reply, since in evidence:
             base: Any = None
+            unseen = then.unseen.mask
             for k, hidden in enumerate(hiddens):
                 if logs[k] == -math.inf:
                     continue
                 held = hidden | since
-                if held.bit_count() != then.hand_sizes[seat]:
+                if held.bit_count() != then.hand_sizes[seat] or held & ~unseen:
                     logs[k] = -math.inf
                     continue
                 if base is not None:
@@ -254,7 +263,7 @@ class ExpertPlayer(GreedyPlayer):
                 else:
                     hands = [then.hand.mask] * 2
                     hands[seat] = held
-                    rest = then.unseen.mask & ~held
+                    rest = unseen & ~held
                     stock = tuple(c for c in range(then.rules.num_ids) if rest >> c & 1)
                     before = then._world(tuple(hands), stock)
                     if swap and hasattr(before, "_set_hidden_hand"):

@@ -148,11 +148,8 @@ class ISMCTSPlayer:
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The root's most visited move after the search (the first listed on a tie)."""
-        solver = self._solver       # (its memory of this hand's views and moves: reading)
-        if not solver._leads_to(view):
-            solver._trace = []
         move = self._choose(view, moves)
-        solver._trace.append((view, move))
+        self._solver._remember(view, move)      # (card reading's memory of the hand)
         return move
 
     def _choose(self, view: View, moves: Sequence[Move]) -> Move:
