@@ -282,6 +282,10 @@ def test_a_bad_pool_is_refused() -> None:
             base._ismcts(*args, seat, pool)
     got = base._ismcts(*args, other, [(hand, 0), (hand, 5)])
     assert got is not None and sum(got[0]) == got[1] == 10
+    for bad_state in (-1, 1 << 64):      # refused before the pool is allocated
+        with pytest.raises(OverflowError):
+            base._ismcts(view.seat, unseen, 10, None, 0.7, EVAL_SCALE, bad_state, "eval",
+                         False, other, [(hand, 1)])
 
 
 @pytest.mark.slow   # (the Python search without the core)

@@ -811,6 +811,7 @@ cdef class State:
         cdef mask_t* ph = NULL
         cdef uint64_t* pc = NULL
         cdef int npool = 0, ps = pool_seat
+        cdef uint64_t rs = rng_state    # (converted, and refused, before any allocation)
         cdef double ws0[NCARDS]
         cdef object hands, cums
         if policy == "eval":
@@ -865,7 +866,7 @@ cdef class State:
             cards[nu] = cas_ctz(um)
             nu += 1
             um &= um - 1
-        rng.state = <uint64_t>rng_state
+        rng.state = rs
         t.nodes = NULL
         t.n = 0
         t.cap = 0
