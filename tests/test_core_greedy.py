@@ -280,3 +280,40 @@ def test_simulate_with_builtin_players_equals_the_python_players(
     with pytest.raises(TypeError):
         sm.simulate(system, players, games=2, seed=3, workers=1)
     assert sm.simulate(system, players, games=2, seed=3, workers=1, core_players=False)
+
+
+@needs_core
+@pytest.mark.parametrize("system", ["cassino_standard", "cassino_royal", "mulle"])
+def test_reference_greedy_keeps_the_states_own_weights(system: str) -> None:
+    # scores and choices past the C group limit come from the reference: with weights set
+    # by _set_greedy_weights, the reference weighs the cards with those, as C does
+    r = rules(system)
+    weights = [0.1 + (c * 7 % 13) / 5.0 for c in range(r.num_ids)]
+    for seed in range(3):
+        policies = ["greedy"] * r.players
+        seeds = [seed * 10 + s for s in range(r.players)]
+        in_c = core.State.deal(r, seed % r.players, seed)
+        in_c._set_greedy_weights(weights)
+        past = core.State.deal(r, seed % r.players, seed)
+        past._set_greedy_weights(weights)
+        past._greedy_group_limit(0)
+        while not in_c.is_over:
+            scores = in_c.greedy_scores()
+            assert past.greedy_scores() == pytest.approx(scores, abs=1e-9)
+            move = in_c.legal_moves()[scores.index(max(scores))]
+            in_c.push(move)
+            past.push(move)
+        for state in (in_c, past):
+            while state.ply:
+                state.pop()
+        _, a = in_c.play_hand(policies, seeds)
+        past._greedy_group_limit(1)
+        _, b = past.play_hand(policies, seeds)
+        assert ([str(m) for m in past.history], b) == ([str(m) for m in in_c.history], a)
+
+
+def test_fixed_weights_greedy_refuses_weights_of_another_deck() -> None:
+    state = make_state(["KS QS", "KH QH"], "AS 2H", stock="")
+    view = View.of(state, state.to_move)
+    with pytest.raises(ValueError, match="one weight per card id"):
+        greedy.FixedWeightsGreedy([1.0] * 51).evaluate(view, state.legal_moves()[0])

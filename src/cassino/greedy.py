@@ -27,6 +27,7 @@ __all__ = [
     "CARD_WEIGHT",
     "RISK_WEIGHT",
     "SPADE_WEIGHT",
+    "FixedWeightsGreedy",
     "GreedyPlayer",
     "card_weight",
     "card_weights",
@@ -370,6 +371,36 @@ class GreedyPlayer:
             self._packs.clear()
         self._packs[key] = best
         return best
+
+
+class FixedWeightsGreedy(GreedyPlayer):
+    """The greedy player with given card weights, one per card id, in place of the
+    system's: the reference side of the core's ``State._set_greedy_weights`` (an ISMCTS
+    search's race weights).
+
+    >>> import cassino
+    >>> state = cassino.new_hand(seed=5)
+    >>> view = View.of(state, state.to_move)
+    >>> move = state.legal_moves()[0]
+    >>> same = FixedWeightsGreedy(card_weights(state.rules)).evaluate(view, move)
+    >>> same == GreedyPlayer().evaluate(view, move)
+    True
+    >>> FixedWeightsGreedy([0.0] * 52).evaluate(view, move) <= 0.0
+    True
+    """
+
+    name = "greedy"
+
+    def __init__(self, weights: Sequence[float], seed: int = 0) -> None:
+        super().__init__(seed)
+        self._fixed = tuple(float(w) for w in weights)
+
+    def _weights(self, view: View) -> tuple[float, ...]:
+        if len(self._fixed) != view.rules.num_ids:
+            raise ValueError(
+                f"one weight per card id ({view.rules.num_ids}) is needed, "
+                f"not {len(self._fixed)}")
+        return self._fixed
 
 
 def _groups(mask: int, value: int) -> list[int]:

@@ -39,7 +39,7 @@ from typing import Any
 from ._rng import Rng
 from .expert import INFER_SHARPNESS, ExpertPlayer, _known, _scores, _taken
 from .game import play_builtin_hand
-from .greedy import GreedyPlayer, card_weights
+from .greedy import FixedWeightsGreedy, GreedyPlayer, card_weights
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -165,7 +165,7 @@ class ISMCTSPlayer:
         # the card weights of the judgement and the greedy scores: the system's, or with
         # race=true the expert's, without the majorities already won
         self._ws = self._solver._weights(view) if self.race else card_weights(rules)
-        self._scorer = _Weighted(self._ws)
+        self._scorer = FixedWeightsGreedy(self._ws)
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
@@ -352,18 +352,6 @@ class ISMCTSPlayer:
             other = max(t for k, t in enumerate(totals) if k != ch.team)
             ch.visits += 1
             ch.wins += 0.5 + 0.5 * math.tanh((mine_pts - other) / MARGIN_SCALE)
-
-
-class _Weighted(GreedyPlayer):
-    """The greedy score with given card weights (the reference's side of
-    ``State._set_greedy_weights``)."""
-
-    def __init__(self, weights: tuple[float, ...]) -> None:
-        super().__init__()
-        self._fixed = weights
-
-    def _weights(self, view: View) -> tuple[float, ...]:
-        return self._fixed
 
 
 def _first_untried(

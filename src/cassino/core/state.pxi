@@ -980,8 +980,14 @@ cdef class State:
         return View.of(self, self.c.h.to_move)
 
     cdef object _reference_greedy(self):
-        from cassino.greedy import GreedyPlayer
-        return GreedyPlayer()
+        """The reference greedy player with this state's greedy weights: the system's, or
+        those of ``_set_greedy_weights``."""
+        from cassino.greedy import FixedWeightsGreedy, GreedyPlayer, card_weights
+        cdef int i
+        ws = tuple([self.c.p.gw[i] for i in range(self.c.p.nids)])
+        if ws == card_weights(self._rules):
+            return GreedyPlayer()
+        return FixedWeightsGreedy(ws)
 
     def play_hand(self, policies, rng_states) -> tuple:
         """Play the hand to its end with built-in players, in C with the GIL released:
