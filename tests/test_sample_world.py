@@ -141,3 +141,84 @@ def test_sample_world_refuses_an_inconsistent_view() -> None:
     bad = dataclasses.replace(view, stock_size=view.stock_size + 1)
     with pytest.raises(PlayerError, match="inconsistent"):
         bad.sample_world(Rng(1))
+
+
+# -- the worlds after the first: copies of one validated state, dealt again ---------------
+needs_redeal = pytest.mark.skipif(
+    not hasattr(cassino.State, "_redeal"), reason="a core method"
+)
+
+
+def _hidden(world: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    pos = world.to_position()
+    return tuple(pos.hands), tuple(pos.stock)
+
+
+@needs_redeal
+@pytest.mark.parametrize("system", implemented_systems())
+def test_redealt_worlds_are_the_validated_states_of_their_cards(system: str) -> None:
+    rng = Rng(5)
+    for state in positions(system, range(2), every=7):
+        view = View.of(state, state.to_move)
+        first = view.sample_world(rng)
+        first.push(first.legal_moves()[0])          # the caller's world is its own
+        for _ in range(3):
+            world = view.sample_world(rng)
+            built = View.of(state, state.to_move)._build(*_hidden(world))
+            assert type(world) is type(built)
+            assert world.ply == 0
+            assert world.to_position() == built.to_position()
+            assert world.legal_moves() == built.legal_moves()
+            if world.legal_moves():
+                world.push(world.legal_moves()[-1])
+                built.push(built.legal_moves()[-1])
+                assert world.to_position() == built.to_position()
+
+
+@needs_redeal
+def test_redeal_refuses_other_cards_and_leaves_the_state_unchanged() -> None:
+    state = cassino.State.deal(rules("cassino_standard"), 0, 4)
+    before = state.to_position()
+    hands, stock = _hidden(state)
+    spare = next(iter(stock))
+    swapped = (hands[0], hands[1] ^ (hands[1] & -hands[1]) | 1 << spare)
+    table = state.to_position().loose
+    bad: list[tuple[Any, Any, str]] = [
+        (hands[:1], stock, "one hand per seat"),
+        (hands, stock[1:], "the stock holds"),
+        (hands, stock + (0,), "the stock holds"),
+        ((hands[0], hands[1] | 1 << spare), stock, "holds 4 cards"),
+        ((hands[0], True), stock, "card mask"),
+        ((hands[0], -1), stock, "card mask"),
+        (hands, (stock[0], "2S") + stock[2:], "card id"),
+        (hands, (52,) + stock[1:], "card id"),
+        (swapped, stock, "each once"),                # spare twice, a hand card nowhere
+        (hands, (stock[1],) + stock[1:], "each once"),
+        ((hands[0], hands[1] ^ (hands[1] & -hands[1]) | (table & -table)), stock, "each once"),
+    ]
+    for h, s, message in bad:
+        with pytest.raises(ValueError, match=message):
+            state._redeal(h, s)
+        assert state.to_position() == before
+    state._redeal((hands[1], hands[0]), tuple(reversed(stock)))
+    pos = state.to_position()
+    assert (pos.hands, pos.stock) == ((hands[1], hands[0]), tuple(reversed(stock)))
+    state.push(state.legal_moves()[0])
+    with pytest.raises(ValueError, match="ply 0"):
+        state._redeal(hands, stock)
+
+
+def test_a_view_pickles_and_copies_without_its_worlds() -> None:
+    import copy
+    import pickle
+
+    state = cassino.new_hand(seed=3)
+    view = View.of(state, 1)
+    view.sample_world(Rng(1))
+    view.sample_world(Rng(2))
+    if hasattr(cassino.State, "_redeal"):
+        assert "_base" in view.__dict__        # the core keeps the view's validated state
+    for other in (pickle.loads(pickle.dumps(view)), copy.copy(view)):
+        assert other == view
+        assert "_base" not in other.__dict__
+        assert other.sample_world(Rng(7)).to_position() == view.sample_world(Rng(7)).to_position()

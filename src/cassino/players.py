@@ -196,7 +196,26 @@ class View:
 
     def _world(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
         """The state of this view with these ``hands`` (masks, the seat's own included) and
-        ``stock`` (card ids, dealt from the front); unchecked beyond ``Position``'s checks."""
+        ``stock`` (card ids, dealt from the front); unchecked beyond ``Position``'s checks.
+        The core builds and validates the view's state once, and then copies it and deals
+        each world's hidden cards into the copy (``State._redeal``)."""
+        base = self.__dict__.get("_base")
+        if base is not None:
+            world = base.clone()
+            world._redeal(hands, stock)
+            return world
+        world = self._build(hands, stock)
+        if hasattr(world, "_redeal"):
+            object.__setattr__(self, "_base", world.clone())
+        return world
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_base"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def _build(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
         from . import State
         from .position import Position
 

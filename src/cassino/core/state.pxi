@@ -954,6 +954,57 @@ cdef class State:
         self._root = None
         self._version += 1
 
+    def _redeal(self, hands, stock) -> None:
+        """Deal the hidden cards of this state again: ``hands`` gives every seat's hand (a
+        mask each, as many cards as it holds) and ``stock`` the cards still to be dealt, in
+        order; together they must be the cards now in the hands and the stock. At ply 0
+        only. ``View.sample_world`` makes its worlds so from one validated state of the view.
+        ValueError, and the state unchanged, when they are not those cards."""
+        cdef int s, i, k, n = self.c.p.players
+        cdef mask_t have = 0, got = 0, m
+        cdef int count = 0
+        cdef mask_t new[MAX_SEATS]
+        cdef uint8_t order[NCARDS]
+        if self._depth:
+            raise ValueError("the hidden cards can be dealt again at ply 0 only")
+        hands = tuple(hands)
+        stock = tuple(stock)
+        if len(hands) != n:
+            raise ValueError(f"one hand per seat ({n}) is needed, not {len(hands)}")
+        k = self.c.stock_len - self.c.h.stock_pos
+        if len(stock) != k:
+            raise ValueError(f"the stock holds {k} cards, not {len(stock)}")
+        for s in range(n):
+            h = hands[s]
+            if isinstance(h, bool) or not isinstance(h, int) or h < 0 or h >> NCARDS:
+                raise ValueError(f"a hand is a card mask, not {h!r}")
+            m = <mask_t>h
+            if cas_popcount(m) != cas_popcount(self.c.h.hands[s]):
+                raise ValueError(f"seat {s} holds {cas_popcount(self.c.h.hands[s])} cards, "
+                                 f"not {cas_popcount(m)}")
+            new[s] = m
+            got |= m
+            count += cas_popcount(m)
+            have |= self.c.h.hands[s]
+        for i in range(k):
+            x = stock[i]
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < self.c.p.nids:
+                raise ValueError(f"a stock card is a card id from 0 to {self.c.p.nids - 1}, "
+                                 f"not {x!r}")
+            order[i] = <uint8_t>x
+            got |= (<mask_t>1) << order[i]
+            count += 1
+            have |= (<mask_t>1) << self.c.stock[self.c.h.stock_pos + i]
+        if cas_popcount(got) != count or got != have:
+            raise ValueError("the hands and the stock must be the cards now in the hands and "
+                             "the stock, each once")
+        for s in range(n):
+            self.c.h.hands[s] = new[s]
+        for i in range(k):
+            self.c.stock[self.c.h.stock_pos + i] = order[i]
+        self._root = None
+        self._version += 1
+
     def _set_greedy_weights(self, weights) -> None:
         """Set this state's greedy card weights (``greedy_scores``, and what ``_ismcts``
         counts as captured): one float per card id of the deck. A search sets them on its
