@@ -186,14 +186,14 @@ def test_redeal_refuses_other_cards_and_leaves_the_state_unchanged() -> None:
     bad: list[tuple[Any, Any, str]] = [
         (hands[:1], stock, "one hand per seat"),
         (hands, stock[1:], "the stock holds"),
-        (hands, stock + (0,), "the stock holds"),
+        (hands, (*stock, 0), "the stock holds"),
         ((hands[0], hands[1] | 1 << spare), stock, "holds 4 cards"),
         ((hands[0], True), stock, "card mask"),
         ((hands[0], -1), stock, "card mask"),
-        (hands, (stock[0], "2S") + stock[2:], "card id"),
-        (hands, (52,) + stock[1:], "card id"),
+        (hands, (stock[0], "2S", *stock[2:]), "card id"),
+        (hands, (52, *stock[1:]), "card id"),
         (swapped, stock, "each once"),                # spare twice, a hand card nowhere
-        (hands, (stock[1],) + stock[1:], "each once"),
+        (hands, (stock[1], *stock[1:]), "each once"),
         ((hands[0], hands[1] ^ (hands[1] & -hands[1]) | (table & -table)), stock, "each once"),
     ]
     for h, s, message in bad:
