@@ -222,3 +222,42 @@ def test_a_view_pickles_and_copies_without_its_worlds() -> None:
         assert other == view
         assert "_base" not in other.__dict__
         assert other.sample_world(Rng(7)).to_position() == view.sample_world(Rng(7)).to_position()
+
+
+@pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="a core function")
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 40, 103])
+def test_the_core_shuffle_of_the_unseen_cards_draws_as_the_rng(size: int) -> None:
+    from cassino import _core
+
+    for seed in range(25):
+        rng = Rng(seed * 7919 + size)
+        items = [f"c{i}" for i in range(size)]
+        expected = list(items)
+        state = _core._shuffle_list(items, rng.state)
+        for i in range(size - 1, 0, -1):
+            j = rng.below(i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert (items, state) == (expected, rng.state)
+    for bad in (-1, 2**64, True, 1.5, "1"):
+        with pytest.raises(ValueError, match="RNG state"):
+            _core._shuffle_list([1, 2, 3], bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _core._shuffle_list((1, 2, 3), 0)  # type: ignore[arg-type]
+
+
+def test_sampled_worlds_follow_the_rng_draws_of_the_reference_shuffle() -> None:
+    # the unseen cards in ascending order, Fisher-Yates from the last, dealt in seat order
+    state = cassino.new_hand(seed=8)
+    view = View.of(state, 0)
+    rng = Rng(21)
+    world = view.sample_world(rng)
+    cards = sorted(view.unseen)
+    mirror = Rng(21)
+    for i in range(len(cards) - 1, 0, -1):
+        j = mirror.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    pos = world.to_position()
+    n = view.hand_sizes[1]
+    assert pos.hands[1] == sum(1 << c for c in cards[:n])
+    assert tuple(pos.stock) == tuple(cards[n:])
+    assert rng.state == mirror.state

@@ -170,7 +170,12 @@ class View:
         fixed = 0
         for h in given.values():
             fixed |= h
-        cards = [c for c in self.unseen if not fixed >> c & 1]
+        cards = []
+        rest = self.unseen.mask & ~fixed
+        while rest:                       # ascending card ids
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
         need = self.stock_size + sum(
             n for s, n in enumerate(self.hand_sizes) if s != self.seat and s not in given
         )
@@ -178,9 +183,16 @@ class View:
             raise PlayerError(
                 f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
             )
-        for i in range(len(cards) - 1, 0, -1):
-            j = rng.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        from . import IMPLEMENTATION
+
+        if IMPLEMENTATION == "core":
+            from . import _core
+
+            rng.state = _core._shuffle_list(cards, rng.state)     # the same draws, in C
+        else:
+            for i in range(len(cards) - 1, 0, -1):
+                j = rng.below(i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
         hands = []
         k = 0
         for s, n in enumerate(self.hand_sizes):

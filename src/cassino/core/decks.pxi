@@ -36,3 +36,17 @@ cdef void shuffle_deck(Rng64* r, uint8_t* deck, int size) noexcept nogil:
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+
+def _shuffle_list(list items not None, state) -> int:
+    """Shuffle ``items`` in place as ``cassino._rng`` draws a Fisher-Yates shuffle from an
+    ``Rng`` of state ``state`` (the last item swapped first); return the ``Rng``'s new state.
+    ``View.sample_world`` deals the unseen cards so in the core."""
+    cdef Rng64 r
+    cdef Py_ssize_t i, j
+    if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state < 2 ** 64:
+        raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {state!r}")
+    r.state = <uint64_t>state
+    for i in range(len(items) - 1, 0, -1):
+        j = <Py_ssize_t>rng_below(&r, <uint64_t>(i + 1))
+        items[i], items[j] = items[j], items[i]
+    return r.state
