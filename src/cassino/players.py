@@ -208,9 +208,10 @@ class View:
 
     def _world(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
         """The state of this view with these ``hands`` (masks, the seat's own included) and
-        ``stock`` (card ids, dealt from the front); unchecked beyond ``Position``'s checks.
-        The core builds and validates the view's state once, and then copies it and deals
-        each world's hidden cards into the copy (``State._redeal``)."""
+        ``stock`` (card ids, dealt from the front). The core builds the first world through
+        ``Position``'s checks and keeps a copy; each later world is a copy of it with the
+        hidden cards dealt again (``State._redeal``, which checks that they are the same
+        cards)."""
         base = self.__dict__.get("_base")
         if base is not None:
             world = base.clone()
