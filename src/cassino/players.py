@@ -170,12 +170,7 @@ class View:
         fixed = 0
         for h in given.values():
             fixed |= h
-        cards = []
-        rest = self.unseen.mask & ~fixed
-        while rest:                       # ascending card ids
-            low = rest & -rest
-            cards.append(low.bit_length() - 1)
-            rest ^= low
+        cards = list(CardSet(self.unseen.mask & ~fixed))     # ascending card ids
         need = self.stock_size + sum(
             n for s, n in enumerate(self.hand_sizes) if s != self.seat and s not in given
         )
