@@ -536,10 +536,19 @@ MECH_SYSTEMS = [
     ("cassino_three_four", {"face_cards_all_four": True, "face_capture": "any", "pluck": True}),
     ("cassino_pluck", {"michigan": True, "obligation": "v2", "sweeps": True, "sweep_points": 2,
                        "face_cards_all_four": True, "face_capture": "any"}),
+    # the capture-all cards under other card values: the multi-valued generator (Royal,
+    # Buckeye, Swedish Kassino) and Finnish Kasino's hand values
+    ("cassino_royal", {"sweeps": True, "five_of_spades_sweep": True}),
+    ("cassino_buckeye", {"sweeps": True, "five_of_spades_sweep": True, "five_of_spades_builds": False}),
+    ("swedish_kassino", {"sweeps": True, "five_of_spades_sweep": True}),
+    ("finnish_kasino", {"sweeps": True, "five_of_spades_sweep": True}),
+    ("cassino_royal", {"jacks_take_all": True}),
+    ("finnish_kasino", {"sweeps": True, "jacks_take_all": True}),
 ]
 MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4",
             "pluck", "pluck-options", "pluck-four", "pluck-royal", "trailing-royals", "faces-pluck-three",
-            "pluck-faces-michigan"]
+            "pluck-faces-michigan", "five-spades-royal", "five-spades-buckeye-loose", "five-spades-swedish",
+            "five-spades-finnish", "jacks-royal", "jacks-finnish"]
 
 
 @pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)
@@ -1063,6 +1072,21 @@ MULLE_IDS = ["mu2", "mu3", "mu4-ccw", "mu3-rotation-once"]
 @given(seed=SEEDS, choice=SEEDS)
 def test_random_play_matches_mulle(options, seed, choice):
     biased_lockstep(rules("mulle", **options), seed, choice)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"five_of_spades_sweep": True}, {"five_of_spades_sweep": True, "five_of_spades_builds": False},
+     {"jacks_take_all": True, "players": 3}],
+    ids=["five-spades", "five-spades-loose", "jacks-three"],
+)
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, choice=SEEDS)
+def test_random_play_matches_mulle_capture_all(options, seed, choice):
+    """Both copies of 5S (or of each jack) take the whole table, in the wide copy too."""
+    r = rules("mulle", **options)
+    biased_lockstep(r, seed, choice)
+    assert core.random_hand(r, seed, 0) == _reference.random_hand(r, seed, 0)
 
 
 @pytest.mark.parametrize("options", MULLE_SETUPS, ids=MULLE_IDS)

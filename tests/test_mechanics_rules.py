@@ -253,6 +253,61 @@ def test_five_of_spades_capture_obeys_the_obligation(impl):
     assert of_card(s, "5S") == {canon("5Sx3D,7C,4S,5H")}
 
 
+# Every system whose cards have other values takes the option too: Royal and Buckeye (aces
+# 1 or 14: the multi-valued generator), Swedish Kassino, Finnish Kasino (hand values), and
+# Mulle, where both copies of 5S sweep. An ace loose on the table puts the Royal-valued
+# systems on their multi-valued path.
+VALUED_SWEEPS = [
+    ("cassino_royal", ["5S AS 9C 4D", "KD KH 8H 3S"], ["AH 3C 2D 5D", build("4C+AC", 5, 1)],
+     "5SxAH,AC,2D,3C,4C,5D"),
+    ("cassino_buckeye", ["5S AS 9C 4D", "KD KH 8H 3S"], ["AH 3C 2D 5D", build("4C+AC", 5, 1)],
+     "5SxAH,AC,2D,3C,4C,5D"),
+    ("swedish_kassino", ["5S 9C 4D", "KD KH 8H"], ["AH 3C 2D"], "5SxAH,2D,3C"),
+    ("finnish_kasino", ["5S 9C 4D", "KD KH 8H"], ["4H 3C 2D"], "5Sx2D,3C,4H"),
+    ("mulle", ["5S' 9C 4D", "KD KH 8H"], ["AH 3C 2D 5S"], "5S'xAH,2D,3C,5S"),
+]
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+@pytest.mark.parametrize(("system", "hands", "table", "sweep"), VALUED_SWEEPS,
+                         ids=[v[0] for v in VALUED_SWEEPS])
+def test_five_of_spades_sweeps_under_every_card_valuation(impl, system, hands, table, sweep):
+    s = impl.from_position(make_position(hands, table, options=SWEEP5, system=system))
+    five = hands[0].split()[0]
+    moves = of_card(s, five)
+    assert canon(sweep) in moves and five not in moves   # the capture-all, no trail
+    assert s.count_moves() == len(s.legal_moves())
+    off = impl.from_position(make_position(hands, table, options={"sweeps": True}, system=system))
+    assert five in of_card(off, five) and canon(sweep) not in of_card(off, five)
+    s.push(sweep)
+    pos = s.to_position()
+    # (a Finnish Mokki never scores in the last deal, docs/rules.md §3.21: the stock is empty)
+    swept = () if system == "finnish_kasino" else (0,)
+    assert pos.table_mask == 0 and pos.sweep_order == swept and pos.last_capturer == 0
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+def test_five_of_spades_with_royal_values_leaves_builds_and_obeys_maximal(impl):
+    hands, table = ["5S AS 9C 4D", "KD KH 8H 3S"], ["AH 3C 2D 5D", build("4C+AC", 5, 1)]
+    opts = {**SWEEP5, "five_of_spades_builds": False}
+    s = impl.from_position(make_position(hands, table, options=opts, system="cassino_royal"))
+    assert canon("5SxAH,2D,3C,5D") in of_card(s, "5S") and "5S" not in of_card(s, "5S")
+    # maximal: the build of 5 with the loose cards (5 cards) beats the capture-all (4)
+    s = impl.from_position(make_position(
+        hands, table, options={**opts, "capture_extent": "maximal"}, system="cassino_royal"))
+    assert of_card(s, "5S") == {canon("5SxAC,2D,3C,4C,5D"), canon("5S+AH,3C=9"),
+                                canon("5S+AH,3C,5D=14"), canon("5S+AH,AC,3C,4C=14")}
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+@pytest.mark.parametrize("system", ["cassino_royal", "finnish_kasino", "mulle"])
+def test_jacks_take_all_under_other_card_valuations(impl, system):
+    jack = "JS'" if system == "mulle" else "JS"
+    s = impl.from_position(make_position(
+        [f"{jack} 9C 4D", "KD KH 8H"], ["AH 3C 2D"], options={"jacks_take_all": True}, system=system))
+    assert of_card(s, jack) == {canon(f"{jack}xAH,2D,3C")}   # the jack's only move
+
+
 # -- §3.37 opt_initial_pairs, AMB-20 --------------------------------------------------------
 # deal order (standard): opponent 2, table 2, dealer 2, twice: the table is deck[2, 3, 8, 9]
 def layout(codes: str) -> dict[int, str]:

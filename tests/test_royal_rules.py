@@ -53,6 +53,7 @@ def test_presets_follow_sections_3_9_and_3_10():
     h = rules(BUCKEYE, big_ten="hand_only")
     assert h.second_value(38) == 11 and h.second_value(38, on_table=True) == 0
     assert rules(ROYAL, sweeps=True).sweeps  # AMB-31: opt_sweeps allowed
+    assert rules(ROYAL, sweeps=True, five_of_spades_sweep=True).five_of_spades_sweep  # §3.37
     assert rules(ROYAL, players=3).deals_per_hand == 4 and rules(ROYAL, players=4).deals_per_hand == 3
     assert {"cassino_royal", "cassino_buckeye"} <= set(cassino.implemented_systems())
 
@@ -64,7 +65,6 @@ def test_presets_follow_sections_3_9_and_3_10():
         ({"match_mode": "rank"}, "needs match_mode=value"),
         ({"build_max_value": 15}, "between 1 and 14"),
         ({"tie_hand_target": -1}, "tie_hand_target"),
-        ({"sweeps": True, "five_of_spades_sweep": True}, "not implemented with card_values=royal"),
     ],
 )
 def test_bad_royal_options_raise(options, pattern):

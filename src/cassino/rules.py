@@ -428,11 +428,6 @@ class Rules:
             raise RulesError("initial_pairs_triples applies only with initial_pairs=true")
         if self.jacks_take_all and self.five_of_spades_sweep:
             raise RulesError("jacks_take_all and five_of_spades_sweep cannot be combined")
-        if self.card_values == "royal" and (self.five_of_spades_sweep or self.jacks_take_all):
-            raise RulesError(
-                "five_of_spades_sweep and jacks_take_all are not implemented with "
-                "card_values=royal (Royal and Buckeye Cassino) yet"
-            )
         for name in (
             "most_cards_points", "picture_points", "most_spades_points", "sistan_points",
             "most_clubs_points", "good_two_points", "good_ten_points",

@@ -24,7 +24,8 @@ OUT = Path(__file__).with_name("perft.txt")
 HEADER = """\
 # Perft counts of standard, partnership, three/four, five-player, draw, spade, California,
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
-# five-of-spades, initial-pairs, Michigan and face-cards-all-four options, Tablanette,
+# five-of-spades (with standard, Royal, Finnish and Mulle values), jacks-take-all,
+# initial-pairs, Michigan and face-cards-all-four options, Tablanette,
 # Callabra, Swedish Kassino, Finnish Kasino, Kontsina, Diloti and Four Player Diloti,
 # computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
@@ -200,6 +201,16 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("five of spades sweep: random play, seed 31 after 13 plies (5S in hand, nine loose cards "
      "and a build of 3)",
      played(31, 13, 11, sweeps=True, five_of_spades_sweep=True), (1, 2, 3, 4)),
+    ("five of spades sweep with Royal values: aces loose, in a build and in hand (the "
+     "multi-valued generator); 5S takes the loose cards and the build",
+     pos(["5S AS 9C 4D", "KD KH 8H 3S"], ["AH 3C 2D 5D", b("4C+AC", 5, 1)], system="cassino_royal",
+         options={"sweeps": True, "five_of_spades_sweep": True}), (1, 2, 3, 4)),
+    ("jacks take all with Finnish hand values: JS takes AH 3C 2D, its only move",
+     pos(["JS 9C 4D", "KD KH 8H"], ["AH 3C 2D"], system="finnish_kasino",
+         options={"jacks_take_all": True}), (1, 2, 3)),
+    ("five of spades sweep in Mulle: the second copy 5S' takes the table, the first 5S in it",
+     pos(["5S' 9C 4D", "KD KH 8H"], ["AH 3C 2D 5S"], system="mulle",
+         options={"five_of_spades_sweep": True}), (1, 2, 3)),
     # §3.37 opt_initial_pairs (AMB-20): granted at the deal, so the dealt position is the root
     ("initial pairs: opening deal of seed 36, the pair 9S 9D granted to the leader",
      new_hand(rules("cassino_standard", initial_pairs=True, sweeps=True), seed=36).to_position(),

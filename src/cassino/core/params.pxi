@@ -102,6 +102,8 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     if p.nids > NCARDS:
         raise ValueError(f"{rules.system} has {p.nids} card ids, more than the {NCARDS} "
                          "of these masks (the wide copy of the core plays it)")
+    if p.nids > 52:
+        p.sweep_cards |= p.sweep_cards << 52    # capture-all cards: Mulle's second copies too
     for i in range(NCARDS):
         p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids else 0
     if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13

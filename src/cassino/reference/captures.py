@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from ..cards import FACES, card_code, card_rank, rank_mask
+from ..cards import FACES, card_code, card_rank, double_mask, rank_mask
 from ..moves import Move
 from ..position import card_value, mask_sum
 from ..rules import Rules
@@ -69,13 +69,15 @@ def groups_ok(mask: int, v: int, rules: Rules) -> bool:
 
 
 def _sweep_cards(rules: Rules) -> tuple[int, bool]:
-    """The cards that capture every item when played on a table with prey, and whether
-    that is then their only move."""
+    """The cards that capture every item when played on a table with prey (both copies
+    of Mulle's double deck), and whether that is then their only move."""
     if rules.five_of_spades_sweep:
-        return 1 << FIVE_OF_SPADES, False
-    if rules.jacks_take_all:
-        return rank_mask(11), True
-    return 0, False
+        cards, only = 1 << FIVE_OF_SPADES, False
+    elif rules.jacks_take_all:
+        cards, only = rank_mask(11), True
+    else:
+        return 0, False
+    return (double_mask(cards) if rules.num_ids > 52 else cards), only
 
 
 def _with_builds(p: int, loose: int, bmask: list[int]) -> Iterator[Move]:
