@@ -544,11 +544,12 @@ MECH_SYSTEMS = [
     ("finnish_kasino", {"sweeps": True, "five_of_spades_sweep": True}),
     ("cassino_royal", {"jacks_take_all": True}),
     ("finnish_kasino", {"sweeps": True, "jacks_take_all": True}),
+    ("cassino_trailing_royals", {"jacks_take_all": True, "face_capture": "any"}),
 ]
 MECH_IDS = ["draw", "five-spades", "five-spades-loose", "pairs", "pairs-triples", "tablanette", "tablanette4",
             "pluck", "pluck-options", "pluck-four", "pluck-royal", "trailing-royals", "faces-pluck-three",
             "pluck-faces-michigan", "five-spades-royal", "five-spades-buckeye-loose", "five-spades-swedish",
-            "five-spades-finnish", "jacks-royal", "jacks-finnish"]
+            "five-spades-finnish", "jacks-royal", "jacks-finnish", "jacks-trailing-royals"]
 
 
 @pytest.mark.parametrize(("system", "base"), MECH_SYSTEMS, ids=MECH_IDS)

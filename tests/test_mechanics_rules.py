@@ -300,6 +300,20 @@ def test_five_of_spades_with_royal_values_leaves_builds_and_obeys_maximal(impl):
 
 
 @pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
+def test_jacks_take_all_with_face_builds_leave_the_jack_that_move_only(impl):
+    # cassino_trailing_royals (face cards build naturally, §3.11): a Jack that takes the
+    # whole table has no face-build moves and no trail; on an empty table it trails
+    p = make_position(["JH 2D 7H", "3H 3C 7S"], ["AS 2H 3D QS QH"], system="cassino_trailing_royals",
+                      options={"jacks_take_all": True})
+    s = impl.from_position(p)
+    assert of_card(s, "JH") == {canon("JHxAS,2H,3D,QS,QH")}
+    assert s.count_moves() == len(s.legal_moves())
+    s = impl.from_position(make_position(["JH 2D 7H", "3H 3C 7S"], [], system="cassino_trailing_royals",
+                                         options={"jacks_take_all": True}))
+    assert of_card(s, "JH") == {"JH"}
+
+
+@pytest.mark.parametrize("impl", IMPLS, ids=IMPL_IDS)
 @pytest.mark.parametrize("system", ["cassino_royal", "finnish_kasino", "mulle"])
 def test_jacks_take_all_under_other_card_valuations(impl, system):
     jack = "JS'" if system == "mulle" else "JS"

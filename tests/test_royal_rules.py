@@ -77,6 +77,14 @@ def test_big_ten_needs_royal_values():
         rules("cassino_standard", big_ten="any")
 
 
+@pytest.mark.parametrize("big_ten", ["any", "hand_only"])
+def test_big_ten_is_refused_with_the_double_deck(big_ten):
+    # Mulle's eight aces and two 10D would be ten two-valued cards (the core holds eight):
+    # refused when the rules are made, not later by the core
+    with pytest.raises(RulesError, match="double deck"):
+        rules("mulle", big_ten=big_ten)
+
+
 def test_table_values_list_each_cards_values_on_the_table():
     # (the reference's valuings read them: Rules.table_values, first value first)
     royal = rules("cassino_royal")

@@ -462,6 +462,12 @@ class Rules:
             )
         if self.big_ten != "none" and self.card_values != "royal":
             raise RulesError("big_ten (the 10 of diamonds worth 10 or 11) needs card_values=royal")
+        if self.big_ten != "none" and self.deck == "double104":
+            raise RulesError(
+                "big_ten (the 10 of diamonds worth 10 or 11) is for one deck: with the double "
+                "deck (deck=double104) the eight aces and two 10D would be ten two-valued "
+                "cards, and the core holds at most eight"
+            )
         if self.tie_hand_target < 0:
             raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:

@@ -1884,13 +1884,16 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     if buf.overflow:
         return -1
     resort = 0
-    if c.p.sweep_cards:
-        resort = sweep_pass(c, buf, hand, best)
-        if buf.overflow:
-            return -1
     if c.p.face_builds and hand & FACE_MASK:
         face_pass(c, buf, hand, best)
         resort = 1
+        if buf.overflow:
+            return -1
+    if c.p.sweep_cards:
+        # (after face_pass, which lists a Jack's moves again: a Jack that takes the whole
+        # table has that move only, as count_play_moves counts it)
+        if sweep_pass(c, buf, hand, best):
+            resort = 1
         if buf.overflow:
             return -1
     if c.p.maximal:
