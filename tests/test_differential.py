@@ -7,6 +7,7 @@ the suite already runs it).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 from typing import Any
@@ -19,6 +20,7 @@ import cassino
 from cassino import MoveLimitError, Rng, _reference, rules, shuffled_deck
 from cassino.cards import card_code
 from cassino.position import Position
+from cassino.rules import CHOICES, Rules
 from conftest import make_position, option_sets, random_options
 
 core = pytest.importorskip("cassino._core", reason="the Cython core is not built")
@@ -1134,3 +1136,55 @@ def test_104_bit_masks_convert_both_ways():
     assert s.to_position() == p
     m = cassino.Move(103, cassino.MoveKind.CAPTURE, 1 << 100)   # KC'xKS'
     assert s.is_legal(m) and s.push(m) == m and s.to_position().piles[0][-2:] == (100, 103)
+
+
+# -- random rule deviations: every implemented system with options changed at random --------
+# Each system's preset with one to three parameters set to a random value of their type (the
+# combinations rules() accepts), then a hand in lockstep: a generator path that misses a
+# parameter another path knows (a capture-all card, a face-build pass) shows up here.
+_FIXED_FIELDS = {"system", "player_range", "mechanics", "players", "teams", "deck"}
+_INT_VALUES = {
+    "sweep_points": (1, 2), "build_max_value": (10, 12, 14), "target": (11, 21),
+    "most_cards_points": (0, 3), "picture_points": (0, 1), "seven_diamonds_points": (0, 1),
+    "most_spades_points": (0, 2), "sistan_points": (0, 1), "most_clubs_points": (0, 1),
+    "good_two_points": (0, 1), "good_ten_points": (0, 2), "ace_points": (0, 1),
+    "mulle_points": (0, 1), "declaration_min_cards": (1, 2), "mokki_cutoff": (5, 10),
+    "hand_size": (4, 6), "table_cards": (0, 4), "tie_hand_target": (0, 5), "match_hands": (1, 3),
+}
+
+
+def _deviation(rng: Rng) -> tuple[str, dict[str, Any]]:
+    fields = [f for f in dataclasses.fields(Rules) if f.name not in _FIXED_FIELDS]
+    systems = cassino.implemented_systems()
+    system = systems[rng.below(len(systems))]
+    opts: dict[str, Any] = {}
+    for _ in range(1 + rng.below(3)):
+        f = fields[rng.below(len(fields))]
+        if f.type == "bool":
+            opts[f.name] = bool(rng.below(2))
+        elif f.name in CHOICES:
+            opts[f.name] = CHOICES[f.name][rng.below(len(CHOICES[f.name]))]
+        elif f.name in _INT_VALUES:
+            opts[f.name] = _INT_VALUES[f.name][rng.below(len(_INT_VALUES[f.name]))]
+    if rng.below(4) == 0:
+        opts["players"] = 2 + rng.below(3)
+    return system, opts
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_rule_deviations_match(seed):
+    rng = Rng(1000 + seed)
+    played = 0
+    while played < 15:
+        system, opts = _deviation(rng)
+        try:
+            r = rules(system, **opts)
+        except cassino.CassinoError:
+            continue              # (a combination the rules refuse, with their reason)
+        deal = rng.below(1 << 30)
+        if r.num_ids > 52:
+            biased_lockstep(r, deal, deal + 1, every=25, depth=2)
+        else:
+            lockstep(r, deal, deal + 1, perft_every=29)
+        assert core.random_hand(r, deal, deal % r.players) == _reference.random_hand(r, deal, deal % r.players)
+        played += 1
