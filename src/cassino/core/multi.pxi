@@ -771,7 +771,7 @@ cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_
 
 cdef void multi_sweep(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
     """sweep_pass for gen_multi's moves, before its sort, repeats and maximal filter
-    (docs/rules.md §3.37 opt_five_of_spades_sweep, Royal and Buckeye values): a card of
+    (docs/rules.md §3.37 opt_five_of_spades_sweep; Royal, Buckeye, Swedish, Mulle): a card of
     c.p.sweep_cards played on a table with prey takes sweep_takes(c), which replaces its
     trail (with sweep_only, every move of the card). ``best`` (NULL when unread) gets the
     size of that capture, for the maximal filter. As _reference.State._pseudo_multi."""
