@@ -1153,13 +1153,15 @@ _INT_VALUES = {
 }
 
 
+_DEVIATING_FIELDS = [f for f in dataclasses.fields(Rules) if f.name not in _FIXED_FIELDS]
+_SYSTEMS = cassino.implemented_systems()
+
+
 def _deviation(rng: Rng) -> tuple[str, dict[str, Any]]:
-    fields = [f for f in dataclasses.fields(Rules) if f.name not in _FIXED_FIELDS]
-    systems = cassino.implemented_systems()
-    system = systems[rng.below(len(systems))]
+    system = _SYSTEMS[rng.below(len(_SYSTEMS))]
     opts: dict[str, Any] = {}
     for _ in range(1 + rng.below(3)):
-        f = fields[rng.below(len(fields))]
+        f = _DEVIATING_FIELDS[rng.below(len(_DEVIATING_FIELDS))]
         if f.type == "bool":
             opts[f.name] = bool(rng.below(2))
         elif f.name in CHOICES:

@@ -1434,16 +1434,19 @@ cdef inline bint sweep_applies(Core* c) noexcept nogil:
     return (c.p.sweep_cards != 0 and c.h.to_move >= 0
             and (c.h.hands[c.h.to_move] & c.p.sweep_cards) != 0 and sweep_takes(c) != 0)
 
-cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
+cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best, bint multi) noexcept nogil:
     """The capture-all plays (docs/rules.md §3.37 opt_five_of_spades_sweep, §3.15 Tablanette
     Jacks): a card of c.p.sweep_cards played on a table with prey takes sweep_takes(c).
     That capture replaces the card's trail (with sweep_only, every move of the card).
-    Called by gen_moves on the generated list before the maximal filter; 1 when the list
-    must be sorted again."""
+    Called by gen_play_moves, and with ``multi`` by gen_multi (the holding of multi-valued
+    cards; Royal, Buckeye, Swedish, Mulle), on the generated list before the maximal filter;
+    ``best`` (NULL when unread) gets the size of the capture for that filter. 1 when the
+    list must be sorted again. As _reference.State._sweep_moves."""
     cdef mask_t cards = hand & c.p.sweep_cards
     cdef mask_t T = sweep_takes(c)
     cdef size_t r, w = 0
     cdef int p
+    cdef uint64_t held
     cdef CMove* mv
     if cards == 0 or T == 0:
         return 0
@@ -1460,10 +1463,12 @@ cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogi
         cards &= cards - 1
         # (only ordinary captures of builds left aside by five_of_spades_builds=false can
         # take more; best is set only for the maximal filter, which zeroes it first)
-        if c.p.maximal and cas_popcount(T) > best[p]:
+        if best != NULL and c.p.maximal and cas_popcount(T) > best[p]:
             best[p] = cas_popcount(T)
-        if is_legal(c, K_CAPTURE, p, T, 0, held_values(c, hand & ~((<mask_t>1) << p))):
-            emit(buf, p, K_CAPTURE, T, 0)
+        held = (held_multi(c, hand & ~((<mask_t>1) << p)) if multi
+                else held_values(c, hand & ~((<mask_t>1) << p)))
+        if is_legal(c, K_CAPTURE, p, T, 0, held):
+            emit_alt(buf, p, K_CAPTURE, T, 0, 0)
     return 1
 
 cdef mask_t UNPLUCKABLE = (<mask_t>0xF) | ((<mask_t>1) << 4) | ((<mask_t>1) << 38)  # aces, 2S, 10D
@@ -1892,7 +1897,7 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     if c.p.sweep_cards:
         # (after face_pass, which lists a Jack's moves again: a Jack that takes the whole
         # table has that move only, as count_play_moves counts it)
-        if sweep_pass(c, buf, hand, best):
+        if sweep_pass(c, buf, hand, best, False):
             resort = 1
         if buf.overflow:
             return -1

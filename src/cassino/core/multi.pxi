@@ -769,35 +769,6 @@ cdef inline bint relabelled(const Params* p, const CMove* moves, size_t g, size_
             return True
     return False
 
-cdef void multi_sweep(Core* c, MoveBuf* buf, mask_t hand, int* best) noexcept nogil:
-    """sweep_pass for gen_multi's moves, before its sort, repeats and maximal filter
-    (docs/rules.md §3.37 opt_five_of_spades_sweep; Royal, Buckeye, Swedish, Mulle): a card of
-    c.p.sweep_cards played on a table with prey takes sweep_takes(c), which replaces its
-    trail (with sweep_only, every move of the card). ``best`` (NULL when unread) gets the
-    size of that capture, for the maximal filter. As _reference.State._pseudo_multi."""
-    cdef mask_t cards = hand & c.p.sweep_cards
-    cdef mask_t T = sweep_takes(c)
-    cdef size_t r, w = 0
-    cdef int p
-    cdef CMove* mv
-    if cards == 0 or T == 0:
-        return
-    for r in range(buf.n):
-        mv = &buf.moves[r]
-        if (cards >> mv.card) & 1 and (
-                c.p.sweep_only or mv.kind == K_TRAIL or (mv.kind == K_CAPTURE and mv.takes == T)):
-            continue
-        buf.moves[w] = buf.moves[r]
-        w += 1
-    buf.n = w
-    while cards:
-        p = cas_ctz(cards)
-        cards &= cards - 1
-        if best != NULL and cas_popcount(T) > best[p]:
-            best[p] = cas_popcount(T)
-        if is_legal(c, K_CAPTURE, p, T, 0, held_multi(c, hand & ~((<mask_t>1) << p))):
-            emit_alt(buf, p, K_CAPTURE, T, 0, 0)
-
 cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_moves for a position with a multi-valued card in the hand to move or loose."""
     cdef mask_t hand = c.h.hands[c.h.to_move], m
@@ -828,9 +799,8 @@ cdef int gen_multi(Core* c, MoveBuf* buf) noexcept nogil:
             m &= m - 1
     if buf.overflow:
         return -1
-    if c.p.sweep_cards and sweep_applies(c):
-        multi_sweep(c, buf, hand, best if small == 0 else NULL)
-        swept = 1
+    if c.p.sweep_cards:
+        swept = sweep_pass(c, buf, hand, best if small == 0 else NULL, True)
         if buf.overflow:
             return -1
     if small != 2 or swept:

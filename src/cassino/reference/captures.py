@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..cards import FACES, card_code, card_rank, double_mask, rank_mask
 from ..moves import Move
@@ -164,6 +164,24 @@ class Captures(StateBase):
         if self.rules.five_of_spades_sweep and not self.rules.five_of_spades_builds:
             return self.loose
         return self.table_mask
+
+    def _sweep_moves(self, moves: Iterable[Move], only: int | None, captures: bool = True) -> list[Move]:
+        """``moves`` (pseudo moves) with the capture-all plays (docs/rules.md §3.37
+        opt_five_of_spades_sweep, §3.15 Tablanette Jacks): a sweep card played on a table with
+        prey takes all of it (:meth:`_sweep_takes`). That capture replaces the card's trail and
+        its ordinary capture of the same cards, and with ``sweep_only`` every move of the card.
+        ``captures=False`` (a listing without captures) drops those moves and adds none. As the
+        core's ``sweep_pass``."""
+        sweep_cards, sweep_only = _sweep_cards(self.rules)
+        prey = self._sweep_takes()
+        cards = self._playable(only) & sweep_cards if prey else 0
+        if not cards:
+            return list(moves)
+        out = [m for m in moves if not (cards >> m.card & 1 and (
+            sweep_only or m.kind == TRAIL or (m.kind == CAPTURE and m.takes == prey)))]
+        if captures:
+            out.extend(Move(p, CAPTURE, prey) for p in bits(cards))
+        return out
 
     def _unlisted_single_group(self, p: int, takes: int) -> bool:
         """Whether :meth:`_single_group` lists no capture of ``takes`` by ``p``: one loose

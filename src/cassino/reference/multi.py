@@ -24,7 +24,6 @@ from .base import (
 )
 from .captures import (
     _partitionable,
-    _sweep_cards,
     _with_builds,
     groups_ok_values,
 )
@@ -159,17 +158,7 @@ class MultiValued(StateBase):
                             w = b.value + vp + sum(vals.values())
                             if w <= r.build_max_value:
                                 moves.add(Move(p, INCREASE, sub | b.cards, w, self._fixed(vals | pv)))
-        sweep_cards, sweep_only = _sweep_cards(r)
-        prey = self._sweep_takes()
-        for p in bits(self._playable(only) & sweep_cards) if prey else ():
-            # docs/rules.md §3.37 opt_five_of_spades_sweep: played on a table with prey, the
-            # card takes all of it instead of trailing (as State._pseudo_moves)
-            moves.discard(Move(p, TRAIL))
-            if sweep_only:
-                moves = {m for m in moves if m.card != p}
-            if captures:
-                moves.add(Move(p, CAPTURE, prey))
-        return self._canonical(sorted(moves))
+        return self._canonical(sorted(set(self._sweep_moves(moves, only, captures))))
 
     def _unlisted_multi_capture(self, p: int, takes: int) -> bool:
         """Whether :meth:`_pseudo_multi` lists no capture of ``takes`` by ``p`` at any of
@@ -295,26 +284,15 @@ class MultiValued(StateBase):
         any loose cards of its own rank, each alone, beside such groups."""
         r = self.rules
         out: list[Move] = []
-        sweep_cards, sweep_only = _sweep_cards(r)
-        prey = self._sweep_takes()
         for p in bits(self._playable(only)):
-            sweeping = sweep_cards >> p & 1 and prey
-            if sweeping:
-                # docs/rules.md §3.37 opt_five_of_spades_sweep: on a table with prey, the
-                # card takes all of it instead of trailing (as State._pseudo_moves)
-                out.append(Move(p, CAPTURE, prey))
-                if sweep_only:
-                    continue
-            else:
-                out.append(Move(p, TRAIL))
+            out.append(Move(p, TRAIL))
             hv = r.hand_value(p)
             same = self.loose & rank_mask(card_rank(p)) if r.rank_pairing_always else 0
             cand = sum(1 << c for c in bits(self._pool()) if r.card_value(c) <= hv) | same
             for sub in self._subsets(cand):
                 if sub and self._finnish_groups(sub, sub & same, hv):
-                    if not (sweeping and sub == prey):
-                        out.append(Move(p, CAPTURE, sub))
-        return out
+                    out.append(Move(p, CAPTURE, sub))
+        return self._sweep_moves(out, only)
 
     def _finnish_groups(self, sub: int, same: int, hv: int) -> bool:
         """Whether the loose cards ``sub``, but for some of ``same`` (cards of the played

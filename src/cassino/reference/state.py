@@ -289,23 +289,11 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         trails = kinds is None or TRAIL in kinds
         captures = kinds is None or CAPTURE in kinds
         builds = kinds is None or any(k in kinds for k in BUILD_KINDS)
-        sweep_cards, sweep_only = _sweep_cards(self.rules)
-        prey = self._sweep_takes()
         for p in bits(self._playable(only)):
-            if sweep_cards >> p & 1 and prey:
-                # docs/rules.md §3.37 opt_five_of_spades_sweep / §3.15 Tablanette Jacks: played
-                # on a table with prey, the card takes all of it instead of trailing
-                if captures:
-                    out.append(Move(p, CAPTURE, prey))
-                if sweep_only:
-                    continue
-                if captures:
-                    out.extend(m for m in self._captures(p) if m.takes != prey)
-            else:
-                if trails:
-                    out.append(Move(p, TRAIL))
-                if captures:
-                    out.extend(self._captures(p))
+            if trails:
+                out.append(Move(p, TRAIL))
+            if captures:
+                out.extend(self._captures(p))
             if not builds:
                 continue
             if card_value(p) and self.rules.build_kinds != "none":
@@ -317,7 +305,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                     out.extend(self._increases(p))
             elif self.rules.face_cards_all_four:
                 out.extend(self._face_builds(p))
-        return out
+        return self._sweep_moves(out, only, captures)
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
         legal, reasons = self._card_moves()
