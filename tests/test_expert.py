@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import cassino
-from cassino import Rng, rules
+from cassino import Rng, expert, rules
 from cassino.expert import ExpertPlayer, _known
 from cassino.greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
 from cassino.moves import Move
@@ -235,3 +235,57 @@ def test_card_reading_forgets_another_hand() -> None:
     with pytest.raises(PlayerError, match="infer"):
         make_player("expert:infer=true")
     assert make_player("expert:infer=2.5").infer == 2.5    # type: ignore[attr-defined]
+
+
+def test_card_reading_passes_over_a_choice_among_too_many_moves(monkeypatch: Any) -> None:
+    # a reply chosen among more than INFER_MAX_MOVES legal moves weighs no hand: with the
+    # bound at 0 every hand is as likely as any other; with the default, they differ
+    seen = {"varied": 0, "flat": 0}
+
+    def check(state: Any, view: View, bot: ExpertPlayer) -> None:
+        evidence = bot._evidence(view)
+        hands = [view.sample_world(Rng(k)).hand(1).mask for k in range(8)]
+        seen["varied"] += len(set(bot._likelihoods(hands, evidence))) > 1
+        monkeypatch.setattr(expert, "INFER_MAX_MOVES", 0)
+        assert bot._likelihoods(hands, evidence) == [1.0] * len(hands)
+        monkeypatch.setattr(expert, "INFER_MAX_MOVES", 1_000)
+        seen["flat"] += 1
+
+    _against_greedy(3, check)
+    assert seen["flat"] >= 10 and seen["varied"] >= 5, seen
+
+
+class _CountingExpert(ExpertPlayer):
+    """An expert that counts its Python evaluations."""
+
+    evaluated = 0
+
+    def evaluate(self, view: View, move: Move) -> float:
+        self.evaluated += 1
+        return super().evaluate(view, move)
+
+
+@pytest.mark.parametrize("system", implemented_systems())
+def test_the_root_scores_are_the_python_evaluation(system: str) -> None:
+    """The lookahead's first sort scores the moves in the core (a world of the view with the
+    expert's weights): the same doubles as :meth:`ExpertPlayer.evaluate`, races won or open."""
+    r = rules(system)
+    bot = _CountingExpert()
+    positions = won = 0
+    for seed in range(4):
+        state = cassino.State.deal(r, seed % r.players, seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            moves = state.legal_moves()
+            if len(moves) > 1 and state.ply % 3 == seed % 3:
+                view = View.of(state, state.to_move)
+                before = bot.evaluated
+                got = bot._root_scores(view, moves)
+                assert bot.evaluated - before == (len(moves) if PURE else 0)
+                assert got == [ExpertPlayer.evaluate(bot, view, m) for m in moves]
+                positions += 1
+                won += bot._weights(view) != card_weights(r)
+            state.push(moves[rng.below(len(moves))])
+    assert positions >= 20
+    if len(View.of(state, 0).pile_sizes) == 2 and system not in ("callabra", "kontsina"):
+        assert won > 0     # (those two: no race decided in these four random hands)

@@ -38,6 +38,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ._rng import Rng
 from .cards import SPADES
 from .greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weights
 from .moves import Move, MoveKind
@@ -47,6 +48,7 @@ __all__ = [
     "ENDGAME_CARDS",
     "ENDGAME_NODES",
     "INFER_CANDIDATES",
+    "INFER_MAX_MOVES",
     "INFER_SHARPNESS",
     "LOOKAHEAD_WIDTH",
     "LOOKAHEAD_WORLDS",
@@ -68,6 +70,10 @@ INFER_SHARPNESS = 5.0
 is ``exp(infer * score)`` over the sum of that for every legal move, greedy scores (0: off)."""
 INFER_CANDIDATES = 4
 """Samples drawn for each world the lookahead keeps, when card reading has moves to read."""
+INFER_MAX_MOVES = 1_000
+"""Card reading passes over an opponent's move chosen among more legal moves than this (in
+the first hand it weighs): each hand weighed would list and score them all, and a choice
+among so many says little of the hand. Standard play never comes near it."""
 
 
 class _OutOfNodes(Exception):
@@ -124,11 +130,27 @@ class ExpertPlayer(GreedyPlayer):
                 return got
         if not self.worlds or len(view.pile_sizes) != 2:
             return super().choose(view, moves)
-        scores = [self.evaluate(view, m) for m in moves]
+        scores = self._root_scores(view, moves)
         order = sorted(range(len(moves)), key=lambda i: -scores[i])[: self.width]
         if len(order) == 1:
             return moves[order[0]]
         return moves[order[self._lookahead(view, [moves[i] for i in order])]]
+
+    def _root_scores(self, view: View, moves: Sequence[Move]) -> list[float]:
+        """:meth:`evaluate` of each of ``moves``: in the core, the greedy scores of a world of
+        the view with this player's weights (the same doubles, ``tests/test_core_greedy.py``;
+        the world's hidden cards do not enter them), else in Python. The world comes from its
+        own ``Rng(0)``, so the player's draws are those of the Python path."""
+        try:
+            world: Any = view.sample_world(Rng(0))
+        except PlayerError:
+            world = None
+        if (hasattr(world, "greedy_scores") and world.to_move == view.seat
+                and world.num_moves() == len(moves) and world.legal_moves() == list(moves)):
+            world._set_greedy_weights(self._weights(view))
+            got: list[float] = world.greedy_scores()
+            return got
+        return [self.evaluate(view, m) for m in moves]
 
     # -- the sampled lookahead ---------------------------------------------------------------
     def _lookahead(self, view: View, moves: list[Move]) -> int:
@@ -150,14 +172,12 @@ class ExpertPlayer(GreedyPlayer):
                 v = _taken(r, ws, world, move)
                 if not world.is_over:
                     sign = 1.0 if r.team_of(world.to_move) == team else -1.0
-                    legal = world.legal_moves()
-                    scores = _scores(world, legal, self._scorer)
-                    reply = legal[max(range(len(legal)), key=scores.__getitem__)]
+                    reply = _greedy_best(world, self._scorer)[0]
                     world.push(reply)
                     v += sign * _taken(r, ws, world, reply)
                     if not world.is_over:
                         sign = 1.0 if r.team_of(world.to_move) == team else -1.0
-                        v += sign * max(_scores(world, world.legal_moves(), self._scorer))
+                        v += sign * _greedy_best(world, self._scorer)[1]
                     world.pop()
                 world.pop()
                 totals[j] += v
@@ -245,11 +265,13 @@ class ExpertPlayer(GreedyPlayer):
     ) -> list[float]:
         """:meth:`_likelihood` of each of ``hiddens``. Each position of the evidence is built
         once and the opponent's hand set in it (``State._set_hidden_hand``) where the core
-        can (``swap``); else built for each hand."""
+        can (``swap``); else built for each hand. A move chosen among more than
+        ``INFER_MAX_MOVES`` (in the first hand weighed) weighs no hand."""
         logs = [0.0] * len(hiddens)
         for then, mine, seat, reply, since in evidence:
             base: Any = None
             unseen = then.unseen.mask
+            first = True
             for k, hidden in enumerate(hiddens):
                 if logs[k] == -math.inf:
                     continue
@@ -269,6 +291,10 @@ class ExpertPlayer(GreedyPlayer):
                     if swap and hasattr(before, "_set_hidden_hand"):
                         base = before
                 before.push(mine)
+                if first and before.to_move == seat and before.count_moves() > INFER_MAX_MOVES:
+                    before.pop()
+                    break                   # (no hand weighed yet for this move)
+                first = False
                 legal = before.legal_moves() if before.to_move == seat else []
                 if reply not in legal:
                     logs[k] = -math.inf
@@ -354,6 +380,19 @@ def _scores(state: Any, moves: list[Move], scorer: GreedyPlayer) -> list[float]:
         return got
     view = View.of(state, state.to_move)    # the reference: the same scores, in Python
     return [scorer.evaluate(view, m) for m in moves]
+
+
+def _greedy_best(state: Any, scorer: GreedyPlayer) -> tuple[Move, float]:
+    """The first legal move of best greedy score for the seat to move, and that score. The
+    core lists the moves once, for its scores, and makes one ``Move`` of them."""
+    if hasattr(state, "greedy_scores"):
+        scores: list[float] = state.greedy_scores()
+        i = max(range(len(scores)), key=scores.__getitem__)
+        return state.move_at(i), scores[i]
+    legal = state.legal_moves()
+    scores = _scores(state, legal, scorer)
+    i = max(range(len(scores)), key=scores.__getitem__)
+    return legal[i], scores[i]
 
 
 def _taken(r: Any, ws: tuple[float, ...], state: Any, move: Move) -> float:
