@@ -11,7 +11,7 @@ import pytest
 
 import cassino
 from cassino import Rng, expert, rules
-from cassino.expert import ExpertPlayer, _known
+from cassino.expert import ExpertPlayer, _known, _ordered
 from cassino.greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, card_weights
 from cassino.moves import Move
 from cassino.players import PlayerError, View, make_player
@@ -85,6 +85,56 @@ def test_the_known_end_of_a_hand_is_played_exactly() -> None:
         g = GreedyPlayer(seed=1).choose(view, state.legal_moves())
         greedy_lost += values[g] < max(values.values())
     assert greedy_lost > 0   # the positions are ones where the search matters
+
+
+def against_greedy(state: Any, team: int) -> float:
+    """The hand's final margin of ``team`` when it plays best and the other team as the
+    greedy player would (its best-scoring moves, ties averaged): every line, no pruning."""
+    if state.is_over:
+        totals = state.hand_totals()
+        return float(totals[team] - totals[1 - team])
+    moves = state.legal_moves()
+    if state.rules.team_of(state.to_move) == team:
+        values = []
+        for move in moves:
+            state.push(move)
+            values.append(against_greedy(state, team))
+            state.pop()
+        return max(values)
+    view = View.of(state, state.to_move)
+    scores = [GreedyPlayer().evaluate(view, m) for m in moves]
+    replies = [m for m, x in zip(moves, scores, strict=True) if x >= max(scores) - 1e-9]
+    total = 0.0
+    for move in replies:
+        state.push(move)
+        total += against_greedy(state, team)
+        state.pop()
+    return total / len(replies)
+
+
+def test_a_tie_at_best_play_goes_to_the_move_best_against_greedy() -> None:
+    # among the moves of the best margin under best play, the expert plays one of the best
+    # margin against a greedy opponent; in some positions that is not the first tied move
+    # in greedy order (the choice before this rule)
+    decided = 0
+    for state in known_positions(10 if PURE else 40):
+        seat = state.to_move
+        team = state.rules.team_of(seat)
+        view = View.of(state, seat)
+        best: dict[Move, float] = {}
+        values = {}
+        for move in state.legal_moves():
+            state.push(move)
+            values[move] = exact(state, team)
+            best[move] = against_greedy(state, team)
+            state.pop()
+        tied = [m for m in state.legal_moves() if values[m] == max(values.values())]
+        chosen = ExpertPlayer(seed=1).choose(view, state.legal_moves())
+        assert chosen in tied
+        assert best[chosen] == pytest.approx(max(best[m] for m in tied))
+        first = next(m for m in _ordered(state, state.legal_moves(), GreedyPlayer()) if m in tied)
+        decided += best[first] < best[chosen] - 1e-9
+    assert decided > 0
 
 
 def test_a_spent_budget_falls_back_to_the_heuristic() -> None:

@@ -22,7 +22,9 @@ where nothing is hidden.
   opponent's hand (two players, or the last cards of a partnership hand), the position
   is known exactly: the player searches it to the end (alpha-beta over the hand's point
   margin, moves ordered by the greedy score, within ``nodes`` positions) and plays the
-  best move; a tie goes to the better greedy score. Past the budget it plays as above.
+  best move. Among moves of the same best margin it plays the one that does best against
+  a greedy opponent (the greedy player's moves in that position, its ties averaged), then
+  the better greedy score. Past the budget it plays as above.
 
 >>> import cassino
 >>> from cassino.players import View
@@ -40,7 +42,7 @@ from typing import Any
 
 from ._rng import Rng
 from .cards import SPADES
-from .greedy import CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weights
+from .greedy import _EPS, CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weights
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 
@@ -333,6 +335,9 @@ class ExpertPlayer(GreedyPlayer):
 
     # -- the known end of a hand -------------------------------------------------------------
     def _solve(self, view: View, moves: Sequence[Move]) -> Move | None:
+        """The known position's best move: the best margin under best play by both teams,
+        a tie broken by the margin against a greedy opponent, then by the greedy score.
+        None past the node budget (of the first part) or where no world can be built."""
         try:
             world: Any = view.sample_world(self._rng)
         except PlayerError:
@@ -343,19 +348,32 @@ class ExpertPlayer(GreedyPlayer):
         r = view.rules
         team = r.team_of(view.seat)
         budget = [self.nodes]
-        chosen: Move | None = None
+        ordered = _ordered(world, legal, self._scorer)
+        values = []
         best = -(1 << 30)
         try:
-            for move in _ordered(world, legal, self._scorer):
+            for move in ordered:
                 world.push(move)
-                v = _minimax(world, r, team, best, 1 << 30, budget, self._scorer)
+                # (alpha at best - 1: a move as good as the best so far gets its exact margin)
+                v = _minimax(world, r, team, best - 1, 1 << 30, budget, self._scorer)
                 world.pop()
-                if v > best or chosen is None:
-                    best, chosen = v, move
+                values.append(v)
+                best = max(best, v)
         except _OutOfNodes:
             return None
+        tied = [m for m, v in zip(ordered, values, strict=True) if v == best]
+        chosen, top = tied[0], -math.inf
+        if len(tied) > 1:
+            try:
+                for move in tied:
+                    world.push(move)
+                    margin = _against_greedy(world, r, team, budget, self._scorer)
+                    world.pop()
+                    if margin > top + _EPS:
+                        chosen, top = move, margin
+            except _OutOfNodes:
+                return tied[0]
         return chosen
-
 
 def _spades(mask: int) -> int:
     return (mask & SPADES).bit_count() + (mask >> 52 & SPADES).bit_count()
@@ -440,6 +458,34 @@ def _minimax(
         if alpha >= beta:
             break
     return v
+
+
+def _against_greedy(state: Any, r: Any, team: int, budget: list[int], scorer: GreedyPlayer) -> float:
+    """The hand's final point margin of ``team`` when it plays best and the other teams play
+    as the greedy player would from their seats (its moves of best score, ties averaged)."""
+    if state.is_over:
+        totals = state.hand_totals()
+        return float(totals[team] - totals[1 - team])
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _OutOfNodes
+    moves = state.legal_moves()
+    if r.team_of(state.to_move) == team:
+        v = -math.inf
+        for move in moves:
+            state.push(move)
+            v = max(v, _against_greedy(state, r, team, budget, scorer))
+            state.pop()
+        return v
+    scores = _scores(state, moves, scorer)
+    top = max(scores)
+    replies = [m for m, x in zip(moves, scores, strict=True) if x >= top - _EPS]
+    total = 0.0
+    for move in replies:
+        state.push(move)
+        total += _against_greedy(state, r, team, budget, scorer)
+        state.pop()
+    return total / len(replies)
 
 
 PLAYERS["expert"] = ExpertPlayer
