@@ -337,7 +337,8 @@ class ExpertPlayer(GreedyPlayer):
     def _solve(self, view: View, moves: Sequence[Move]) -> Move | None:
         """The known position's best move: the best margin under best play by both teams,
         a tie broken by the margin against a greedy opponent, then by the greedy score.
-        None past the node budget (of the first part) or where no world can be built."""
+        None where no world can be built or the best play's search runs out of nodes; if
+        the tie-break does, the first of the tied moves in greedy order."""
         try:
             world: Any = view.sample_world(self._rng)
         except PlayerError:
@@ -374,6 +375,7 @@ class ExpertPlayer(GreedyPlayer):
             except _OutOfNodes:
                 return tied[0]
         return chosen
+
 
 def _spades(mask: int) -> int:
     return (mask & SPADES).bit_count() + (mask >> 52 & SPADES).bit_count()
@@ -430,16 +432,25 @@ def _ordered(state: Any, moves: list[Move], scorer: GreedyPlayer) -> list[Move]:
     return [moves[i] for i in order]
 
 
-def _minimax(
-    state: Any, r: Any, team: int, alpha: int, beta: int, budget: list[int], scorer: GreedyPlayer
-) -> int:
-    """The hand's final point margin of ``team`` under best play by both teams."""
+def _end_or_spend(state: Any, team: int, budget: list[int]) -> int | None:
+    """The hand's final point margin of ``team`` when it is over; else None, and one node of
+    ``budget`` spent (:class:`_OutOfNodes` when none is left)."""
     if state.is_over:
         totals = state.hand_totals()
         return int(totals[team] - totals[1 - team])
     budget[0] -= 1
     if budget[0] < 0:
         raise _OutOfNodes
+    return None
+
+
+def _minimax(
+    state: Any, r: Any, team: int, alpha: int, beta: int, budget: list[int], scorer: GreedyPlayer
+) -> int:
+    """The hand's final point margin of ``team`` under best play by both teams."""
+    end = _end_or_spend(state, team, budget)
+    if end is not None:
+        return end
     moves = state.legal_moves()
     if len(moves) > 1:
         moves = _ordered(state, moves, scorer)
@@ -463,12 +474,9 @@ def _minimax(
 def _against_greedy(state: Any, r: Any, team: int, budget: list[int], scorer: GreedyPlayer) -> float:
     """The hand's final point margin of ``team`` when it plays best and the other teams play
     as the greedy player would from their seats (its moves of best score, ties averaged)."""
-    if state.is_over:
-        totals = state.hand_totals()
-        return float(totals[team] - totals[1 - team])
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _OutOfNodes
+    end = _end_or_spend(state, team, budget)
+    if end is not None:
+        return float(end)
     moves = state.legal_moves()
     if r.team_of(state.to_move) == team:
         v = -math.inf
