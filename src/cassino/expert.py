@@ -147,11 +147,13 @@ class ExpertPlayer(GreedyPlayer):
             world: Any = view.sample_world(Rng(0))
         except PlayerError:
             world = None
-        if (hasattr(world, "greedy_scores") and world.to_move == view.seat
-                and world.num_moves() == len(moves) and world.legal_moves() == list(moves)):
+        if hasattr(world, "greedy_scores") and world.to_move == view.seat:
             world._set_greedy_weights(self._weights(view))
             got: list[float] = world.greedy_scores()
-            return got
+            # (the scores' listing, read without listing again: is it ``moves``?)
+            if len(got) == len(moves) and all(
+                    world.move_at(i) == m for i, m in enumerate(moves)):
+                return got
         return [self.evaluate(view, m) for m in moves]
 
     # -- the sampled lookahead ---------------------------------------------------------------
