@@ -17,6 +17,11 @@ cdef extern from "_mask.h":
     int cas_top(mask_t x) nogil
     uint64_t cas_lo(mask_t x) nogil
     uint64_t cas_hi(mask_t x) nogil
+    int cas_ctz64(uint64_t x) nogil
+    int cas_popcount64(uint64_t x) nogil
+    uint64_t cas_eq_bytes64(const uint8_t* b, uint8_t v) nogil
+    void cas_fam_join(uint64_t* acc, const uint64_t* disj, int g, int w) nogil
+    void cas_bytes_double(uint8_t* b, int half, uint8_t add) nogil
 
 cdef enum:
     MAX_SEATS = 8
@@ -163,6 +168,8 @@ cdef struct Params:
     int gr_limit             # sum groups past which a greedy score is the reference's
     int general_paths        # list multi-valued and Diloti positions by their general paths
                              # (State._general_paths, tests compare the paths)
+    int pick_ok              # capture-only rules: count and pick moves without listing
+                             # (pick_setup, core/captures.pxi)
 
 cdef struct Core:
     Params p

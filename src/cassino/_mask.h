@@ -9,6 +9,7 @@
 #define CASSINO_MASK_H
 
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t cas_mask_t;
 #define CAS_NCARDS 52
@@ -21,12 +22,71 @@ static inline uint64_t cas_hi(cas_mask_t x) { (void)x; return 0; }
 /* the highest set bit of a nonzero mask */
 static inline int cas_top(cas_mask_t x) { return 63 - __builtin_clzll(x); }
 
+/* 64-bit words of either width's code (families of subsets, value sets) */
+static inline int cas_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int cas_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* bit s of the result set when bytes[s] == v, for s < 64 (SSE2 on x86-64: 4 compares) */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+static inline uint64_t cas_eq_bytes64(const uint8_t *bytes, uint8_t v) {
+    uint64_t r = 0;
+#if defined(__SSE2__)
+    __m128i t = _mm_set1_epi8((char)v);
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
+        r |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, t)) << (16 * k);
+    }
+#else
+    for (int s = 0; s < 64; s++)
+        r |= (uint64_t)(bytes[s] == v) << s;
+#endif
+    return r;
+}
+
+/* b[half .. 2 * half) = b[0 .. half) + add, half a power of two (bytes that do not overflow:
+ * eight at a time in a 64-bit word) */
+static inline void cas_bytes_double(uint8_t *b, int half, uint8_t add) {
+    int j;
+    if (half < 8) {
+        for (j = 0; j < half; j++)
+            b[half + j] = (uint8_t)(b[j] + add);
+        return;
+    }
+    uint64_t k = 0x0101010101010101ULL * add, x;
+    for (j = 0; j < half; j += 8) {
+        memcpy(&x, b + j, 8);
+        x += k;
+        memcpy(b + half + j, &x, 8);
+    }
+}
+
+/* Families of subsets of up to 8 loose cards: 256-bit words, w 64-bit words of them used.
+ * acc |= (acc & disj) << g, the shift across the words (bits past w words dropped) */
+static inline void cas_fam_join(uint64_t *acc, const uint64_t *disj, int g, int w) {
+    uint64_t t[4];
+    int k, ws = g >> 6, bs = g & 63;
+    for (k = 0; k < w; k++)
+        t[k] = acc[k] & disj[k];
+    for (k = w - 1; k >= ws; k--) {
+        uint64_t x = t[k - ws] << bs;
+        if (bs && k - ws >= 1)
+            x |= t[k - ws - 1] >> (64 - bs);
+        acc[k] |= x;
+    }
+}
+
 typedef unsigned __int128 cas128_mask_t;
 #define CAS128_NCARDS 104
 #define CAS128_MAX_BUILDS 52  /* 104 / 2 */
+/* branchless (a conditional move): which half holds the lowest bit is data, and a branch on
+ * it is mispredicted about as often as the two copies of a card are mixed in a mask */
 static inline int cas128_ctz(cas128_mask_t x) {
     uint64_t lo = (uint64_t)x;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+    int z = lo == 0;
+    uint64_t w = z ? (uint64_t)(x >> 64) : lo;
+    return __builtin_ctzll(w) + (z << 6);
 }
 static inline int cas128_popcount(cas128_mask_t x) {
     return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));

@@ -2269,8 +2269,11 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     cdef uint64_t total = 0
     cdef int p
     cdef bint sweeping
+    cdef Pick P
     if c.h.to_move < 0:
         return 0
+    if c.p.pick_ok and pick_setup(c, &P):
+        return P.total
     if c.p.nmulti and multi_position(c):
         return count_multi(c)
     if c.p.callabra:
@@ -2296,3 +2299,195 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     if total == 0:
         total = <uint64_t>cas_popcount(hand)
     return total
+
+# ---------------------------------------------------------------------------------------
+# Capture-only tables: count the moves, and pick one by its index, without listing
+# ---------------------------------------------------------------------------------------
+# Under rules that build nothing and let a capture take any union of disjoint groups of the
+# played card's value (Swedish Kassino, Mulle: Params.pick_ok), with no build on the table,
+# the moves of a hand card p are its trail and one capture for each nonempty subset of the
+# loose cards that splits into groups of one value of p, each loose multi-valued card at
+# either of its table values (per group: the groups are disjoint). With n <= PICK_MAX
+# loose cards, a subset is its compressed index (bit i: the i-th loose card by id) and a
+# family of subsets a 2^n-bit word. The groups of total v, G(v), come from a subset-sum
+# pass over the cards; the unions of disjoint groups of G(v) from F = {∅} and, group by
+# group, F |= (F ∩ DISJ[g]) << g (the index of s ∪ g is s + g). The empty
+# set stands for the trail: p's moves in canonical order (trail, then captures in takes
+# order, which the compressed index keeps) are the set bits of F_p in increasing order.
+# gen_moves lists the same moves; the differential tests compare the two.
+
+cdef enum:
+    PICK_MAX = 8             # loose cards: a family of subsets in at most 4 64-bit words
+    PICK_WORDS = 4           # (SMALL_WORDS: DISJ's rows)
+    PICK_HAND = 16           # hand cards
+
+cdef struct Pick:
+    uint64_t total           # the number of legal moves
+    int n                    # loose cards
+    int w                    # 64-bit words of a family: 1, 2 or 4
+    int nh                   # hand cards
+    uint8_t ids[PICK_MAX]    # the loose cards, ascending
+    uint8_t cards[PICK_HAND] # the hand cards, ascending
+    uint64_t fam[PICK_HAND][PICK_WORDS]  # each hand card's moves: the trail (bit 0), captures
+
+cdef bint pick_params(Params* p, object rules):
+    """Params.pick_ok: rules whose every move is a trail or a capture of a union of disjoint
+    groups, and nothing else constrains (no build, no capture-all card, no extent, no pluck,
+    every card of the deck with a value and its hand value the table one)."""
+    cdef int i
+    if (p.build_max != 0 or p.maximal or p.max_sum_groups != BIG_SUMS or p.sweep_cards
+            or p.pluck or p.callabra or p.single_group or p.rank_pairs or p.diloti
+            or p.face_builds or p.obligation or p.holding_invariant or not p.combine
+            or p.finnish or rules.match_mode != "value"):
+        return False
+    for i in range(p.nids):
+        if p.val[i] == 0 or p.hval[i] != p.val[i]:
+            return False
+    return True
+
+cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
+    """Fill P for the position, or False when it is no capture-only table of at most
+    PICK_MAX loose cards and PICK_HAND hand cards (then list). The loose multi-valued cards
+    must share one difference of their two values (the Royal ace: 13)."""
+    cdef mask_t hand, loose, m
+    cdef uint8_t sums[1 << PICK_MAX]   # sums[s]: the total of subset s, first values
+    cdef uint8_t nalt[1 << PICK_MAX]   # nalt[s]: its multi-valued cards
+    cdef uint64_t clo[NVALUES][PICK_WORDS]
+    cdef uint64_t g[PICK_WORDS]
+    cdef uint64_t atleast[PICK_WORDS]
+    cdef uint64_t x
+    cdef uint64_t* f
+    cdef uint32_t have = 0
+    cdef int i, j, k, q, v, a, a2, d = 0, half, vmax = 0, card, alts = 0, w
+    cdef int vs[2]
+    cdef bint multi
+    if not c.p.pick_ok or c.p.general_paths or c.h.nbuilds or c.h.to_move < 0:
+        return False
+    hand = c.h.hands[c.h.to_move]
+    loose = c.h.loose
+    if hand == 0 or cas_popcount(loose) > PICK_MAX or cas_popcount(hand) > PICK_HAND:
+        return False
+    if (hand | loose) & ~c.p.num_mask:
+        return False
+    P.nh = 0
+    m = hand
+    while m:
+        card = cas_ctz(m)
+        m &= m - 1
+        P.cards[P.nh] = <uint8_t>card
+        P.nh += 1
+        if c.p.hval[card] > vmax:
+            vmax = c.p.hval[card]
+        if c.p.alt_val[card] > vmax:
+            vmax = c.p.alt_val[card]
+    if vmax >= NVALUES:
+        return False
+    # the subsets' totals, by doubling: the subsets with card i are those without, + 2^i
+    multi = (loose & c.p.multi_mask) != 0
+    P.n = 0
+    sums[0] = 0
+    nalt[0] = 0
+    m = loose
+    while m:
+        i = P.n
+        P.ids[i] = <uint8_t>cas_ctz(m)
+        m &= m - 1
+        P.n += 1
+        a = c.p.val[P.ids[i]]
+        a2 = c.p.alt_table[P.ids[i]]
+        k = 0
+        if a2:
+            if not multi:
+                return False     # (a table value without a hand one: no rules have it)
+            if d == 0:
+                d = a2 - a
+            elif a2 - a != d:
+                return False
+            k = 1
+            alts += 1
+        cas_bytes_double(sums, 1 << i, <uint8_t>a)
+        if multi:
+            cas_bytes_double(nalt, 1 << i, <uint8_t>k)
+    if d <= 0 and alts:
+        return False
+    w = 1 if P.n <= 6 else (2 if P.n == 7 else 4)
+    P.w = w
+    half = 1 << P.n
+    if half < 64:
+        memset(&sums[half], 255, 64 - half)   # (no total: the compares cover 64-bit words)
+    P.total = 0
+    for j in range(P.nh):
+        card = P.cards[j]
+        vs[0] = c.p.hval[card]
+        vs[1] = c.p.alt_val[card]
+        f = P.fam[j]
+        f[0] = 1                         # the trail
+        for q in range(1, w):
+            f[q] = 0
+        for i in range(2):
+            v = vs[i]
+            if v == 0:
+                continue
+            if not (have >> v) & 1:
+                # the groups of total v: k of their multi-valued cards at the second value
+                for q in range(w):
+                    g[q] = cas_eq_bytes64(&sums[64 * q], <uint8_t>v)
+                    atleast[q] = ~(<uint64_t>0)
+                k = 1
+                while k <= alts and v - k * d >= 0:
+                    for q in range(w):
+                        atleast[q] &= ~cas_eq_bytes64(&nalt[64 * q], <uint8_t>(k - 1))
+                        g[q] |= cas_eq_bytes64(&sums[64 * q], <uint8_t>(v - k * d)) & atleast[q]
+                    k += 1
+                g[0] &= ~(<uint64_t>1)
+                # the unions of disjoint groups
+                clo[v][0] = 1
+                for q in range(1, w):
+                    clo[v][q] = 0
+                if w == 1:
+                    x = g[0]
+                    while x:
+                        a = cas_ctz64(x)
+                        x &= x - 1
+                        clo[v][0] |= (clo[v][0] & DISJ[a][0]) << a
+                else:
+                    for q in range(w):
+                        x = g[q]
+                        while x:
+                            a = cas_ctz64(x) + 64 * q
+                            x &= x - 1
+                            cas_fam_join(clo[v], DISJ[a], a, w)
+                have |= (<uint32_t>1) << v
+            for q in range(w):
+                f[q] |= clo[v][q]
+        for q in range(w):
+            P.total += <uint64_t>cas_popcount64(f[q])
+    return True
+
+cdef CMove* pick_at(Pick* P, uint64_t k, CMove* mv) noexcept nogil:
+    """The move of index k (< P.total) in canonical order, written to mv."""
+    cdef int j, i, q
+    cdef uint64_t x, cnt
+    cdef int s
+    cdef mask_t takes = 0
+    for j in range(P.nh):
+        for q in range(P.w):
+            x = P.fam[j][q]
+            cnt = <uint64_t>cas_popcount64(x)
+            if k >= cnt:
+                k -= cnt
+                continue
+            while k:
+                x &= x - 1
+                k -= 1
+            s = cas_ctz64(x) + 64 * q
+            for i in range(P.n):
+                if (s >> i) & 1:
+                    takes |= (<mask_t>1) << P.ids[i]
+            mv.takes = takes
+            mv.card = P.cards[j]
+            mv.kind = K_CAPTURE if s else K_TRAIL
+            mv.value = 0
+            mv.alt = 0
+            return mv
+    return mv

@@ -142,6 +142,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
             if p.val[i] < n:
                 p.val_ordered = 0
             n = p.val[i]
+    p.pick_ok = 1 if pick_params(p, rules) else 0
     return 0
 
 cdef int set_start_scores(Core* c, object scores) except -1:

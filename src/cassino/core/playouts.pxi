@@ -87,7 +87,14 @@ cdef void score_points(Core* c, int16_t* pts, int16_t* cards, int16_t* sweeps) n
 cdef int play_core_hand(Core* c, Rng64* rng, MoveBuf* buf, const uint8_t* pol) noexcept nogil:
     """Play a dealt hand to its end with core policies; the number of moves, or -1."""
     cdef int n, k, moves = 0
+    cdef Pick P
+    cdef CMove mv
     while not hand_over(c):
+        if pol[c.h.to_move] == POL_RANDOM and c.p.pick_ok and pick_setup(c, &P):
+            # (a capture-only table: the same move as listing and drawing its index)
+            apply_move(c, pick_at(&P, rng_below(rng, P.total), &mv))
+            moves += 1
+            continue
         n = gen_moves(c, buf)
         if n <= 0:
             return -1

@@ -594,6 +594,18 @@ cdef class State:
                     return i
         return -1
 
+    def _picked(self, Py_ssize_t index) -> Move | None:
+        """The move at ``index`` by counting and picking without listing (``pick_setup``,
+        ``pick_at``: capture-only rules and tables), or None where that path does not serve
+        the position; tests compare it with :meth:`move_at`."""
+        cdef Pick P
+        cdef CMove mv
+        if not pick_setup(&self.c, &P):
+            return None
+        if not 0 <= index < <Py_ssize_t>P.total:
+            raise IndexError(f"move index {index} out of range: {P.total} legal moves")
+        return to_move_p(&self.c.p, pick_at(&P, <uint64_t>index, &mv))
+
     def _general_paths(self, bint on) -> None:
         """List this state's multi-valued and Diloti positions by the general paths (the
         subset walks ``multi_card`` and ``dil_card``) instead of the bitset and group paths;
