@@ -1,6 +1,6 @@
 """Counting and picking a move without listing (core/captures.pxi: pick_setup, pick_at).
 
-Under capture-only rules (Swedish Kassino, Mulle) on tables of at most 8 loose cards, the
+Under capture-only rules (Swedish Kassino, Mulle) on tables of at most 10 loose cards, the
 core counts the legal moves and builds the move of a given index from families of subsets,
 without listing them; random playouts and ``count_moves()`` use it. Here it must give the
 listing's count and the listing's move at every index, and the listing must be the
@@ -64,11 +64,12 @@ def test_picking_equals_listing_over_random_play(system: str, options: dict[str,
                 if any(c[0] == "A" for c in CardSet(pos.hands[pos.to_move]).codes()):
                     served["ace in hand"] += 1
             else:
-                assert len(loose) > 8
+                assert len(loose) > 12
             state.push_index(rng.below(state.num_moves()))
     # every family width and both kinds of multi-valued card were on the tables
     assert served["positions"] > 200
-    for key in ("loose 0", "loose 3", "loose 6", "loose 7", "loose 8", "loose ace", "ace in hand"):
+    for key in ("loose 0", "loose 3", "loose 6", "loose 7", "loose 8", "loose 9", "loose 10",
+                "loose ace", "ace in hand"):
         assert served[key] > 0, (key, served)
 
 
@@ -83,8 +84,8 @@ def _tables(draw: Any) -> tuple[str, list[str], list[str]]:
     # aces (ids 0-3 and their copies) often, to exercise the two values
     aces = [i for i in range(ids) if i % 52 < 4]
     pool = st.one_of(st.sampled_from(aces), st.integers(0, ids - 1))
-    cards = draw(st.lists(pool, min_size=1, max_size=12, unique=True))
-    k = draw(st.integers(0, min(8, len(cards) - 1)))
+    cards = draw(st.lists(pool, min_size=1, max_size=14, unique=True))
+    k = draw(st.integers(0, min(10, len(cards) - 1)))
     return system, _codes(cards[:k]), _codes(cards[k:k + 4])
 
 
@@ -122,9 +123,9 @@ def test_the_pick_path_declines_what_it_does_not_serve() -> None:
     # rules that restrict the capture: maximal extent
     state = _core.State.deal(rules("swedish_kassino", capture_extent="maximal"), 0, 1)
     assert state._picked(0) is None
-    # a table of nine loose cards
-    pos = make_position(table=["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"],
-                        hands=[["KH", "QH"], []], system="swedish_kassino")
+    # a king against thirteen loose cards: every one of them might be in its groups
+    spades = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
+    pos = make_position(table=spades, hands=[["KH", "2H"], []], system="swedish_kassino")
     state = _core.State.from_position(pos)
     assert state._picked(0) is None
     assert state.count_moves() == state.num_moves()

@@ -26,20 +26,21 @@ static inline int cas_top(cas_mask_t x) { return 63 - __builtin_clzll(x); }
 static inline int cas_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int cas_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
-/* bit s of the result set when bytes[s] == v, for s < 64 (SSE2 on x86-64: 4 compares) */
+/* bit s of the result set when bytes[s] == v, for s < 16 * chunks (chunks 1 to 4; SSE2 on
+ * x86-64: one compare a chunk) */
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-static inline uint64_t cas_eq_bytes64(const uint8_t *bytes, uint8_t v) {
+static inline uint64_t cas_eq_bytes(const uint8_t *bytes, int chunks, uint8_t v) {
     uint64_t r = 0;
 #if defined(__SSE2__)
     __m128i t = _mm_set1_epi8((char)v);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < chunks; k++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
         r |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, t)) << (16 * k);
     }
 #else
-    for (int s = 0; s < 64; s++)
+    for (int s = 0; s < 16 * chunks; s++)
         r |= (uint64_t)(bytes[s] == v) << s;
 #endif
     return r;
@@ -62,19 +63,26 @@ static inline void cas_bytes_double(uint8_t *b, int half, uint8_t add) {
     }
 }
 
-/* Families of subsets of up to 8 loose cards: 256-bit words, w 64-bit words of them used.
- * acc |= (acc & disj) << g, the shift across the words (bits past w words dropped) */
-static inline void cas_fam_join(uint64_t *acc, const uint64_t *disj, int g, int w) {
-    uint64_t t[4];
-    int k, ws = g >> 6, bs = g & 63;
-    for (k = 0; k < w; k++)
-        t[k] = acc[k] & disj[k];
-    for (k = w - 1; k >= ws; k--) {
-        uint64_t x = t[k - ws] << bs;
-        if (bs && k - ws >= 1)
-            x |= t[k - ws - 1] >> (64 - bs);
-        acc[k] |= x;
+/* Families of subsets of up to 10 loose cards: w 64-bit words, subset s at bit s % 64 of word
+ * s / 64. Join the group g = 64 * gh + gl: acc |= (acc & disjoint(g)) << g. A subset s =
+ * 64 * sh + sl disjoint from g has sh & gh == 0 and sl & gl == 0 (dl: the low parts disjoint
+ * from gl), and s + g is word sh | gh, bit sl + gl < 64; those words are never sources. */
+static inline void cas_fam_join(uint64_t *acc, int gh, int gl, uint64_t dl, int w) {
+    for (int k = 0; k < w; k = ((k | gh) + 1) & ~gh)
+        acc[k | gh] |= (acc[k] & dl) << gl;
+}
+
+/* the position of the k-th set bit of x (k < popcount(x)), a byte at a time */
+static inline int cas_select64(uint64_t x, int k) {
+    int pos = 0, c;
+    while ((c = __builtin_popcountll(x & 0xFF)) <= k) {
+        k -= c;
+        x >>= 8;
+        pos += 8;
     }
+    while (k--)
+        x &= x - 1;
+    return pos + __builtin_ctzll(x);
 }
 
 typedef unsigned __int128 cas128_mask_t;

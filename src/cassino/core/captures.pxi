@@ -2307,27 +2307,30 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
 # played card's value (Swedish Kassino, Mulle: Params.pick_ok), with no build on the table,
 # the moves of a hand card p are its trail and one capture for each nonempty subset of the
 # loose cards that splits into groups of one value of p, each loose multi-valued card at
-# either of its table values (per group: the groups are disjoint). With n <= PICK_MAX
-# loose cards, a subset is its compressed index (bit i: the i-th loose card by id) and a
-# family of subsets a 2^n-bit word. The groups of total v, G(v), come from a subset-sum
-# pass over the cards; the unions of disjoint groups of G(v) from F = {∅} and, group by
-# group, F |= (F ∩ DISJ[g]) << g (the index of s ∪ g is s + g). The empty
-# set stands for the trail: p's moves in canonical order (trail, then captures in takes
-# order, which the compressed index keeps) are the set bits of F_p in increasing order.
-# gen_moves lists the same moves; the differential tests compare the two.
+# either of its table values (per group: the groups are disjoint). Only the loose cards of
+# a first value up to p's highest value can be in such a group: p's "space". With r <=
+# PICK_MAX cards in it, a subset is its compressed index (bit i: the i-th card of the space
+# by id) and a family of subsets a 2^r-bit word (up to PICK_WORDS 64-bit words). The
+# groups of total v, G(v), come from the totals of every subset (cas_bytes_double); the
+# unions of disjoint groups from F = {∅} and, group by group, F |= (F ∩ disjoint(g)) << g
+# (the index of s ∪ g is s + g: cas_fam_join). The empty set stands for the trail. The
+# compressed index keeps the order of takes masks (the highest differing card decides
+# both), so p's moves in canonical order (trail, then captures in takes order) are the set
+# bits of F_p in increasing order. gen_moves lists the same moves; tests/test_pick.py
+# compares the two, and the listing with the reference.
 
 cdef enum:
-    PICK_MAX = 8             # loose cards: a family of subsets in at most 4 64-bit words
-    PICK_WORDS = 4           # (SMALL_WORDS: DISJ's rows)
+    PICK_MAX = 12            # cards of a space: a family of subsets in 64 64-bit words
+    PICK_WORDS = 64
     PICK_HAND = 16           # hand cards
+    PICK_LOOSE = 32          # loose cards
 
 cdef struct Pick:
     uint64_t total           # the number of legal moves
-    int n                    # loose cards
-    int w                    # 64-bit words of a family: 1, 2 or 4
     int nh                   # hand cards
-    uint8_t ids[PICK_MAX]    # the loose cards, ascending
     uint8_t cards[PICK_HAND] # the hand cards, ascending
+    uint8_t r[PICK_HAND]     # the cards of each one's space
+    uint8_t ids[PICK_HAND][PICK_MAX]     # ... ascending
     uint64_t fam[PICK_HAND][PICK_WORDS]  # each hand card's moves: the trail (bit 0), captures
 
 cdef bint pick_params(Params* p, object rules):
@@ -2343,147 +2346,240 @@ cdef bint pick_params(Params* p, object rules):
     for i in range(p.nids):
         if p.val[i] == 0 or p.hval[i] != p.val[i]:
             return False
+        if p.alt_val[i] >= NVALUES or p.alt_table[i] != p.alt_val[i]:
+            return False     # (the values index the closures; a loose card keeps both)
     return True
 
-cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
-    """Fill P for the position, or False when it is no capture-only table of at most
-    PICK_MAX loose cards and PICK_HAND hand cards (then list). The loose multi-valued cards
-    must share one difference of their two values (the Royal ace: 13)."""
-    cdef mask_t hand, loose, m
+cdef inline uint64_t pick_groups(const uint8_t* sums, const uint8_t* nalt, int chunks,
+                                 int v, int alts, int d) noexcept nogil:
+    """The subsets of total v in one 64-bit word (the first 16 * chunks of them): k of their
+    multi-valued cards at the second value, for every k."""
+    cdef uint64_t g = cas_eq_bytes(sums, chunks, <uint8_t>v)
+    cdef uint64_t atleast = ~(<uint64_t>0)
+    cdef int k = 1
+    while k <= alts and v - k * d >= 0:
+        atleast &= ~cas_eq_bytes(nalt, chunks, <uint8_t>(k - 1))
+        g |= cas_eq_bytes(sums, chunks, <uint8_t>(v - k * d)) & atleast
+        k += 1
+    return g
+
+cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
+                    const uint8_t* lalt, uint64_t space, int d, int v1, int v2) noexcept nogil:
+    """P.fam[j], P.r[j] and P.ids[j] for a hand card of values v1 (and v2, or 0) against the
+    loose cards of ``space`` (bits of the indices of lid; first values lval; lalt:
+    multi-valued); False when the space holds more than PICK_MAX cards."""
     cdef uint8_t sums[1 << PICK_MAX]   # sums[s]: the total of subset s, first values
     cdef uint8_t nalt[1 << PICK_MAX]   # nalt[s]: its multi-valued cards
-    cdef uint64_t clo[NVALUES][PICK_WORDS]
-    cdef uint64_t g[PICK_WORDS]
-    cdef uint64_t atleast[PICK_WORDS]
-    cdef uint64_t x
-    cdef uint64_t* f
+    cdef uint64_t acc[PICK_WORDS]
+    cdef uint64_t* f = P.fam[j]
+    cdef uint64_t x, full, a1
+    cdef int i, r = 0, alts = 0, w, chunks, q, a, k, v
+    if cas_popcount64(space) > PICK_MAX:
+        return False
+    memset(sums, 255, 16)        # (the first chunk is compared whole: no total past 2^r)
+    sums[0] = 0
+    memset(nalt, 0, 16)
+    while space:
+        i = cas_ctz64(space)
+        space &= space - 1
+        P.ids[j][r] = lid[i]
+        cas_bytes_double(sums, 1 << r, lval[i])
+        if d:
+            cas_bytes_double(nalt, 1 << r, lalt[i])
+        alts += lalt[i]
+        r += 1
+    P.r[j] = <uint8_t>r
+    if r <= 6:
+        # one word: the families as plain integers
+        chunks = 4 if r == 6 else (2 if r == 5 else 1)
+        full = ~(<uint64_t>0) if r == 6 else ((<uint64_t>1) << (1 << r)) - 1
+        full &= ~(<uint64_t>1)           # (the empty set is no group)
+        a1 = 1                           # the trail
+        for k in range(2):
+            v = v1 if k == 0 else v2
+            if v == 0:
+                break
+            x = pick_groups(sums, nalt, chunks, v, alts, d) & full
+            acc[0] = 1                   # the unions of disjoint groups
+            while x:
+                a = cas_ctz64(x)
+                x &= x - 1
+                acc[0] |= (acc[0] & DISJ[a][0]) << a
+            a1 |= acc[0]
+        f[0] = a1
+        P.total += <uint64_t>cas_popcount64(a1)
+        return True
+    w = 1 << (r - 6)
+    f[0] = 1                             # the trail
+    for q in range(1, w):
+        f[q] = 0
+    for k in range(2):
+        v = v1 if k == 0 else v2
+        if v == 0:
+            break
+        acc[0] = 1                       # the unions of disjoint groups
+        for q in range(1, w):
+            acc[q] = 0
+        for q in range(w):
+            x = pick_groups(&sums[64 * q], &nalt[64 * q], 4, v, alts, d)
+            if q == 0:
+                x &= ~(<uint64_t>1)
+            while x:
+                a = cas_ctz64(x)
+                x &= x - 1
+                cas_fam_join(acc, q, a, DISJ[a][0], w)
+        for q in range(w):
+            f[q] |= acc[q]
+    for q in range(w):
+        P.total += <uint64_t>cas_popcount64(f[q])
+    return True
+
+cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
+                     const uint8_t* lalt, int n, int d) noexcept nogil:
+    """pick_setup for a table of at most 6 loose cards: every hand card's space is the whole
+    table, its families one word, the totals made once and each value's unions once."""
+    cdef uint8_t sums[64]
+    cdef uint8_t nalt[64]
+    cdef uint64_t clo[NVALUES]
+    cdef uint64_t x, acc, f, full
     cdef uint32_t have = 0
-    cdef int i, j, k, q, v, a, a2, d = 0, half, vmax = 0, card, alts = 0, w
+    cdef int i, k, v, a, card, chunks, alts = 0
     cdef int vs[2]
-    cdef bint multi
-    if not c.p.pick_ok or c.p.general_paths or c.h.nbuilds or c.h.to_move < 0:
-        return False
-    hand = c.h.hands[c.h.to_move]
-    loose = c.h.loose
-    if hand == 0 or cas_popcount(loose) > PICK_MAX or cas_popcount(hand) > PICK_HAND:
-        return False
-    if (hand | loose) & ~c.p.num_mask:
-        return False
-    P.nh = 0
-    m = hand
+    cdef mask_t m
+    memset(sums, 255, 16)        # (the first chunk is compared whole: no total past 2^n)
+    sums[0] = 0
+    memset(nalt, 0, 16)
+    for i in range(n):
+        cas_bytes_double(sums, 1 << i, lval[i])
+        if d:
+            cas_bytes_double(nalt, 1 << i, lalt[i])
+        alts += lalt[i]
+    chunks = 4 if n == 6 else (2 if n == 5 else 1)
+    full = ~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1
+    full &= ~(<uint64_t>1)               # (the empty set is no group)
+    m = c.h.hands[c.h.to_move]
     while m:
         card = cas_ctz(m)
         m &= m - 1
         P.cards[P.nh] = <uint8_t>card
-        P.nh += 1
-        if c.p.hval[card] > vmax:
-            vmax = c.p.hval[card]
-        if c.p.alt_val[card] > vmax:
-            vmax = c.p.alt_val[card]
-    if vmax >= NVALUES:
-        return False
-    # the subsets' totals, by doubling: the subsets with card i are those without, + 2^i
-    multi = (loose & c.p.multi_mask) != 0
-    P.n = 0
-    sums[0] = 0
-    nalt[0] = 0
-    m = loose
-    while m:
-        i = P.n
-        P.ids[i] = <uint8_t>cas_ctz(m)
-        m &= m - 1
-        P.n += 1
-        a = c.p.val[P.ids[i]]
-        a2 = c.p.alt_table[P.ids[i]]
-        k = 0
-        if a2:
-            if not multi:
-                return False     # (a table value without a hand one: no rules have it)
-            if d == 0:
-                d = a2 - a
-            elif a2 - a != d:
-                return False
-            k = 1
-            alts += 1
-        cas_bytes_double(sums, 1 << i, <uint8_t>a)
-        if multi:
-            cas_bytes_double(nalt, 1 << i, <uint8_t>k)
-    if d <= 0 and alts:
-        return False
-    w = 1 if P.n <= 6 else (2 if P.n == 7 else 4)
-    P.w = w
-    half = 1 << P.n
-    if half < 64:
-        memset(&sums[half], 255, 64 - half)   # (no total: the compares cover 64-bit words)
-    P.total = 0
-    for j in range(P.nh):
-        card = P.cards[j]
+        P.r[P.nh] = <uint8_t>n
+        memcpy(P.ids[P.nh], lid, n)
         vs[0] = c.p.hval[card]
         vs[1] = c.p.alt_val[card]
-        f = P.fam[j]
-        f[0] = 1                         # the trail
-        for q in range(1, w):
-            f[q] = 0
-        for i in range(2):
-            v = vs[i]
+        f = 1                            # the trail
+        for k in range(2):
+            v = vs[k]
             if v == 0:
-                continue
+                break
             if not (have >> v) & 1:
-                # the groups of total v: k of their multi-valued cards at the second value
-                for q in range(w):
-                    g[q] = cas_eq_bytes64(&sums[64 * q], <uint8_t>v)
-                    atleast[q] = ~(<uint64_t>0)
-                k = 1
-                while k <= alts and v - k * d >= 0:
-                    for q in range(w):
-                        atleast[q] &= ~cas_eq_bytes64(&nalt[64 * q], <uint8_t>(k - 1))
-                        g[q] |= cas_eq_bytes64(&sums[64 * q], <uint8_t>(v - k * d)) & atleast[q]
-                    k += 1
-                g[0] &= ~(<uint64_t>1)
-                # the unions of disjoint groups
-                clo[v][0] = 1
-                for q in range(1, w):
-                    clo[v][q] = 0
-                if w == 1:
-                    x = g[0]
-                    while x:
-                        a = cas_ctz64(x)
-                        x &= x - 1
-                        clo[v][0] |= (clo[v][0] & DISJ[a][0]) << a
-                else:
-                    for q in range(w):
-                        x = g[q]
-                        while x:
-                            a = cas_ctz64(x) + 64 * q
-                            x &= x - 1
-                            cas_fam_join(clo[v], DISJ[a], a, w)
+                x = pick_groups(sums, nalt, chunks, v, alts, d) & full
+                acc = 1                  # the unions of disjoint groups
+                while x:
+                    a = cas_ctz64(x)
+                    x &= x - 1
+                    acc |= (acc & DISJ[a][0]) << a
+                clo[v] = acc
                 have |= (<uint32_t>1) << v
-            for q in range(w):
-                f[q] |= clo[v][q]
-        for q in range(w):
-            P.total += <uint64_t>cas_popcount64(f[q])
+            f |= clo[v]
+        P.fam[P.nh][0] = f
+        P.total += <uint64_t>cas_popcount64(f)
+        P.nh += 1
+    return True
+
+cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
+    """Fill P for the position, or False when it is no capture-only table (or a hand card's
+    space holds more than PICK_MAX cards, or the table more than PICK_LOOSE): then list.
+    The loose multi-valued cards must share one difference of their two values (the Royal
+    ace: 13)."""
+    cdef mask_t hand, loose
+    cdef uint64_t x
+    cdef uint8_t lid[PICK_LOOSE]
+    cdef uint8_t lval[PICK_LOOSE]
+    cdef uint8_t lalt[PICK_LOOSE]
+    cdef uint64_t upto[NVALUES]      # upto[t]: the loose cards (indices) of first value <= t
+    cdef uint8_t first[NVALUES]      # first[v]: the first hand card of values v, v2 so far
+    cdef uint32_t seen = 0
+    cdef int n = 0, d = 0, a, a2, card, j, i, q, v1, v2, half, hi
+    if not c.p.pick_ok or c.p.general_paths or c.h.nbuilds or c.h.to_move < 0:
+        return False
+    hand = c.h.hands[c.h.to_move]
+    loose = c.h.loose
+    if hand == 0 or cas_popcount(loose) > PICK_LOOSE or cas_popcount(hand) > PICK_HAND:
+        return False
+    # (pick_ok: every card has a value, below NVALUES, the same in hand and loose; the
+    # 64-bit halves of the masks, for the wide copy's sake)
+    memset(upto, 0, sizeof(upto))
+    for half in range(2):
+        x = cas_hi(loose) if half else cas_lo(loose)
+        while x:
+            card = cas_ctz64(x) + 64 * half
+            x &= x - 1
+            a = c.p.val[card]
+            a2 = c.p.alt_table[card]
+            lid[n] = <uint8_t>card
+            lval[n] = <uint8_t>a
+            lalt[n] = 0
+            if a2:
+                if d == 0:
+                    d = a2 - a
+                elif a2 - a != d:
+                    return False
+                if d <= 0:
+                    return False
+                lalt[n] = 1
+            upto[a] |= (<uint64_t>1) << n
+            n += 1
+    P.nh = 0
+    P.total = 0
+    if n <= 6:
+        return pick_small(c, P, lid, lval, lalt, n, d)
+    for i in range(1, NVALUES):
+        upto[i] |= upto[i - 1]
+    for half in range(2):
+        x = cas_hi(hand) if half else cas_lo(hand)
+        while x:
+            card = cas_ctz64(x) + 64 * half
+            x &= x - 1
+            j = P.nh
+            P.cards[j] = <uint8_t>card
+            P.nh += 1
+            v1 = c.p.hval[card]
+            v2 = c.p.alt_val[card]
+            if (seen >> v1) & 1 and c.p.alt_val[P.cards[first[v1]]] == v2:
+                # the values of an earlier card: its moves
+                i = first[v1]
+                P.r[j] = P.r[i]
+                memcpy(P.ids[j], P.ids[i], P.r[i])
+                for q in range(1 << (P.r[i] - 6) if P.r[i] > 6 else 1):
+                    P.fam[j][q] = P.fam[i][q]
+                    P.total += <uint64_t>cas_popcount64(P.fam[j][q])
+                continue
+            seen |= (<uint32_t>1) << v1
+            first[v1] = <uint8_t>j
+            hi = v1 if v1 > v2 else v2
+            if not pick_card(P, j, lid, lval, lalt, upto[hi], d, v1, v2):
+                return False
     return True
 
 cdef CMove* pick_at(Pick* P, uint64_t k, CMove* mv) noexcept nogil:
     """The move of index k (< P.total) in canonical order, written to mv."""
-    cdef int j, i, q
+    cdef int j, i, q, w
     cdef uint64_t x, cnt
     cdef int s
     cdef mask_t takes = 0
     for j in range(P.nh):
-        for q in range(P.w):
+        w = 1 << (P.r[j] - 6) if P.r[j] > 6 else 1
+        for q in range(w):
             x = P.fam[j][q]
             cnt = <uint64_t>cas_popcount64(x)
             if k >= cnt:
                 k -= cnt
                 continue
-            while k:
-                x &= x - 1
-                k -= 1
-            s = cas_ctz64(x) + 64 * q
-            for i in range(P.n):
-                if (s >> i) & 1:
-                    takes |= (<mask_t>1) << P.ids[i]
+            s = cas_select64(x, <int>k) + 64 * q
+            i = s
+            while i:
+                takes |= (<mask_t>1) << P.ids[j][cas_ctz64(<uint64_t>i)]
+                i &= i - 1
             mv.takes = takes
             mv.card = P.cards[j]
             mv.kind = K_CAPTURE if s else K_TRAIL
