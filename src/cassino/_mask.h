@@ -46,6 +46,23 @@ static inline uint64_t cas_eq_bytes(const uint8_t *bytes, int chunks, uint8_t v)
     return r;
 }
 
+/* bit s of the result set when bytes[s] <= v (unsigned), for s < 16 * chunks (1 to 4) */
+static inline uint64_t cas_le_bytes(const uint8_t *bytes, int chunks, uint8_t v) {
+    uint64_t r = 0;
+#if defined(__SSE2__)
+    __m128i t = _mm_set1_epi8((char)v);
+    for (int k = 0; k < chunks; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
+        __m128i le = _mm_cmpeq_epi8(_mm_min_epu8(x, t), x);
+        r |= (uint64_t)(uint16_t)_mm_movemask_epi8(le) << (16 * k);
+    }
+#else
+    for (int s = 0; s < 16 * chunks; s++)
+        r |= (uint64_t)(bytes[s] <= v) << s;
+#endif
+    return r;
+}
+
 /* b[half .. 2 * half) = b[0 .. half) + add, half a power of two (bytes that do not overflow:
  * eight at a time in a 64-bit word) */
 static inline void cas_bytes_double(uint8_t *b, int half, uint8_t add) {

@@ -2330,6 +2330,7 @@ cdef struct Pick:
     int nh                   # hand cards
     uint8_t cards[PICK_HAND] # the hand cards, ascending
     uint8_t r[PICK_HAND]     # the cards of each one's space
+    uint8_t sp[PICK_HAND]    # ... listed in ids[sp[j]]
     uint8_t ids[PICK_HAND][PICK_MAX]     # ... ascending
     uint64_t fam[PICK_HAND][PICK_WORDS]  # each hand card's moves: the trail (bit 0), captures
 
@@ -2457,13 +2458,14 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
     chunks = 4 if n == 6 else (2 if n == 5 else 1)
     full = ~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1
     full &= ~(<uint64_t>1)               # (the empty set is no group)
+    memcpy(P.ids[0], lid, n)
     m = c.h.hands[c.h.to_move]
     while m:
         card = cas_ctz(m)
         m &= m - 1
         P.cards[P.nh] = <uint8_t>card
         P.r[P.nh] = <uint8_t>n
-        memcpy(P.ids[P.nh], lid, n)
+        P.sp[P.nh] = 0
         vs[0] = c.p.hval[card]
         vs[1] = c.p.alt_val[card]
         f = 1                            # the trail
@@ -2496,7 +2498,6 @@ cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
     cdef uint8_t lid[PICK_LOOSE]
     cdef uint8_t lval[PICK_LOOSE]
     cdef uint8_t lalt[PICK_LOOSE]
-    cdef uint64_t upto[NVALUES]      # upto[t]: the loose cards (indices) of first value <= t
     cdef uint8_t first[NVALUES]      # first[v]: the first hand card of values v, v2 so far
     cdef uint32_t seen = 0
     cdef int n = 0, d = 0, a, a2, card, j, i, q, v1, v2, half, hi
@@ -2508,7 +2509,6 @@ cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
         return False
     # (pick_ok: every card has a value, below NVALUES, the same in hand and loose; the
     # 64-bit halves of the masks, for the wide copy's sake)
-    memset(upto, 0, sizeof(upto))
     for half in range(2):
         x = cas_hi(loose) if half else cas_lo(loose)
         while x:
@@ -2527,14 +2527,12 @@ cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
                 if d <= 0:
                     return False
                 lalt[n] = 1
-            upto[a] |= (<uint64_t>1) << n
             n += 1
     P.nh = 0
     P.total = 0
     if n <= 6:
         return pick_small(c, P, lid, lval, lalt, n, d)
-    for i in range(1, NVALUES):
-        upto[i] |= upto[i - 1]
+    memset(&lval[n], 255, PICK_LOOSE - n)     # (no value: in no space)
     for half in range(2):
         x = cas_hi(hand) if half else cas_lo(hand)
         while x:
@@ -2549,15 +2547,18 @@ cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
                 # the values of an earlier card: its moves
                 i = first[v1]
                 P.r[j] = P.r[i]
-                memcpy(P.ids[j], P.ids[i], P.r[i])
+                P.sp[j] = <uint8_t>i
                 for q in range(1 << (P.r[i] - 6) if P.r[i] > 6 else 1):
                     P.fam[j][q] = P.fam[i][q]
                     P.total += <uint64_t>cas_popcount64(P.fam[j][q])
                 continue
             seen |= (<uint32_t>1) << v1
             first[v1] = <uint8_t>j
+            P.sp[j] = <uint8_t>j
             hi = v1 if v1 > v2 else v2
-            if not pick_card(P, j, lid, lval, lalt, upto[hi], d, v1, v2):
+            # the space: the loose cards of a first value up to the card's highest
+            if not pick_card(P, j, lid, lval, lalt, cas_le_bytes(lval, 2, <uint8_t>hi), d,
+                             v1, v2):
                 return False
     return True
 
@@ -2578,7 +2579,7 @@ cdef CMove* pick_at(Pick* P, uint64_t k, CMove* mv) noexcept nogil:
             s = cas_select64(x, <int>k) + 64 * q
             i = s
             while i:
-                takes |= (<mask_t>1) << P.ids[j][cas_ctz64(<uint64_t>i)]
+                takes |= (<mask_t>1) << P.ids[P.sp[j]][cas_ctz64(<uint64_t>i)]
                 i &= i - 1
             mv.takes = takes
             mv.card = P.cards[j]
