@@ -22,7 +22,7 @@ cdef extern from "_mask.h":
     uint64_t cas_eq_bytes(const uint8_t* b, int chunks, uint8_t v) nogil
     uint64_t cas_le_bytes(const uint8_t* b, int chunks, uint8_t v) nogil
     void cas_fam_join(uint64_t* acc, int gh, int gl, uint64_t dl, int w) nogil
-    void cas_bytes_double(uint8_t* b, int half, uint8_t add) nogil
+    void cas_bytes_double(uint8_t* b, int i, uint8_t add) nogil
     int cas_select64(uint64_t x, int k) nogil
 
 cdef enum:

@@ -63,17 +63,23 @@ static inline uint64_t cas_le_bytes(const uint8_t *bytes, int chunks, uint8_t v)
     return r;
 }
 
-/* b[half .. 2 * half) = b[0 .. half) + add, half a power of two (bytes that do not overflow:
- * eight at a time in a 64-bit word) */
-static inline void cas_bytes_double(uint8_t *b, int half, uint8_t add) {
-    int j;
-    if (half < 8) {
-        for (j = 0; j < half; j++)
-            b[half + j] = (uint8_t)(b[j] + add);
+/* The totals of the subsets of cards 0..i, from those of cards 0..i-1 in b[0 .. 2^i): b[2^i + s]
+ * = b[s] + add. Bytes that do not overflow, eight at a time in a 64-bit word; the first
+ * three cards add to the bytes of the first word whose subsets hold them (bytes past 2^(i+1)
+ * of that word then hold totals of no subset, which the callers mask out). */
+static inline void cas_bytes_double(uint8_t *b, int i, uint8_t add) {
+    static const uint64_t first[3] = {
+        0x0100010001000100ULL, 0x0101000001010000ULL, 0x0101010100000000ULL};
+    uint64_t x;
+    if (i < 3) {
+        memcpy(&x, b, 8);
+        x += first[i] * add;
+        memcpy(b, &x, 8);
         return;
     }
-    uint64_t k = 0x0101010101010101ULL * add, x;
-    for (j = 0; j < half; j += 8) {
+    uint64_t k = 0x0101010101010101ULL * add;
+    int half = 1 << i;
+    for (int j = 0; j < half; j += 8) {
         memcpy(&x, b + j, 8);
         x += k;
         memcpy(b + half + j, &x, 8);

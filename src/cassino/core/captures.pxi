@@ -2331,6 +2331,8 @@ cdef struct Pick:
     uint8_t cards[PICK_HAND] # the hand cards, ascending
     uint8_t r[PICK_HAND]     # the cards of each one's space
     uint8_t sp[PICK_HAND]    # ... listed in ids[sp[j]]
+    uint8_t fi[PICK_HAND]    # each one's moves: fam[fi[j]], cnt[j] of them
+    uint64_t cnt[PICK_HAND]
     uint8_t ids[PICK_HAND][PICK_MAX]     # ... ascending
     uint64_t fam[PICK_HAND][PICK_WORDS]  # each hand card's moves: the trail (bit 0), captures
 
@@ -2377,16 +2379,15 @@ cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
     cdef int i, r = 0, alts = 0, w, chunks, q, a, k, v
     if cas_popcount64(space) > PICK_MAX:
         return False
-    memset(sums, 255, 16)        # (the first chunk is compared whole: no total past 2^r)
-    sums[0] = 0
+    memset(sums, 0, 16)          # (the first chunk is compared whole: bits past 2^r masked)
     memset(nalt, 0, 16)
     while space:
         i = cas_ctz64(space)
         space &= space - 1
         P.ids[j][r] = lid[i]
-        cas_bytes_double(sums, 1 << r, lval[i])
+        cas_bytes_double(sums, r, lval[i])
         if d:
-            cas_bytes_double(nalt, 1 << r, lalt[i])
+            cas_bytes_double(nalt, r, lalt[i])
         alts += lalt[i]
         r += 1
     P.r[j] = <uint8_t>r
@@ -2408,7 +2409,8 @@ cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
                 acc[0] |= (acc[0] & DISJ[a][0]) << a
             a1 |= acc[0]
         f[0] = a1
-        P.total += <uint64_t>cas_popcount64(a1)
+        P.cnt[j] = <uint64_t>cas_popcount64(a1)
+        P.total += P.cnt[j]
         return True
     w = 1 << (r - 6)
     f[0] = 1                             # the trail
@@ -2431,8 +2433,10 @@ cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
                 cas_fam_join(acc, q, a, DISJ[a][0], w)
         for q in range(w):
             f[q] |= acc[q]
+    P.cnt[j] = 0
     for q in range(w):
-        P.total += <uint64_t>cas_popcount64(f[q])
+        P.cnt[j] += <uint64_t>cas_popcount64(f[q])
+    P.total += P.cnt[j]
     return True
 
 cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
@@ -2447,13 +2451,12 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
     cdef int i, k, v, a, card, chunks, alts = 0
     cdef int vs[2]
     cdef mask_t m
-    memset(sums, 255, 16)        # (the first chunk is compared whole: no total past 2^n)
-    sums[0] = 0
+    memset(sums, 0, 16)          # (the first chunk is compared whole: bits past 2^n masked)
     memset(nalt, 0, 16)
     for i in range(n):
-        cas_bytes_double(sums, 1 << i, lval[i])
+        cas_bytes_double(sums, i, lval[i])
         if d:
-            cas_bytes_double(nalt, 1 << i, lalt[i])
+            cas_bytes_double(nalt, i, lalt[i])
         alts += lalt[i]
     chunks = 4 if n == 6 else (2 if n == 5 else 1)
     full = ~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1
@@ -2484,7 +2487,9 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
                 have |= (<uint32_t>1) << v
             f |= clo[v]
         P.fam[P.nh][0] = f
-        P.total += <uint64_t>cas_popcount64(f)
+        P.fi[P.nh] = <uint8_t>P.nh
+        P.cnt[P.nh] = <uint64_t>cas_popcount64(f)
+        P.total += P.cnt[P.nh]
         P.nh += 1
     return True
 
@@ -2548,13 +2553,14 @@ cdef bint pick_setup(Core* c, Pick* P) noexcept nogil:
                 i = first[v1]
                 P.r[j] = P.r[i]
                 P.sp[j] = <uint8_t>i
-                for q in range(1 << (P.r[i] - 6) if P.r[i] > 6 else 1):
-                    P.fam[j][q] = P.fam[i][q]
-                    P.total += <uint64_t>cas_popcount64(P.fam[j][q])
+                P.fi[j] = <uint8_t>i
+                P.cnt[j] = P.cnt[i]
+                P.total += P.cnt[i]
                 continue
             seen |= (<uint32_t>1) << v1
             first[v1] = <uint8_t>j
             P.sp[j] = <uint8_t>j
+            P.fi[j] = <uint8_t>j
             hi = v1 if v1 > v2 else v2
             # the space: the loose cards of a first value up to the card's highest
             if not pick_card(P, j, lid, lval, lalt, cas_le_bytes(lval, 2, <uint8_t>hi), d,
@@ -2569,9 +2575,12 @@ cdef CMove* pick_at(Pick* P, uint64_t k, CMove* mv) noexcept nogil:
     cdef int s
     cdef mask_t takes = 0
     for j in range(P.nh):
+        if k >= P.cnt[j]:
+            k -= P.cnt[j]
+            continue
         w = 1 << (P.r[j] - 6) if P.r[j] > 6 else 1
         for q in range(w):
-            x = P.fam[j][q]
+            x = P.fam[P.fi[j]][q]
             cnt = <uint64_t>cas_popcount64(x)
             if k >= cnt:
                 k -= cnt
