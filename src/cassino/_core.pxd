@@ -24,6 +24,7 @@ cdef extern from "_mask.h":
     void cas_fam_join(uint64_t* acc, int gh, int gl, uint64_t dl, int w) nogil
     void cas_bytes_double(uint8_t* b, int i, uint8_t add) nogil
     int cas_select64(uint64_t x, int k) nogil
+    uint64_t cas_fam_close1(uint64_t x, const uint64_t* disj, int stride) nogil
 
 cdef enum:
     MAX_SEATS = 8

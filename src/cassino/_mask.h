@@ -86,6 +86,28 @@ static inline void cas_bytes_double(uint8_t *b, int i, uint8_t add) {
     }
 }
 
+/* The unions of disjoint groups of a one-word family x of groups (x without the empty set):
+ * acc = {empty}, then acc |= (acc & disjoint(g)) << g for each group g; disj[g * stride]: the
+ * subsets disjoint from g. The first CAS_CLOSE_FIXED groups without a branch on their number
+ * (a mispredicted loop exit costs more than the work), the rest in a loop. */
+#define CAS_CLOSE_FIXED 2
+static inline uint64_t cas_fam_close1(uint64_t x, const uint64_t *disj, int stride) {
+    uint64_t acc = 1, live;
+    int a, k;
+    for (k = 0; k < CAS_CLOSE_FIXED; k++) {
+        live = (uint64_t)0 - (uint64_t)(x != 0);
+        a = __builtin_ctzll(x | (1ULL << 63));
+        acc |= ((acc & disj[a * stride]) << a) & live;
+        x &= x - 1;
+    }
+    while (x) {
+        a = __builtin_ctzll(x);
+        x &= x - 1;
+        acc |= (acc & disj[a * stride]) << a;
+    }
+    return acc;
+}
+
 /* Families of subsets of up to 10 loose cards: w 64-bit words, subset s at bit s % 64 of word
  * s / 64. Join the group g = 64 * gh + gl: acc |= (acc & disjoint(g)) << g. A subset s =
  * 64 * sh + sl disjoint from g has sh & gh == 0 and sl & gl == 0 (dl: the low parts disjoint

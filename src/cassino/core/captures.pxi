@@ -2402,11 +2402,7 @@ cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
             if v == 0:
                 break
             x = pick_groups(sums, nalt, chunks, v, alts, d) & full
-            acc[0] = 1                   # the unions of disjoint groups
-            while x:
-                a = cas_ctz64(x)
-                x &= x - 1
-                acc[0] |= (acc[0] & DISJ[a][0]) << a
+            acc[0] = cas_fam_close1(x, &DISJ[0][0], SMALL_WORDS)   # the unions of disjoint groups
             a1 |= acc[0]
         f[0] = a1
         P.cnt[j] = <uint64_t>cas_popcount64(a1)
@@ -2478,11 +2474,7 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
                 break
             if not (have >> v) & 1:
                 x = pick_groups(sums, nalt, chunks, v, alts, d) & full
-                acc = 1                  # the unions of disjoint groups
-                while x:
-                    a = cas_ctz64(x)
-                    x &= x - 1
-                    acc |= (acc & DISJ[a][0]) << a
+                acc = cas_fam_close1(x, &DISJ[0][0], SMALL_WORDS)   # the unions of disjoint groups
                 clo[v] = acc
                 have |= (<uint32_t>1) << v
             f |= clo[v]
