@@ -141,10 +141,13 @@ SYSTEM_NOTES = {
         "played value, then drops repeats and relabellings"
     ),
     "cassino_buckeye": "two-valued aces and 10D: `gen_multi`",
-    "swedish_kassino": "two-valued aces: `gen_multi`; no building, so tables grow larger",
+    "swedish_kassino": (
+        "capture-only: random playouts count and pick a move without listing (`pick_setup`); "
+        "move generation lists, two-valued aces through `gen_multi`"
+    ),
     "mulle": (
-        "two-valued aces: `gen_multi`; 104 cards in the core's 128-bit wide copy, so a hand "
-        "has twice the moves of a 52-card hand"
+        "as Swedish Kassino, in the core's 128-bit wide copy; 104 cards, so a hand has twice "
+        "the moves of a 52-card hand"
     ),
     "cassino_trailing_royals": "a table with a face build takes the generic path",
     "diloti": "`gen_diloti`: bitsets on small tables, a subset walk on larger ones, the declaration filter",

@@ -704,6 +704,7 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
     cdef mask_t h
     cdef double gained = 0.0, value, best, u, mine
     cdef CMove mv
+    cdef Pick pk
     cdef Rng64 seats[MAX_SEATS]
     cdef int64_t tot[MAX_SEATS]
     cdef int64_t other
@@ -828,10 +829,14 @@ cdef int ismcts_iterate(const Core* base, Core* w, int seat, const uint8_t* unse
             for s in range(w.p.players):
                 seats[s].state = rng_next(rng)
             while not hand_over(w):
+                s = w.h.to_move
+                if policy == POL_RANDOM and w.p.pick_ok and pick_setup(w, &pk):
+                    # (a capture-only table: the listing's move of the same index)
+                    apply_move(w, pick_at(&pk, rng_below(&seats[s], pk.total), &mv))
+                    continue
                 n = gen_moves(w, buf)
                 if n <= 0:
                     return -3
-                s = w.h.to_move
                 if policy == POL_GREEDY or policy == POL_EXPERT:
                     if policy == POL_EXPERT:
                         expert_weights(w, ws0)
