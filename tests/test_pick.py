@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import cassino
 from cassino import Rng, rules
 from cassino.cards import CardSet
 from cassino.reference import State as RefState
@@ -25,6 +26,8 @@ _core = pytest.importorskip("cassino._core")
 
 SYSTEMS = [
     ("swedish_kassino", {}),
+    ("cassino_royal", {"build_kinds": "none"}),      # (its obligation v1 binds no one)
+    ("mulle", {"card_points": False}),
     ("swedish_kassino", {"players": 3}),
     ("swedish_kassino", {"players": 4, "most_spades_tie": "split_two"}),
     ("mulle", {}),
@@ -120,9 +123,20 @@ def test_the_pick_path_declines_what_it_does_not_serve() -> None:
     state = _core.State.deal(rules("cassino_standard"), 0, 1)
     assert state._picked(0) is None
     assert state.count_moves() == state.num_moves()
-    # rules that restrict the capture: maximal extent
-    state = _core.State.deal(rules("swedish_kassino", capture_extent="maximal"), 0, 1)
-    assert state._picked(0) is None
+    # rules that restrict the capture, or add a move: every position is listed
+    for options in ({"capture_extent": "maximal"}, {"sum_groups": "single"},
+                    {"five_of_spades_sweep": True}):
+        r = rules("swedish_kassino", **options)
+        for seed in range(3):
+            state = _core.State.deal(r, 0, seed)
+            rng = Rng(seed)
+            while not state.is_over:
+                assert state._picked(0) is None
+                assert state.count_moves() == state.num_moves()
+                state.push_index(rng.below(state.num_moves()))
+    # standard values: the faces have none
+    r = rules("cassino_standard", build_kinds="none")
+    assert _core.State.deal(r, 0, 1)._picked(0) is None
     # a king against thirteen loose cards: every one of them might be in its groups
     spades = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
     pos = make_position(table=spades, hands=[["KH", "2H"], []], system="swedish_kassino")
@@ -134,3 +148,24 @@ def test_the_pick_path_declines_what_it_does_not_serve() -> None:
     assert state._picked(0) is not None
     state._general_paths(True)
     assert state._picked(0) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_rule_deviations_count_and_pick_as_they_list(seed: int) -> None:
+    """Random options on random systems (the differential tests' deviations): wherever the
+    path serves, it is the listing; elsewhere the count is the listing's."""
+    from test_differential import _deviation
+
+    rng = Rng(5000 + seed)
+    played = 0
+    while played < 10:
+        system, opts = _deviation(rng)
+        try:
+            r = rules(system, **opts)
+        except cassino.CassinoError:
+            continue              # (a combination the rules refuse)
+        state = _core.State.deal(r, played % r.players, rng.below(1 << 30))
+        while not state.is_over:
+            _check(state)
+            state.push_index(rng.below(state.num_moves()))
+        played += 1

@@ -2339,12 +2339,12 @@ cdef struct Pick:
 cdef bint pick_params(Params* p, object rules):
     """Params.pick_ok: rules whose every move is a trail or a capture of a union of disjoint
     groups, and nothing else constrains (no build, no capture-all card, no extent, no pluck,
-    every card of the deck with a value and its hand value the table one)."""
+    every card of the deck with a value and its hand value the table one). The obligations
+    and the holding invariant bind the owner of a build only: with no build they are moot."""
     cdef int i
     if (p.build_max != 0 or p.maximal or p.max_sum_groups != BIG_SUMS or p.sweep_cards
             or p.pluck or p.callabra or p.single_group or p.rank_pairs or p.diloti
-            or p.face_builds or p.obligation or p.holding_invariant or not p.combine
-            or p.finnish or rules.match_mode != "value"):
+            or p.face_builds or not p.combine or p.finnish or rules.match_mode != "value"):
         return False
     for i in range(p.nids):
         if p.val[i] == 0 or p.hval[i] != p.val[i]:
