@@ -2301,6 +2301,62 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     return total
 
 # ---------------------------------------------------------------------------------------
+# Subset totals of a small table (up to 6 loose cards, one word)
+# ---------------------------------------------------------------------------------------
+# The groups of total t are the subsets whose total is t: the totals of all 2^n subsets by
+# doubling (cas_bytes_double), then one SSE2 compare per 16 of them (cas_eq_bytes), instead
+# of a depth-first search per t (small_groups). Diloti's small tables
+# (core/declarations.pxi) read their groups and unions here: the words of small_P1 and
+# small_with1, over the same compressed subsets of the same cards (S.ids ascending).
+
+cdef struct Sums1:
+    uint8_t sums[64]         # sums[s]: the total of compressed subset s
+    int chunks               # 16-byte chunks that hold the 2^n subsets
+    uint64_t full            # the nonempty subsets of the n cards
+    uint32_t have_g          # bit t: G[t] is filled
+    uint32_t have_p          # bit v: P[v] is filled
+    uint64_t G[NVALUES]      # the groups of total t
+    uint64_t P[NVALUES]      # the unions of disjoint groups of v, the empty one included
+
+cdef inline void sums1_load(Sums1* T, const uint8_t* vals, int n) noexcept nogil:
+    """The totals of the subsets of n <= 6 cards of values vals."""
+    cdef int i
+    memset(T.sums, 0, 16)        # (the first chunk is compared whole: bits past 2^n masked)
+    for i in range(n):
+        cas_bytes_double(T.sums, i, vals[i])
+    T.chunks = 4 if n == 6 else (2 if n == 5 else 1)
+    T.full = (~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1) & ~(<uint64_t>1)
+    T.have_g = 0
+    T.have_p = 0
+
+cdef inline uint64_t sums1_groups(Sums1* T, int t) noexcept nogil:
+    """The subsets of total t (0 < t < NVALUES)."""
+    if not (T.have_g >> t) & 1:
+        T.have_g |= (<uint32_t>1) << t
+        T.G[t] = cas_eq_bytes(T.sums, T.chunks, <uint8_t>t) & T.full
+    return T.G[t]
+
+cdef inline uint64_t sums1_P(Sums1* T, int v) noexcept nogil:
+    """small_P1: the unions of disjoint groups of v (the empty one included)."""
+    if not (T.have_p >> v) & 1:
+        T.have_p |= (<uint32_t>1) << v
+        T.P[v] = cas_fam_close1(sums1_groups(T, v), &DISJ[0][0], SMALL_WORDS)
+    return T.P[v]
+
+cdef inline uint64_t sums1_with(Sums1* T, int v, int t) noexcept nogil:
+    """small_with1: {g | f : g a group of t, f in P(v), g & f == 0} (t > 0)."""
+    cdef uint64_t g = sums1_groups(T, t), pv, cw = 0
+    cdef int b
+    if g == 0:
+        return 0
+    pv = sums1_P(T, v)
+    while g:
+        b = cas_ctz64(g)
+        g &= g - 1
+        cw |= (pv & DISJ[b][0]) << b
+    return cw
+
+# ---------------------------------------------------------------------------------------
 # Capture-only tables: count the moves, and pick one by its index, without listing
 # ---------------------------------------------------------------------------------------
 # Under rules that build nothing and let a capture take any union of disjoint groups of the

@@ -290,9 +290,10 @@ cdef inline void dil_word(Core* c, MoveBuf* buf, Small* S, Dil* d, int kind, uin
                 continue
             dil_emit(c, buf, d, kind, base | sub | dil_union(plains, np, ch), value)
 
-cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil:
-    """dil_card by bitsets of subsets (S loaded with the loose numeric cards, n <= 6), in
-    canonical order: each kind's moves are sorted as they come (seg_sort_)."""
+cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Sums1* T, Dil* d) noexcept nogil:
+    """dil_card by bitsets of subsets (S loaded with the loose numeric cards, n <= 6, T with
+    their subsets' totals), in canonical order: each kind's moves are sorted as they come
+    (seg_sort_)."""
     cdef int p = d.p
     cdef uint64_t held = d.held
     cdef int vp = c.p.val[p]
@@ -316,7 +317,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
             plains[np] = c.h.builds[i].cards
             np += 1
     seg = buf.n
-    dil_word(c, buf, S, d, K_CAPTURE, small_P1(S, vp), 0, plains, np, 0, True)
+    dil_word(c, buf, S, d, K_CAPTURE, sums1_P(T, vp), 0, plains, np, 0, True)
     if np:
         seg_sort_(buf, seg, 0)   # (one word alone comes in order: ids ascend with the bits)
     # new declarations of a value v held after the play: p's group and groups of v
@@ -326,7 +327,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
     while lm:
         v = cas_ctz(lm)
         lm &= lm - 1
-        cw = small_P1(S, v) if v == vp else small_with1(S, v, v - vp)
+        cw = sums1_P(T, v) if v == vp else sums1_with(T, v, v - vp)
         if cw:
             np = dil_plain(c, v, plains)
             dil_word(c, buf, S, d, K_BUILD, cw, 0, plains, np, v, True)
@@ -342,7 +343,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
         w = b.value
         if not b.multiple or vp > w or not (held >> w) & 1:
             continue
-        cw = small_P1(S, w) if w == vp else small_with1(S, w, w - vp)
+        cw = sums1_P(T, w) if w == vp else sums1_with(T, w, w - vp)
         if cw:
             np = dil_plain(c, w, plains)
             dil_word(c, buf, S, d, K_AUGMENT, cw, b.cards, plains, np, w, False)
@@ -354,7 +355,7 @@ cdef void dil_card_small(Core* c, MoveBuf* buf, Small* S, Dil* d) noexcept nogil
         w = b.value + vp
         if b.multiple or w > c.p.build_max or not (held >> w) & 1:
             continue
-        cw = small_P1(S, w)
+        cw = sums1_P(T, w)
         np = dil_plain(c, w, plains)
         dil_word(c, buf, S, d, K_INCREASE, cw, b.cards, plains, np, w, False)
     seg_sort_(buf, seg, 0)
@@ -363,9 +364,13 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     """The legal moves of a Diloti position in canonical order; -1 on overflow."""
     cdef mask_t hand = c.h.hands[c.h.to_move]
     cdef mask_t m = hand
-    cdef int p, i, n, v
+    cdef int p, i, n, v, r, ranks = 0
+    cdef size_t k
+    cdef size_t seg_lo[13]       # the moves of the first hand card of each rank
+    cdef size_t seg_hi[13]
     cdef uint64_t held, twice, hp
     cdef Small S
+    cdef Sums1 T
     cdef Dil d
     cdef bint small = (not c.p.general_paths
                        and cas_popcount(c.h.loose & c.p.num_mask) <= SMALL_B_MAX)
@@ -373,12 +378,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
         n = small_load(c, &S)
         S.nw = 1
         small_tables(&S)
-        S.sreach[n] = 1
-        for i in range(n - 1, -1, -1):
-            S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
-        S.have_g = 0
-        S.have_p = 0
-        S.used = 0
+        sums1_load(&T, S.vals, n)
     # the values held after playing p: all but p's own, unless another card has it
     held = 0
     twice = 0
@@ -392,15 +392,30 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     while m and not buf.overflow:
         p = cas_ctz(m)
         m &= m - 1
+        r = p % 52 // 4
+        if (ranks >> r) & 1:
+            # a card of the rank of an earlier one: the same value, the same loose cards of
+            # its rank and the same values held after it, so the same moves (dil_ok reads
+            # the card's value only), under its own id
+            if buf_room(buf, seg_hi[r] - seg_lo[r]) < 0:
+                break
+            for k in range(seg_lo[r], seg_hi[r]):
+                buf.moves[buf.n] = buf.moves[k]
+                buf.moves[buf.n].card = <uint8_t>p
+                buf.n += 1
+            continue
         if c.p.face_builds:
             hp = held_values(c, hand & ~((<mask_t>1) << p))
         else:
             hp = (held & ~((<uint64_t>1) << c.p.val[p]) | twice) & ~(<uint64_t>1)
         dil_setup(c, &d, p, hp)
+        seg_lo[r] = buf.n
         if small:
-            dil_card_small(c, buf, &S, &d)
+            dil_card_small(c, buf, &S, &T, &d)
         else:
             dil_card(c, buf, &d)
+        seg_hi[r] = buf.n
+        ranks |= 1 << r
     if buf.overflow:
         return -1
     if buf.n == 0:
