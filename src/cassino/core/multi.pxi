@@ -397,6 +397,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
     valuings of the loose multi-valued cards merged at the end), 0 when the position is not
     such a table (or the rules need the general path), -1 on overflow."""
     cdef Small S
+    cdef Sums1 T
     cdef LegalCtx lx
     cdef CBuild* bd
     cdef mask_t hand = c.h.hands[c.h.to_move], m, rest, bc
@@ -463,12 +464,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
             else:
                 S.vals[i] = c.p.val[S.ids[i]]
         sup = SUPW[hc]
-        S.sreach[n] = 1
-        for i in range(n - 1, -1, -1):
-            S.sreach[i] = S.sreach[i + 1] | (S.sreach[i + 1] << S.vals[i])
-        S.have_g = 0
-        S.have_p = 0
-        S.used = 0
+        sums1_load(&T, S.vals, n)    # (the groups and unions of this valuing)
         m = hand
         while m:
             p = cas_ctz(m)
@@ -499,7 +495,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     if c.h.builds[i].value == vp:
                         bidx[nb] = i
                         nb += 1
-                w = small_P1(&S, vp) & sup if nb >= 0 else 0
+                w = sums1_P(&T, vp) & sup if nb >= 0 else 0
                 for bs in range(1 << nb if nb >= 0 else 0):
                     cw = w if bs else w & ~(<uint64_t>1)
                     if cw == 0:
@@ -520,9 +516,9 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     v = cas_ctz(lm)
                     lm &= lm - 1
                     if v == vp:
-                        cw = small_P1(&S, v) & ~(<uint64_t>1)
+                        cw = sums1_P(&T, v) & ~(<uint64_t>1)
                     else:
-                        cw = small_with1(&S, v, v - vp)
+                        cw = sums1_with(&T, v, v - vp)
                     cw &= sup
                     if cw and legal_m(c, &lx, K_BUILD, p, 0, v, hp, -1, hmulti):
                         if put_alt(&S, buf, p, K_BUILD, cw, 0, v, alt | palt) < 0:
@@ -538,7 +534,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     bv = bd.value
                     if vp > bv or bv < vmin:
                         continue
-                    cw = (small_P1(&S, bv) if bv == vp else small_with1(&S, bv, bv - vp)) & sup
+                    cw = (sums1_P(&T, bv) if bv == vp else sums1_with(&T, bv, bv - vp)) & sup
                     if cw and legal_m(c, &lx, K_AUGMENT, p, bd.cards, bv, hp, i, hmulti):
                         if put_alt(&S, buf, p, K_AUGMENT, cw, bd.cards, bv, alt | palt) < 0:
                             return -1
@@ -556,7 +552,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
                     for v in range(bv + vp + vmin, c.p.build_max + 1):
                         if not (hp >> v) & 1:
                             continue
-                        cw = small_G1(&S, v - bv - vp) & sup
+                        cw = (sums1_groups(&T, v - bv - vp) if v > bv + vp else 1) & sup
                         if cw and legal_m(c, &lx, K_INCREASE, p, bd.cards, v, hp, i, hmulti):
                             if put_alt(&S, buf, p, K_INCREASE, cw, bd.cards, v, alt | palt) < 0:
                                 return -1
