@@ -70,7 +70,7 @@ def test_fast_paths_agree_with_general_path(system: str, trail_bias: float) -> N
         assert inert > 0
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", [*SYSTEMS, "diloti", "diloti_four_player"])
 def test_big_tables_agree_with_reference(system: str) -> None:
     from cassino import _reference
 
