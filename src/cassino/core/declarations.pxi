@@ -398,8 +398,8 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     cdef mask_t m = hand
     cdef int p, i, n, v, r, ranks = 0
     cdef size_t k
-    cdef size_t seg_lo[13]       # the moves of the first hand card of each rank
-    cdef size_t seg_hi[13]
+    cdef size_t seg_lo[16]       # the moves of the first hand card of each rank (ids < 64)
+    cdef size_t seg_hi[16]
     cdef uint64_t held, twice, hp
     cdef Small S
     cdef Sums1 T
@@ -424,7 +424,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
     while m and not buf.overflow:
         p = cas_ctz(m)
         m &= m - 1
-        r = p % 52 // 4
+        r = p >> 2           # (the rank's four ids)
         if (ranks >> r) & 1:
             # a card of the rank of an earlier one: the same value, the same loose cards of
             # its rank and the same values held after it, so the same moves (dil_ok reads
