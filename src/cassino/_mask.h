@@ -26,41 +26,31 @@ static inline int cas_top(cas_mask_t x) { return 63 - __builtin_clzll(x); }
 static inline int cas_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int cas_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
-/* bit s of the result set when bytes[s] == v, for s < 16 * chunks (chunks 1 to 4; SSE2 on
- * x86-64: one compare a chunk) */
+/* bit s of the result set when bytes[s] == v (le: bytes[s] <= v, unsigned), for s < 16 *
+ * chunks (chunks 1 to 4; SSE2 on x86-64: one compare a chunk) */
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-static inline uint64_t cas_eq_bytes(const uint8_t *bytes, int chunks, uint8_t v) {
+static inline uint64_t cas_cmp_bytes(const uint8_t *bytes, int chunks, uint8_t v, int le) {
     uint64_t r = 0;
 #if defined(__SSE2__)
     __m128i t = _mm_set1_epi8((char)v);
     for (int k = 0; k < chunks; k++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
-        r |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, t)) << (16 * k);
+        __m128i hit = _mm_cmpeq_epi8(le ? _mm_min_epu8(x, t) : t, x);
+        r |= (uint64_t)(uint16_t)_mm_movemask_epi8(hit) << (16 * k);
     }
 #else
     for (int s = 0; s < 16 * chunks; s++)
-        r |= (uint64_t)(bytes[s] == v) << s;
+        r |= (uint64_t)(le ? bytes[s] <= v : bytes[s] == v) << s;
 #endif
     return r;
 }
-
-/* bit s of the result set when bytes[s] <= v (unsigned), for s < 16 * chunks (1 to 4) */
+static inline uint64_t cas_eq_bytes(const uint8_t *bytes, int chunks, uint8_t v) {
+    return cas_cmp_bytes(bytes, chunks, v, 0);
+}
 static inline uint64_t cas_le_bytes(const uint8_t *bytes, int chunks, uint8_t v) {
-    uint64_t r = 0;
-#if defined(__SSE2__)
-    __m128i t = _mm_set1_epi8((char)v);
-    for (int k = 0; k < chunks; k++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
-        __m128i le = _mm_cmpeq_epi8(_mm_min_epu8(x, t), x);
-        r |= (uint64_t)(uint16_t)_mm_movemask_epi8(le) << (16 * k);
-    }
-#else
-    for (int s = 0; s < 16 * chunks; s++)
-        r |= (uint64_t)(bytes[s] <= v) << s;
-#endif
-    return r;
+    return cas_cmp_bytes(bytes, chunks, v, 1);
 }
 
 /* The totals of the subsets of cards 0..i, from those of cards 0..i-1 in b[0 .. 2^i): b[2^i + s]

@@ -2306,11 +2306,29 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
 # The groups of total t are the subsets whose total is t: the totals of all 2^n subsets by
 # doubling (cas_bytes_double), then one SSE2 compare per 16 of them (cas_eq_bytes), instead
 # of a depth-first search per t (small_groups). Diloti's small tables
-# (core/declarations.pxi) read their groups and unions here: the words of small_P1 and
-# small_with1, over the same compressed subsets of the same cards (S.ids ascending).
+# (core/declarations.pxi) and multi_small's valuings read their groups and unions here:
+# the words of small_P1 and small_with1, over the same compressed subsets of the same cards
+# (S.ids ascending). The pick path (below) reads its one-word families here too, with loose
+# multi-valued cards free to take their second value in any group (``alt``, ``d``).
+
+cdef inline uint64_t pick_groups(const uint8_t* sums, const uint8_t* nalt, int chunks,
+                                 int v, int alts, int d) noexcept nogil:
+    """The subsets of total v in one 64-bit word (the first 16 * chunks of them): k of their
+    multi-valued cards at the second value, for every k."""
+    cdef uint64_t g = cas_eq_bytes(sums, chunks, <uint8_t>v)
+    cdef uint64_t atleast = ~(<uint64_t>0)
+    cdef int k = 1
+    while k <= alts and v - k * d >= 0:
+        atleast &= ~cas_eq_bytes(nalt, chunks, <uint8_t>(k - 1))
+        g |= cas_eq_bytes(sums, chunks, <uint8_t>(v - k * d)) & atleast
+        k += 1
+    return g
 
 cdef struct Sums1:
-    uint8_t sums[64]         # sums[s]: the total of compressed subset s
+    uint8_t sums[64]         # sums[s]: the total of compressed subset s, first values
+    uint8_t nalt[64]         # nalt[s]: its multi-valued cards (when alts)
+    int alts                 # multi-valued cards, each worth d more at its second value
+    int d
     int chunks               # 16-byte chunks that hold the 2^n subsets
     uint64_t full            # the nonempty subsets of the n cards
     uint32_t have_g          # bit t: G[t] is filled
@@ -2318,12 +2336,21 @@ cdef struct Sums1:
     uint64_t G[NVALUES]      # the groups of total t
     uint64_t P[NVALUES]      # the unions of disjoint groups of v, the empty one included
 
-cdef inline void sums1_load(Sums1* T, const uint8_t* vals, int n) noexcept nogil:
-    """The totals of the subsets of n <= 6 cards of values vals."""
+cdef inline void sums1_load(Sums1* T, const uint8_t* vals, const uint8_t* alt, int n,
+                            int d) noexcept nogil:
+    """The totals of the subsets of n <= 6 cards of values vals; with ``alt`` (1: the card
+    is also worth d more; NULL: none is), their multi-valued cards."""
     cdef int i
     memset(T.sums, 0, 16)        # (the first chunk is compared whole: bits past 2^n masked)
+    T.alts = 0
+    T.d = d
+    if alt != NULL and d:
+        memset(T.nalt, 0, 16)
     for i in range(n):
         cas_bytes_double(T.sums, i, vals[i])
+        if alt != NULL and d:
+            cas_bytes_double(T.nalt, i, alt[i])
+            T.alts += alt[i]
     T.chunks = 4 if n == 6 else (2 if n == 5 else 1)
     T.full = (~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1) & ~(<uint64_t>1)
     T.have_g = 0
@@ -2333,7 +2360,7 @@ cdef inline uint64_t sums1_groups(Sums1* T, int t) noexcept nogil:
     """The subsets of total t (0 < t < NVALUES)."""
     if not (T.have_g >> t) & 1:
         T.have_g |= (<uint32_t>1) << t
-        T.G[t] = cas_eq_bytes(T.sums, T.chunks, <uint8_t>t) & T.full
+        T.G[t] = pick_groups(T.sums, T.nalt, T.chunks, t, T.alts, T.d) & T.full
     return T.G[t]
 
 cdef inline uint64_t sums1_P(Sums1* T, int v) noexcept nogil:
@@ -2409,19 +2436,6 @@ cdef bint pick_params(Params* p, object rules):
             return False     # (the values index the closures; a loose card keeps both)
     return True
 
-cdef inline uint64_t pick_groups(const uint8_t* sums, const uint8_t* nalt, int chunks,
-                                 int v, int alts, int d) noexcept nogil:
-    """The subsets of total v in one 64-bit word (the first 16 * chunks of them): k of their
-    multi-valued cards at the second value, for every k."""
-    cdef uint64_t g = cas_eq_bytes(sums, chunks, <uint8_t>v)
-    cdef uint64_t atleast = ~(<uint64_t>0)
-    cdef int k = 1
-    while k <= alts and v - k * d >= 0:
-        atleast &= ~cas_eq_bytes(nalt, chunks, <uint8_t>(k - 1))
-        g |= cas_eq_bytes(sums, chunks, <uint8_t>(v - k * d)) & atleast
-        k += 1
-    return g
-
 cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
                     const uint8_t* lalt, uint64_t space, int d, int v1, int v2) noexcept nogil:
     """P.fam[j], P.r[j] and P.ids[j] for a hand card of values v1 (and v2, or 0) against the
@@ -2429,41 +2443,37 @@ cdef bint pick_card(Pick* P, int j, const uint8_t* lid, const uint8_t* lval,
     multi-valued); False when the space holds more than PICK_MAX cards."""
     cdef uint8_t sums[1 << PICK_MAX]   # sums[s]: the total of subset s, first values
     cdef uint8_t nalt[1 << PICK_MAX]   # nalt[s]: its multi-valued cards
+    cdef uint8_t sv[PICK_MAX]          # the space's values and multi-valued flags
+    cdef uint8_t sa[PICK_MAX]
     cdef uint64_t acc[PICK_WORDS]
     cdef uint64_t* f = P.fam[j]
-    cdef uint64_t x, full, a1
-    cdef int i, r = 0, alts = 0, w, chunks, q, a, k, v
+    cdef uint64_t x
+    cdef int i, r = 0, alts = 0, w, q, a, k, v
+    cdef Sums1 T
     if cas_popcount64(space) > PICK_MAX:
         return False
-    memset(sums, 0, 16)          # (the first chunk is compared whole: bits past 2^r masked)
-    memset(nalt, 0, 16)
     while space:
         i = cas_ctz64(space)
         space &= space - 1
         P.ids[j][r] = lid[i]
-        cas_bytes_double(sums, r, lval[i])
-        if d:
-            cas_bytes_double(nalt, r, lalt[i])
+        sv[r] = lval[i]
+        sa[r] = lalt[i]
         alts += lalt[i]
         r += 1
     P.r[j] = <uint8_t>r
     if r <= 6:
-        # one word: the families as plain integers
-        chunks = 4 if r == 6 else (2 if r == 5 else 1)
-        full = ~(<uint64_t>0) if r == 6 else ((<uint64_t>1) << (1 << r)) - 1
-        full &= ~(<uint64_t>1)           # (the empty set is no group)
-        a1 = 1                           # the trail
-        for k in range(2):
-            v = v1 if k == 0 else v2
-            if v == 0:
-                break
-            x = pick_groups(sums, nalt, chunks, v, alts, d) & full
-            acc[0] = cas_fam_close1(x, &DISJ[0][0], SMALL_WORDS)   # the unions of disjoint groups
-            a1 |= acc[0]
-        f[0] = a1
-        P.cnt[j] = <uint64_t>cas_popcount64(a1)
+        # one word: the families as plain integers, the trail the empty union
+        sums1_load(&T, sv, sa, r, d)
+        f[0] = sums1_P(&T, v1) | (sums1_P(&T, v2) if v2 else 0)
+        P.cnt[j] = <uint64_t>cas_popcount64(f[0])
         P.total += P.cnt[j]
         return True
+    memset(sums, 0, 16)          # (the first three cards add into the first word)
+    memset(nalt, 0, 16)
+    for i in range(r):
+        cas_bytes_double(sums, i, sv[i])
+        if d:
+            cas_bytes_double(nalt, i, sa[i])
     w = 1 << (r - 6)
     f[0] = 1                             # the trail
     for q in range(1, w):
@@ -2495,24 +2505,11 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
                      const uint8_t* lalt, int n, int d) noexcept nogil:
     """pick_setup for a table of at most 6 loose cards: every hand card's space is the whole
     table, its families one word, the totals made once and each value's unions once."""
-    cdef uint8_t sums[64]
-    cdef uint8_t nalt[64]
-    cdef uint64_t clo[NVALUES]
-    cdef uint64_t x, acc, f, full
-    cdef uint32_t have = 0
-    cdef int i, k, v, a, card, chunks, alts = 0
-    cdef int vs[2]
+    cdef Sums1 T
+    cdef uint64_t f
+    cdef int card, v2
     cdef mask_t m
-    memset(sums, 0, 16)          # (the first chunk is compared whole: bits past 2^n masked)
-    memset(nalt, 0, 16)
-    for i in range(n):
-        cas_bytes_double(sums, i, lval[i])
-        if d:
-            cas_bytes_double(nalt, i, lalt[i])
-        alts += lalt[i]
-    chunks = 4 if n == 6 else (2 if n == 5 else 1)
-    full = ~(<uint64_t>0) if n == 6 else ((<uint64_t>1) << (1 << n)) - 1
-    full &= ~(<uint64_t>1)               # (the empty set is no group)
+    sums1_load(&T, lval, lalt, n, d)
     memcpy(P.ids[0], lid, n)
     m = c.h.hands[c.h.to_move]
     while m:
@@ -2521,19 +2518,9 @@ cdef bint pick_small(Core* c, Pick* P, const uint8_t* lid, const uint8_t* lval,
         P.cards[P.nh] = <uint8_t>card
         P.r[P.nh] = <uint8_t>n
         P.sp[P.nh] = 0
-        vs[0] = c.p.hval[card]
-        vs[1] = c.p.alt_val[card]
-        f = 1                            # the trail
-        for k in range(2):
-            v = vs[k]
-            if v == 0:
-                break
-            if not (have >> v) & 1:
-                x = pick_groups(sums, nalt, chunks, v, alts, d) & full
-                acc = cas_fam_close1(x, &DISJ[0][0], SMALL_WORDS)   # the unions of disjoint groups
-                clo[v] = acc
-                have |= (<uint32_t>1) << v
-            f |= clo[v]
+        v2 = c.p.alt_val[card]
+        # the trail (the empty union) and the captures at either value
+        f = sums1_P(&T, c.p.hval[card]) | (sums1_P(&T, v2) if v2 else 0)
         P.fam[P.nh][0] = f
         P.fi[P.nh] = <uint8_t>P.nh
         P.cnt[P.nh] = <uint64_t>cas_popcount64(f)

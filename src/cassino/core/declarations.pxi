@@ -410,7 +410,7 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
         n = small_load(c, &S)
         S.nw = 1
         small_tables(&S)
-        sums1_load(&T, S.vals, n)
+        sums1_load(&T, S.vals, NULL, n, 0)
     # the values held after playing p: all but p's own, unless another card has it
     held = 0
     twice = 0

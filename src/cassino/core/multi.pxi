@@ -464,7 +464,7 @@ cdef int multi_small(Core* c, MoveBuf* buf) noexcept nogil:
             else:
                 S.vals[i] = c.p.val[S.ids[i]]
         sup = SUPW[hc]
-        sums1_load(&T, S.vals, n)    # (the groups and unions of this valuing)
+        sums1_load(&T, S.vals, NULL, n, 0)    # (the groups and unions of this valuing)
         m = hand
         while m:
             p = cas_ctz(m)
