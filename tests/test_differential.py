@@ -840,8 +840,18 @@ NORDIC_SETUPS = [
     ("kontsina", {}),
     ("kontsina", {"combine_match_and_sum": True}),
     ("kontsina", {"faces_capturable": False, "first_player": "right_of_dealer"}),
+    ("shaniss", {}),
+    ("shaniss", {"compulsion": "none"}),
+    ("shaniss", {"capture_extent": "free"}),
+    ("kontsina", {"compulsion": "player", "leftovers_to": "nobody"}),
+    ("swedish_kassino", {"compulsion": "player", "capture_extent": "all_matches"}),
+    ("stealing_bundles", {}),
+    ("stealing_bundles", {"players": 3, "steal_and_capture": True}),
+    ("stealing_bundles", {"players": 4, "compulsion": "none", "leftovers_to": "last_capturer",
+                          "deal_singles": False}),
 ]
-NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay"]
+NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay", "sh", "sh-optional",
+              "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options"]
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)
@@ -866,6 +876,19 @@ def test_swedish_and_kontsina_seeded_playouts_are_identical():
         r = rules(system, **options)
         for seed in (3 + k, 40 + k):
             assert biased_lockstep(r, seed, 7 * seed) > 12
+
+
+def test_shaniss_explain_and_counts_agree():
+    """compulsion=player and the all-or-none match: the core filters whole lists (counting
+    and streaming list them too) and explains as the reference."""
+    p = make_position(["8C KC 4D", "QH 9S 2D"], "8H 8S 5D 3C KH KS 6H 2C", system="shaniss")
+    cs, rs = CoreState.from_position(p), RefState.from_position(p)
+    ref_moves = rs.legal_moves()
+    assert cs.legal_moves() == ref_moves == list(cs.iter_moves(3)) == list(core.MoveStream(cs, 2, 0))
+    assert cs.count_moves() == len(ref_moves) == 8 and cs.perft(1) == 8
+    for text in ("8Cx8H", "8Cx8S,3C,5D", "KCxKH", "4D", "8C", "8Cx8S,8H", "9Sx2C"):
+        m = cassino.Move.parse(text)
+        assert cs.explain(m) == rs.explain(m) and cs.is_legal(m) == rs.is_legal(m)
 
 
 def test_kontsina_explain_agrees_on_illegal_captures():

@@ -146,7 +146,7 @@ def test_notation_round_trip_property(card, kind, takes, value):
         m = Move.pluck(card)
     elif kind == MoveKind.PASS:
         m = Move.pass_turn()
-    elif kind == MoveKind.CAPTURE:
+    elif kind in (MoveKind.CAPTURE, MoveKind.STEAL):
         m = Move(card, kind, mask_)
     elif kind == MoveKind.TWO_CARD:
         # Callabra: two hand cards and one table card whose rank is the move's value

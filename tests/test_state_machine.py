@@ -33,7 +33,7 @@ import cassino
 from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Position, Rng
 from cassino.cards import ALL_CARDS, CLUBS, SPADES, CardSet
 from cassino.moves import same_notation
-from cassino.position import card_value, card_values
+from cassino.position import bundle_order, card_value, card_values
 from cassino.scoring import all_eleven_team, immediate_points, instant_against, score_hand
 from conftest import RELIABILITY_COUNTS, option_sets
 
@@ -82,6 +82,11 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         if p.sweep_order:
             return [int(t == p.sweep_order[0]) for t in range(n)]
         return [int(k == max(sizes)) for k in sizes]
+    sizes = [len(x) for x in p.piles]
+    if r.cards_scoring == "each":
+        return sizes   # (Stealing Bundles: a point a card)
+    if r.cards_scoring == "difference":   # Shaniss: more cards score the difference
+        return [max(0, k - min(sizes)) for k in sizes]
     masks = [sum(1 << c for c in pile) for pile in p.piles]
     pts = [0] * n
     spades = [(m & (SPADES | SPADES << 52)).bit_count() for m in masks]   # (Mulle: both copies)
@@ -201,11 +206,13 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # captures: piles, the last capturer, sweeps and the discard
     if p.last_capturer is None:
         # (initial_pairs: the layout's pairs are in the leader's pile from the deal on;
-        # plucks are no captures)
-        assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles) or r.pluck
-    else:
+        # plucks are no captures; steals take no table card)
+        assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles) or r.pluck or (
+            r.pile_access == "steal_pile")
+    elif r.pile_access != "steal_pile":   # (a bundle captured last may have been stolen)
         assert p.piles[r.team_of(p.last_capturer)]
-    assert not p.discard or (s.is_over and (p.last_capturer is None or early))
+    unclaimed = r.leftovers_to == "nobody"   # (Shaniss, Stealing Bundles: leftovers to nobody)
+    assert not p.discard or (s.is_over and (p.last_capturer is None or early or unclaimed))
     assert early <= s.is_over
     if not r.sweeps:
         assert p.sweep_order == () or cleared
@@ -249,8 +256,13 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert moves
         hand = p.hands[s.to_move]
         assert all(hand >> m.card & 1 for m in moves if m.plays_card)
-        for m in moves:   # (a two-card capture takes the second hand card)
+        for m in moves:   # (a two-card capture takes the second hand card; a steal a bundle)
             extra = m.takes & ~p.table_mask
+            if m.kind == MoveKind.STEAL:
+                assert extra in [sum(1 << c for c in pile) for pile in p.piles if pile]
+                assert p.piles[r.team_of(s.to_move)] == () or extra != sum(
+                    1 << c for c in p.piles[r.team_of(s.to_move)])
+                continue
             assert extra == 0 or (m.kind == MoveKind.TWO_CARD and extra & hand == extra
                                   and extra.bit_count() == 1)
         if after:  # (opt_pluck) the card is played: pluck or pass
@@ -299,6 +311,8 @@ def random_move(data: Any, s: Any) -> Move:
     if table:
         chosen = data.draw(st.lists(st.sampled_from(table), max_size=6), label="takes")
         takes = sum(1 << c for c in set(chosen))
+    if kind == MoveKind.STEAL and p.piles and data.draw(st.booleans(), label="a bundle"):
+        takes |= sum(1 << c for c in p.piles[data.draw(st.integers(0, len(p.piles) - 1))])
     if data.draw(st.integers(0, 4), label="foreign") == 0:
         takes |= 1 << data.draw(st.integers(0, 51), label="foreign card")
     value = 0 if kind <= MoveKind.CAPTURE else data.draw(st.integers(0, 14), label="value")
@@ -308,6 +322,8 @@ def random_move(data: Any, s: Any) -> Move:
         return Move.pass_turn()
     if kind == MoveKind.PLUCK:  # one card: from the table, mostly
         return Move.pluck((takes or 1 << card).bit_length() - 1)
+    if kind == MoveKind.STEAL:  # a steal takes cards and has no value
+        return Move(card, kind, takes or 1 << (card + 1) % 52, 0)
     return Move(card, kind, takes, value)
 
 
@@ -344,10 +360,24 @@ class StateMachine(RuleBasedStateMachine):
         _count("state machine: moves pushed")
         after = s.to_position()
         # piles and sweeps only grow; a capture adds its takes then the card played
-        for old, new in zip(before.piles, after.piles, strict=True):
-            assert new[: len(old)] == old
+        # (Stealing Bundles: a bundle grows as a set, the card played on top, or is stolen)
+        bundles = s.rules.pile_access == "steal_pile"
+        for t, (old, new) in enumerate(zip(before.piles, after.piles, strict=True)):
+            if not bundles:
+                assert new[: len(old)] == old
+            elif t == s.rules.team_of(before.to_move) and m.plays_card and m.kind != MoveKind.TRAIL:
+                assert set(old) | set(CardSet(m.takes)) | {m.card} <= set(new)
+                assert new[-1] == m.card and new == bundle_order(new)
+            elif new != old:   # stolen, or the leftovers under the last capturer's top card
+                stolen = m.kind == MoveKind.STEAL and not sum(1 << c for c in old) & ~m.takes
+                left = s.is_over and s.rules.leftovers_to == "last_capturer"
+                assert stolen or left
+                if stolen and not left:
+                    assert new == ()
+                if not stolen:
+                    assert set(old) < set(new) and (not old or new[-1] == old[-1])
         assert after.sweep_order[: len(before.sweep_order)] == before.sweep_order
-        if m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD):
+        if m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD) and not bundles:
             team = s.rules.team_of(before.to_move)
             added = after.piles[team][len(before.piles[team]) :]
             assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
@@ -838,6 +868,30 @@ class MulleFourMachine(MulleMachine):
     options = {"players": 4, "deal_rest": "rotation", "point_cards_once": True}  # noqa: RUF012
 
 
+# docs/rules.md §3.30: Shaniss, compulsory captures and the all-or-none match (AMB-83 options)
+class ShanissMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "shaniss"
+
+
+class ShanissOptionsMachine(ShanissMachine):
+    options = {"compulsion": "none", "capture_extent": "free"}  # noqa: RUF012
+
+
+# docs/rules.md §3.31: Stealing Bundles, bundle steals (the piles in Hot), 2 to 4 players
+class BundlesMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "stealing_bundles"
+
+
+class BundlesThreeMachine(BundlesMachine):
+    options = {"players": 3, "steal_and_capture": True}  # noqa: RUF012
+
+
+class BundlesFourMachine(BundlesMachine):
+    options = {"players": 4, "compulsion": "none", "leftovers_to": "last_capturer"}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -901,6 +955,11 @@ STATE_MACHINES = [
     MulleMachine,
     MulleThreeMachine,
     MulleFourMachine,
+    ShanissMachine,
+    ShanissOptionsMachine,
+    BundlesMachine,
+    BundlesThreeMachine,
+    BundlesFourMachine,
 ]
 
 
@@ -968,6 +1027,8 @@ GAME_SETUPS = [
     ("finnish_kasino", {}),
     ("finnish_kasino", {"players": 3, "mokki_first": True, "sistan_points": 1}),
     ("finnish_kasino", {"players": 4, "rank_pairing_always": True, "target": 10}),
+    ("shaniss", {"target": 30}),
+    ("stealing_bundles", {"players": 3}),
 ]
 
 

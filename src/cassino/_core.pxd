@@ -40,6 +40,8 @@ cdef enum Kind:
     K_PLUCK = 5              # opt_pluck: card NO_CARD, takes the plucked card
     K_PASS = 6               # opt_pluck: end the turn without the pluck after the play
     K_TWO_CARD = 7           # Callabra: card and the hand card in takes take one table card
+    K_STEAL = 8              # Stealing Bundles: takes another team's whole bundle (with
+                             # steal_and_capture, also the loose cards of the card's rank)
 
 cdef enum:
     NO_CARD = 255            # CMove.card of the moves that play no hand card
@@ -80,6 +82,11 @@ cdef struct Hot:
     uint8_t trailed1         # in PH_AFTER: the card trailed this turn + 1 (0: none)
     uint8_t ndefaults[MAX_SEATS]   # opt_michigan: defaults on the build duty per team
     uint8_t nmulle[MAX_SEATS]      # Mulle: Mulle captures per team
+    # pile_access=steal_pile (Stealing Bundles): each team's face-up bundle as a set and its
+    # top card (the piles arrays are unused: a steal empties a bundle, which an append-only
+    # array restored by its length cannot undo); pile_len holds the counts
+    mask_t bundles[MAX_SEATS]
+    uint8_t tops[MAX_SEATS]
 
 cdef struct Params:
     int players
@@ -171,6 +178,15 @@ cdef struct Params:
     int gr_limit             # sum groups past which a greedy score is the reference's
     int general_paths        # list multi-valued and Diloti positions by their general paths
                              # (State._general_paths, tests compare the paths)
+    int compel               # compulsion=player (Shaniss): a player who can capture must
+    int post_filter          # compel, or capture_extent=all_matches outside Diloti: gen_moves
+                             # filters what the paths list (filter_moves), counting lists
+    int leftovers_nobody     # leftovers_to=nobody: the last table cards are discarded
+    int cards_diff           # cards_scoring=difference (Shaniss): more cards score the difference
+    int cards_each           # cards_scoring=each: every captured card scores 1
+    int steal                # pile_access=steal_pile (Stealing Bundles): Hot.bundles, gen_bundles
+    int steal_both           # ... steal_and_capture: one move may steal and capture (AMB-85)
+    int deal_singles         # later deals one card at a time from the dealer's left
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

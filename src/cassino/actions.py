@@ -23,6 +23,8 @@ action id          name        meaning
 ``F + 4``          PASS        the whole move ``pass`` (opt_pluck)
 ``F + 4 + v``      BUILD(v)    finish: build (or augment, or increase) to value ``v``,
                                ``v`` from 1 to ``max_value``
+``F + 5 + max``    STEAL       finish: take the bundle (and loose cards) of the takes
+                               (Stealing Bundles; only where a system has steals)
 =================  ==========  ======================================================
 
 ``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
@@ -79,7 +81,7 @@ class ActionSpace:
     multi-valued builds, 175 with them (Royal, Buckeye), 213 for Mulle.
     """
 
-    __slots__ = ("alt", "finish", "max_value", "num_actions", "num_ids", "rules", "take")
+    __slots__ = ("alt", "finish", "max_value", "num_actions", "num_ids", "rules", "steal", "take")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -90,7 +92,9 @@ class ActionSpace:
         self.alt = 2 * n if builds and rules.multi_valued else -1
         self.finish = 3 * n if self.alt >= 0 else 2 * n
         self.max_value = max(14, rules.build_max_value) if builds else 0
-        self.num_actions = self.finish + 5 + self.max_value
+        steals = rules.pile_access == "steal_pile"
+        self.steal = self.finish + 5 + self.max_value if steals else -1
+        self.num_actions = self.finish + 5 + self.max_value + (1 if steals else 0)
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.rules.system!r}, num_actions={self.num_actions})"
@@ -121,6 +125,11 @@ class ActionSpace:
                                            "its second value")
                     seq.append(self.alt + c)
             seq.append(self.finish + 4 + move.value)
+        elif kind == MoveKind.STEAL:
+            if self.steal < 0:
+                raise CassinoError(f"{move} steals a bundle, which {self.rules.system} has no "
+                                   "action for")
+            seq.append(self.steal)
         else:
             seq.append(self.finish + _FINISH_OF_KIND[kind])
         return tuple(seq)
@@ -137,7 +146,9 @@ class ActionSpace:
             raise IllegalMoveError("an empty action sequence is no move")
         *body, last = actions
         f = last - self.finish
-        if not 0 <= f < 5 + self.max_value:
+        if last == self.steal >= 0:
+            f = -1     # (STEAL: after the builds)
+        elif not 0 <= f < 5 + self.max_value:
             raise IllegalMoveError(f"a sequence must end with a finish action, not {last}")
         if f == PASS:
             if body:
@@ -161,6 +172,10 @@ class ActionSpace:
                 _bad("a pluck takes exactly one card")
         if card == NO_CARD:
             raise IllegalMoveError("a move that plays a card starts with PLAY")
+        if f == -1:
+            if not takes:
+                raise IllegalMoveError("a steal takes a bundle")
+            return Move(card, MoveKind.STEAL, takes, 0)
         if f >= 5:
             return Move(card, MoveKind.BUILD, takes, f - 4, tuple(sorted(fixed)))
         if f == TWO_CARD:
@@ -170,7 +185,7 @@ class ActionSpace:
 
     def describe(self, action: int) -> str:
         """What ``action`` means: ``play 7H``, ``take 7H``, ``7H at 14``, ``trail``,
-        ``capture``, ``two-card capture``, ``pluck``, ``pass`` or ``build 9``."""
+        ``capture``, ``two-card capture``, ``pluck``, ``pass``, ``build 9`` or ``steal``."""
         if not isinstance(action, int) or not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"no action {action!r} (ids 0-{self.num_actions - 1})")
         n = self.num_ids
@@ -181,6 +196,8 @@ class ActionSpace:
         if action < self.finish:
             c = action - self.alt
             return f"{card_code(c)} at {self.rules.second_value(c) or 'its second value'}"
+        if action == self.steal:
+            return "steal"
         f = action - self.finish
         if f >= 5:
             return f"build {f - 4}"

@@ -1144,7 +1144,7 @@ def demo(seed: int) -> None:
         click.echo(f"{ply:3d}. seat {seat}  {m!s:<18} table {_table_text(hand.to_position())}")
     end = hand.to_position()
     before = {c for p in pos.piles for c in p}
-    if m.kind == MoveKind.CAPTURE:
+    if m.kind in (MoveKind.CAPTURE, MoveKind.STEAL):
         before |= set(CardSet(m.takes | 1 << m.card))
     elif m.kind == MoveKind.PLUCK:
         before |= set(CardSet(m.takes))

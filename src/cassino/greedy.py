@@ -90,6 +90,8 @@ def card_weights(r: Rules) -> tuple[float, ...]:
         w = 0.0
         if r.most_cards_points or r.two_card_capture:
             w += CARD_WEIGHT
+        elif r.cards_scoring != "most":
+            w += 1.0    # (every card scores 1, or moves Shaniss's difference by 1)
         if r.card_points and r.most_spades_points and SPADES & bit:
             w += SPADE_WEIGHT
         if r.most_clubs_points and CLUBS & bit:
@@ -220,7 +222,8 @@ class GreedyPlayer:
             gain = _weight(ws, move.takes | bit)
             captured = True
             bit |= move.takes & view.hand.mask
-        elif move.kind == MoveKind.CAPTURE:
+        elif move.kind in (MoveKind.CAPTURE, MoveKind.STEAL):
+            # (a steal gains the bundle taken, and its loose cards with steal_and_capture)
             loose &= ~move.takes
             builds = [b for b in builds if not b.cards & move.takes]
             gain = _weight(ws, move.takes | bit)
@@ -254,7 +257,7 @@ class GreedyPlayer:
         if hand_ends:
             # the hand ends: the leftovers go to the last capturer
             last = seat if captured else view.last_capturer
-            if last is None:
+            if last is None or r.leftovers_to == "nobody":
                 return gain
             sign = 1.0 if r.team_of(last) == r.team_of(seat) else -1.0
             return gain + sign * _weight(ws, table)

@@ -16,6 +16,8 @@ increase   ``2S+3C,4H=9``              as build; the takes include a simple buil
 pluck      ``^7H``                     move the loose 7H to one's pile (opt_pluck)
 pass       ``pass``                    end the turn without the pluck it allows
 two_card   ``5H&6SxJC``                Callabra: play 5H and 6S together, take JC (11)
+steal      ``7H>2C,7D,9S``             Stealing Bundles: play 7H, take the whole bundle
+                                       2C 7D 9S (whose top card is a 7)
 =========  ==========================  ===========================================
 
 Augment and increase are written like a build: the takes name every table card that ends up
@@ -70,6 +72,7 @@ class MoveKind(enum.IntEnum):
     PLUCK = 5
     PASS = 6
     TWO_CARD = 7   # Callabra: two hand cards adding up to one table card (docs/rules.md §3.14)
+    STEAL = 8      # Stealing Bundles: take another player's whole bundle (docs/rules.md §3.31)
 
     @property
     def label(self) -> str:
@@ -124,6 +127,8 @@ class Move:
             _check_fixed(self)
         if self.kind == MoveKind.TWO_CARD:
             _check_two_card(self)
+        elif self.kind == MoveKind.STEAL and (not self.takes or self.value or self.fixed):
+            raise NotationError("a steal takes a whole bundle (at least one card) and has no value")
 
     @classmethod
     def trail(cls, card: int) -> Move:
@@ -194,6 +199,8 @@ class Move:
             return f"{code}x{takes}"
         if self.kind == MoveKind.TWO_CARD:
             return f"{code}&{card_code(self.second_card)}x{card_code(self.table_card)}"
+        if self.kind == MoveKind.STEAL:
+            return f"{code}>{takes}"
         if self.fixed:
             vals = dict(self.fixed)
             code = _with_value(self.card, vals)
@@ -228,6 +235,10 @@ class Move:
                 return cls.pluck(parse_card(s[1:]))
             if "&" in s:
                 return _parse_two_card(s, text)
+            if ">" in s:
+                head, _, rest = s.partition(">")
+                takes = _parse_takes(rest, text)
+                return cls(parse_card(head), MoveKind.STEAL, takes, 0)
             if "X" in s:
                 head, _, rest = s.partition("X")
                 takes = _parse_takes(rest, text)

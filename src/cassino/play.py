@@ -109,7 +109,7 @@ class _Session:
     def push(self, move: Move) -> Move:
         """Play ``move`` in the game, remembering the table it leaves."""
         before = self.game.state.table_mask
-        if move.kind in (MoveKind.CAPTURE, MoveKind.PLUCK):
+        if move.kind in (MoveKind.CAPTURE, MoveKind.PLUCK, MoveKind.STEAL):
             self.table_left = before & ~move.takes
         elif move.kind == MoveKind.PASS:
             self.table_left = before
@@ -196,6 +196,15 @@ class _Session:
                 out.append(sweep if self.rules.sweeps else " (clears the table)")
             if m.takes == view.table.mask and self.rules.two_card_capture:
                 out.append(" and wins")
+            return out
+        if m.kind == MoveKind.STEAL:
+            # Stealing Bundles: another player's whole bundle (and the loose cards of the rank)
+            bundle = m.takes & ~view.loose.mask
+            owner = next((t for t, p in enumerate(view.piles) if p and sum(1 << c for c in p) == bundle), None)
+            whose = "a bundle" if owner is None else f"the bundle of seat {owner}"
+            out = Text.assemble(f"steal {whose} ({bundle.bit_count()} cards) with ", self.card(m.card))
+            if loose:
+                out.append_text(Text.assemble(" and capture ", self.cards(loose)))
             return out
         if m.kind == MoveKind.TWO_CARD:
             # Callabra: two hand cards adding up to one table card

@@ -22,6 +22,7 @@ __all__ = [
     "MAX_JSON_BYTES",
     "Build",
     "Position",
+    "bundle_order",
     "card_value",
     "card_values",
     "partition_groups",
@@ -30,6 +31,19 @@ __all__ = [
 
 MAX_JSON_BYTES = 1 << 20
 MAX_JSON_DEPTH = 16
+
+
+def bundle_order(pile: Sequence[int]) -> tuple[int, ...]:
+    """A face-up bundle of pile_access=steal_pile (Stealing Bundles) as positions write it:
+    the cards under the top card in id order, the top card last. Nothing in the rules reads
+    the order under the top, so the engine keeps the set and the top only.
+
+    >>> bundle_order([30, 4, 17, 9])
+    (4, 17, 30, 9)
+    """
+    if len(pile) < 2:
+        return tuple(pile)
+    return (*sorted(pile[:-1]), pile[-1])
 
 
 def card_value(card: int) -> int:
@@ -427,6 +441,11 @@ class Position:
         for t, pile in enumerate(self.piles):
             for c in pile:
                 claim(c, f"pile {t}")
+            if r.pile_access == "steal_pile" and tuple(pile) != bundle_order(pile):
+                raise PositionError(
+                    f"bundle {t} must list the cards under its top card in card order "
+                    "(bundle_order): nothing reads their order"
+                )
         for c in self.stock:
             claim(c, "stock")
         for c in self.discard:
@@ -597,6 +616,8 @@ class Position:
             tuple(parse_card(c) for c in _list(p, f"piles[{i}]"))
             for i, p in enumerate(_list(data["piles"], "piles"))
         )
+        if r.pile_access == "steal_pile":
+            piles = tuple(bundle_order(p) for p in piles)
         stock = tuple(parse_card(c) for c in _list(data["stock"], "stock"))
         discard = tuple(parse_card(c) for c in _list(data.get("discard", []), "discard"))
         lc = data.get("last_capturer")

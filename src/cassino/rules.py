@@ -41,7 +41,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
     "match_mode": ("rank", "value"),
     "face_capture": ("one", "one_or_three", "any"),
-    "sum_groups": ("single", "multi"),
+    "sum_groups": ("single", "multi", "none"),
     "capture_extent": ("free", "maximal", "single_group", "all_matches"),
     "builds_as_sum_components": ("no",),
     "build_kinds": ("simple+multiple", "none", "declarations"),
@@ -49,8 +49,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "increase_who": ("any_simple", "opponent_only"),
     "augment_who": ("any", "own_team"),
     "obligation": ("none", "v1", "v2", "v3", "diloti"),
-    "leftovers_to": ("last_capturer",),
-    "compulsion": ("none", "lay_match_forced"),
+    "leftovers_to": ("last_capturer", "nobody"),
+    "compulsion": ("none", "lay_match_forced", "player"),
+    "cards_scoring": ("most", "difference", "each"),
+    "pile_access": ("none", "steal_pile"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
@@ -78,7 +80,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "deck": ("jokers", "italian40"),
     "match_mode": (),
     "face_capture": ("n.a.",),
-    "sum_groups": ("none",),
+    "sum_groups": (),
     "capture_extent": ("single_type", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
     "build_kinds": ("esun", "zwickern_stack"),
@@ -86,8 +88,8 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "increase_who": ("not_own",),
     "augment_who": ("own_team_or_captured_same_turn",),
     "obligation": ("african_2p",),
-    "leftovers_to": ("last_to_play", "nobody", "last_holder"),
-    "compulsion": ("player", "must_or_lie_down"),
+    "leftovers_to": ("last_to_play", "last_holder"),
+    "compulsion": ("must_or_lie_down",),
     "turn_structure": ("compound",),
 }
 
@@ -122,6 +124,8 @@ _DILOTI_FIXED: dict[str, Any] = {
     "first_player": "non_dealer", "end_check": "compare_totals", "game_end": "target",
 }
 _MULLE = "mulle"
+_SHANISS = "shaniss"
+_BUNDLES = "stealing_bundles"
 
 # Rules fields that are no options: the system, and what its preset fixes (player_range,
 # mechanics)
@@ -167,6 +171,17 @@ _FIXED: dict[str, dict[str, Any]] = {
         "teams": "individual", "card_values": "royal", "match_mode": "value",
         "build_kinds": "none", "sweeps": True, "game_end": "target",
         "end_check": "compare_totals", "deck": "double104",
+    },
+    _SHANISS: {
+        "players": 2, "teams": "individual", "card_values": "standard", "match_mode": "rank",
+        "build_kinds": "none", "sweeps": False, "cards_scoring": "difference",
+        "game_end": "target",
+    },
+    _BUNDLES: {
+        "teams": "individual", "card_values": "standard", "match_mode": "rank",
+        "build_kinds": "none", "sum_groups": "none", "pile_access": "steal_pile",
+        "capture_extent": "all_matches", "face_capture": "any", "sweeps": False,
+        "cards_scoring": "each", "game_end": "one_hand",
     },
     _KONTSINA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
@@ -220,6 +235,25 @@ _FIXED_WHY = {
     (_MULLE, "teams"): ": each plays for himself",
     (_MULLE, "game_end"): ": the game is played to a target (16)",
     (_MULLE, "end_check"): ": after each hand the highest total at or above the target wins",
+    (_SHANISS, "players"): ": Shaniss is a two-player game (docs/rules.md §3.30)",
+    (_SHANISS, "teams"): ": each plays for himself",
+    (_SHANISS, "card_values"): ": A 1, 2-10 pip (10 = 10, AMB-82), J Q K by rank only",
+    (_SHANISS, "match_mode"): ": a card takes cards of its rank",
+    (_SHANISS, "build_kinds"): ": there is no building in Shaniss",
+    (_SHANISS, "sweeps"): ": Shaniss has no sweeps",
+    (_SHANISS, "cards_scoring"): ": the player with more cards scores the difference (AMB-84)",
+    (_SHANISS, "game_end"): ": the game is played to a target (100)",
+    (_BUNDLES, "teams"): ": each plays for himself",
+    (_BUNDLES, "card_values"): ": cards match by rank only",
+    (_BUNDLES, "match_mode"): ": a card takes the loose cards of its rank",
+    (_BUNDLES, "build_kinds"): ": there is no building in Stealing Bundles",
+    (_BUNDLES, "sum_groups"): ": there are no sums in Stealing Bundles (ranks only)",
+    (_BUNDLES, "pile_access"): ": a card matching the top of another player's bundle steals it",
+    (_BUNDLES, "capture_extent"): ": a capture takes every loose card of its rank (AMB-85)",
+    (_BUNDLES, "face_capture"): ": a face card takes every loose card of its rank too",
+    (_BUNDLES, "sweeps"): ": Stealing Bundles has no sweeps",
+    (_BUNDLES, "cards_scoring"): ": the most cards win (each card counts 1)",
+    (_BUNDLES, "game_end"): ": each hand is a complete game (AMB-86)",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -315,6 +349,17 @@ class Rules:
     initial_pairs_triples: bool = False
     jacks_take_all: bool = False
     most_cards_points: int = 3
+    # cards_scoring=difference (Shaniss, docs/rules.md §3.30, AMB-84): instead of
+    # most_cards_points, the team with more cards scores the difference of the counts;
+    # each: every captured card scores 1 (Stealing Bundles, the Elewenjewe systems)
+    cards_scoring: str = "most"
+    # pile_access=steal_pile (Stealing Bundles, docs/rules.md §3.31, AMB-85): capture piles
+    # are face-up bundles with the capturing card on top, and a card of the rank of another
+    # team's top card takes that whole bundle; steal_and_capture: one turn may do both
+    # (AMB-85 option); deal_singles: later deals go one card at a time from the dealer's left
+    pile_access: str = "none"
+    steal_and_capture: bool = False
+    deal_singles: bool = False
     picture_points: int = 0
     card_points: bool = True
     spade_points: str = "none"
@@ -468,6 +513,17 @@ class Rules:
                 "deck (deck=double104) the eight aces and two 10D would be ten two-valued "
                 "cards, and the core holds at most eight"
             )
+        if self.cards_scoring == "difference":
+            if self.num_teams != 2:
+                raise RulesError(
+                    "cards_scoring=difference scores the difference of two card counts: it "
+                    f"needs two teams, not {self.num_teams}"
+                )
+            if self.most_cards_points:
+                raise RulesError(
+                    "cards_scoring=difference replaces most_cards_points: set it to 0"
+                )
+        self._check_bundles()
         if self.tie_hand_target < 0:
             raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:
@@ -626,6 +682,33 @@ class Rules:
                 f"{self.players} players: deal_rest=rotation deals the rest in rotation"
             )
 
+    def _check_bundles(self) -> None:
+        """Stealing Bundles' parameters (docs/rules.md §3.31, AMB-85, AMB-86)."""
+        steal = self.pile_access == "steal_pile"
+        if self.sum_groups == "none" and not steal:
+            raise RulesError(
+                "sum_groups=none (ranks only) is the Stealing Bundles capture (pile_access="
+                "steal_pile)"
+            )
+        if self.steal_and_capture and not steal:
+            raise RulesError("steal_and_capture applies only with pile_access=steal_pile")
+        if not steal:
+            return
+        clash = {
+            "pluck": self.pluck, "initial_pairs": self.initial_pairs, "count_out": self.count_out,
+            "five_of_spades_sweep": self.five_of_spades_sweep, "draw_refill": self.draw_refill,
+            "jacks_take_all": self.jacks_take_all, "michigan": self.michigan,
+            "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with "
+                    "pile_access=steal_pile (Stealing Bundles, docs/rules.md §3.31)"
+                )
+        if self.leftovers_to not in ("nobody", "last_capturer"):
+            raise RulesError("Stealing Bundles' leftovers go to nobody or the last capturer (AMB-86)")
+
     @property
     def declarations(self) -> bool:
         """Whether builds are Diloti declarations (docs/rules.md §3.17, §3.18)."""
@@ -638,10 +721,10 @@ class Rules:
         own = {
             "build_kinds": self.build_kinds == "declarations",
             "obligation": self.obligation == "diloti",
-            "compulsion": self.compulsion != "none",
+            "compulsion": self.compulsion == "lay_match_forced",
             "increase_who": self.increase_who != "any_simple",
             "augment_who": self.augment_who != "any",
-            "capture_extent": self.capture_extent == "all_matches",
+            "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
             "deal_order": self.deal_order == "whole_hands_then_table",
             "xeri_first_play": self.xeri_first_play != "counts",
             "redeal_layout": self.redeal_layout != "none",
@@ -722,8 +805,9 @@ class Rules:
             raise RulesError("cassino_spade scores spade points: spade_points must be inclusive or additive")
         if self.game_end == "each_deals_twice" and self.system != "cassino_california":
             raise RulesError("game_end=each_deals_twice is the California Cassino ending")
-        if self.game_end == "one_hand" and not self.two_card_capture:
-            raise RulesError("game_end=one_hand is the Callabra ending")
+        if self.game_end == "one_hand" and not (
+                self.two_card_capture or self.pile_access == "steal_pile"):
+            raise RulesError("game_end=one_hand is the Callabra ending, and Stealing Bundles'")
         if self.game_end == "hands_won" and self.system != _KONTSINA:
             raise RulesError("game_end=hands_won is the Kontsina match (docs/rules.md §3.16)")
         if self.game_end == "hands_won":
@@ -1331,8 +1415,38 @@ SYSTEMS: dict[str, SystemInfo] = {
         _info("elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2-6", "3.26", "Jokers clear the table (Ipalemo); Esun; one point a card."),
         _info("elewenjewe_professional", "Elewenjewenombajenomba (professional)", "2", "3.27", "No jokers; three hands."),
         _info("elewenjewe_five_player", "Elewenjewenombajenomba (five players)", "5", "3.28", "54 cards for five players."),
-        _info("shaniss", "Shaniss", "2", "3.30", "Compulsory captures; the hand winner scores the card difference; play to 100."),
-        _info("stealing_bundles", "Stealing Bundles", "2-4", "3.31", "Steal an opponent's bundle by matching its top card."),
+        SystemInfo(
+            "shaniss", "Shaniss", "2",
+            "No building; a match takes every loose card of its rank (faces too), with any "
+            "sum groups; a player who can capture must; leftovers go to nobody; the player "
+            "with more cards scores the difference; play to 100.",
+            True, "3.30",
+            {
+                "player_range": (2, 2), "deal_order": "hands_then_table",
+                "face_capture": "any", "build_kinds": "none", "obligation": "none",
+                "holding_invariant": False, "capture_extent": "all_matches",
+                "compulsion": "player", "leftovers_to": "nobody", "most_cards_points": 0,
+                "card_points": False, "cards_scoring": "difference", "target": 100,
+                "end_check": "compare_totals",
+            },
+        ),
+        SystemInfo(
+            "stealing_bundles", "Stealing Bundles", "2-4",
+            "Ranks only: a card takes every loose card of its rank, or steals another "
+            "player's whole face-up bundle whose top card it matches; trail only when "
+            "neither is possible; refills one card at a time; each hand is a game, the most "
+            "cards win.",
+            True, "3.31",
+            {
+                "player_range": (2, 4), "card_values": "standard", "match_mode": "rank",
+                "face_capture": "any", "sum_groups": "none", "build_kinds": "none",
+                "obligation": "none", "holding_invariant": False,
+                "capture_extent": "all_matches", "compulsion": "player",
+                "pile_access": "steal_pile", "deal_singles": True, "leftovers_to": "nobody",
+                "most_cards_points": 0, "card_points": False, "cards_scoring": "each",
+                "game_end": "one_hand", "final_tie": "shared",
+            },
+        ),
         _info("zwickern", "Zwickern", "2-8", "3.32", "Jokers with declared values; stacks up to 14; Zwicker."),
         _info("bella_donna", "Bella Donna", "2", "3.33", "One group per capture; Fixxa and Stoppa bonuses."),
         _info("bella_donna_halliel", "Bella Donna Halliel", "2", "3.34", "Bella Donna with whole-pile steals."),

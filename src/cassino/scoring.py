@@ -215,7 +215,13 @@ def score_hand(
         top = max(spades[t] for t in tied)
         leaders = [t for t in tied if spades[t] == top]
         most = leaders[0] if len(leaders) == 1 else None
-    if most is not None and rules.most_cards_points:
+    if rules.cards_scoring == "each":
+        # Stealing Bundles, the Elewenjewe systems: every captured card scores 1
+        base.extend(("cards", t, n) for t, n in enumerate(counts) if n)
+    elif most is not None and rules.cards_scoring == "difference":
+        # Shaniss (docs/rules.md §3.30, AMB-84): more cards score the difference
+        base.append(("cards", most, counts[most] - counts[1 - most]))
+    elif most is not None and rules.most_cards_points:
         base.append(("cards", most, rules.most_cards_points))
     most = _unique_max(spades)
     if most is not None and rules.card_points and rules.most_spades_points:
@@ -324,7 +330,7 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
     standard ones, then 7D, spade points, the all-eleven bonus and sweeps when they apply."""
     if rules.two_card_capture:
         return ("cards", "sweeps")
-    out = ["cards"] if rules.most_cards_points else []
+    out = ["cards"] if rules.most_cards_points or rules.cards_scoring != "most" else []
     if rules.card_points:
         out += CATEGORIES[1:2] if rules.most_spades_points else ()
         out += CATEGORIES[2:8]

@@ -26,7 +26,8 @@ HEADER = """\
 # Royal, Buckeye, Portuguese, Diamond, Pluck and Trailing-royals Cassino, the
 # five-of-spades (with standard, Royal, Finnish and Mulle values), jacks-take-all,
 # initial-pairs, Michigan and face-cards-all-four options, Tablanette,
-# Callabra, Swedish Kassino, Finnish Kasino, Kontsina, Diloti and Four Player Diloti,
+# Callabra, Swedish Kassino, Finnish Kasino, Kontsina, Diloti, Four Player Diloti, Mulle,
+# Shaniss and Stealing Bundles,
 # computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
@@ -397,6 +398,24 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
          system="diloti_four_player", last_capturer=3), (1, 2, 3, 4)),
     ("diloti_four_player: random play, seed 71 after 9 plies",
      played(71, 9, 3, "diloti_four_player"), (1, 2, 3)),
+    ("shaniss: opening deal, seed 80", new_hand("shaniss", seed=80).to_position(), (1, 2, 3, 4)),
+    ("shaniss: a match takes every loose card of its rank (faces too) with any sum groups; "
+     "a player who can capture must; leftovers go to nobody",
+     pos(["8C KC 4D", "QH 9S 2D"], ["8H 8S 5D 3C KH KS 6H 2C", "QS"], system="shaniss",
+         last_capturer=1), (1, 2, 3, 4, 5, 6)),
+    ("shaniss with the AMB-83 options: optional capture and any subset of the matches",
+     pos(["8C KC 4D", "QH 9S 2D"], ["8H 8S 5D 3C KH KS 6H 2C", "QS"], system="shaniss",
+         last_capturer=1, options={"compulsion": "none", "capture_extent": "free"}),
+     (1, 2, 3, 4, 5, 6)),
+    ("shaniss: random play, seed 81 after 7 plies", played(81, 7, 9, "shaniss"), (1, 2, 3, 4)),
+    ("stealing_bundles: opening deal, seed 90", new_hand("stealing_bundles", seed=90).to_position(),
+     (1, 2, 3, 4, 5)),
+    ("stealing_bundles, three players: random play, seed 91 after 10 plies (bundles to steal)",
+     played(91, 10, 5, "stealing_bundles", players=3), (1, 2, 3, 4, 5)),
+    ("stealing_bundles, four players, steal_and_capture=true, compulsion=none: random play, "
+     "seed 92 after 12 plies",
+     played(92, 12, 6, "stealing_bundles", players=4, steal_and_capture=True, compulsion="none"),
+     (1, 2, 3, 4)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "

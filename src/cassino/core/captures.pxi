@@ -1786,6 +1786,8 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         n = 0
     else:
         n = gen_play_moves(c, buf)
+        if n > 0 and c.p.post_filter:
+            n = filter_moves(c, buf)
         if n < 0 or not c.p.pluck or c.h.to_move < 0 or c.h.hands[c.h.to_move] == 0:
             return n
     m = pluckable(c)
@@ -1798,6 +1800,82 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return -1
     for i in range(n, <int>buf.n):
         buf.moves[i].alt = 0
+    return <int>buf.n
+
+cdef int filter_moves(Core* c, MoveBuf* buf) noexcept nogil:
+    """The filters of whole lists, in place and in order (Params.post_filter):
+    capture_extent=all_matches outside Diloti (a capture that takes a loose card of the
+    played card's rank takes them all; face cards only with face_capture=any, the other
+    face rules limit them), then compulsion=player (when some capture is legal, every
+    other move goes: Shaniss, AMB-83)."""
+    cdef size_t r, w = 0
+    cdef mask_t same, got
+    cdef int p
+    cdef bint any_capture = False
+    for r in range(buf.n):
+        p = buf.moves[r].card
+        if c.p.all_matches and buf.moves[r].kind == K_CAPTURE and (
+                c.p.val[p] or c.p.face_capture == 2):
+            same = c.h.loose & ((<mask_t>0xF) << (4 * (p % 52 // 4)))
+            if NCARDS > 52:
+                same = c.h.loose & (((<mask_t>0xF) << (4 * (p % 52 // 4)))
+                                    | ((<mask_t>0xF) << (4 * (p % 52 // 4) + 52)))
+            got = buf.moves[r].takes & same
+            if got and got != same:
+                continue
+        if buf.moves[r].kind == K_CAPTURE or buf.moves[r].kind == K_STEAL:
+            any_capture = True
+        buf.moves[w] = buf.moves[r]
+        w += 1
+    buf.n = w
+    if c.p.compel and any_capture:
+        w = 0
+        for r in range(buf.n):
+            if (buf.moves[r].kind == K_CAPTURE or buf.moves[r].kind == K_STEAL
+                    or buf.moves[r].card == NO_CARD):
+                buf.moves[w] = buf.moves[r]
+                w += 1
+        buf.n = w
+    return <int>buf.n
+
+cdef uint64_t count_listed(Core* c) noexcept nogil:
+    """The number of legal moves, by listing them (rules whose lists gen_moves filters)."""
+    cdef MoveBuf buf
+    cdef int n
+    buf.moves = NULL
+    buf.n = 0
+    buf.cap = 0
+    buf.limit = <size_t>-1
+    buf.overflow = 0
+    n = gen_play_moves(c, &buf)
+    if n > 0:
+        n = filter_moves(c, &buf)
+    free(buf.moves)
+    return <uint64_t>n if n > 0 else 0
+
+cdef int gen_bundles(Core* c, MoveBuf* buf) noexcept nogil:
+    """Stealing Bundles (pile_access=steal_pile, docs/rules.md §3.31, AMB-85), before
+    filter_moves: per hand card the trail, the capture of every loose card of its rank, and
+    the steal of each other team's bundle whose top card has its rank (steal_and_capture:
+    also with those loose cards); canonical order."""
+    cdef int me = c.p.team_of[c.h.to_move]
+    cdef int p, t
+    cdef mask_t m = c.h.hands[c.h.to_move], same
+    while m:
+        p = cas_ctz(m)
+        same = c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))
+        emit(buf, p, K_TRAIL, 0, 0)
+        if same:
+            emit(buf, p, K_CAPTURE, same, 0)
+        for t in range(c.p.nteams):
+            if t != me and c.h.bundles[t] and c.h.tops[t] // 4 == p // 4:
+                emit(buf, p, K_STEAL, c.h.bundles[t], 0)
+                if c.p.steal_both and same:
+                    emit(buf, p, K_STEAL, c.h.bundles[t] | same, 0)
+        m &= m - 1
+    if buf.overflow:
+        return -1
+    sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
 cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
@@ -1823,6 +1901,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_multi(c, buf)     # a card with two values in play (core/multi.pxi)
     if c.p.callabra:
         return gen_callabra(c, buf)
+    if c.p.steal:
+        return gen_bundles(c, buf)
     if c.p.single_group:
         return gen_single_group(c, buf)
     if c.p.rank_pairs and pairs_needed(c):
@@ -2274,6 +2354,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return 0
     if c.p.pick_ok and pick_setup(c, &P):
         return P.total
+    if c.p.post_filter:
+        return count_listed(c)
     if c.p.nmulti and multi_position(c):
         return count_multi(c)
     if c.p.callabra:
@@ -2427,7 +2509,8 @@ cdef bint pick_params(Params* p, object rules):
     cdef int i
     if (p.build_max != 0 or p.maximal or p.max_sum_groups != BIG_SUMS or p.sweep_cards
             or p.pluck or p.callabra or p.single_group or p.rank_pairs or p.diloti
-            or p.face_builds or not p.combine or p.finnish or rules.match_mode != "value"):
+            or p.face_builds or not p.combine or p.finnish or p.post_filter or p.steal
+            or rules.match_mode != "value"):
         return False
     for i in range(p.nids):
         if p.val[i] == 0 or p.hval[i] != p.val[i]:

@@ -50,7 +50,7 @@ cdef void deal_round(Core* c) noexcept nogil:
         return
     r = 0
     while r < size:
-        batch = size if c.p.whole_deal else (2 if size - r >= 2 else 1)
+        batch = size if c.p.whole_deal else (2 if size - r >= 2 and not c.p.deal_singles else 1)
         r += batch
         seat = c.dealer
         for k in range(c.p.players):
@@ -233,6 +233,26 @@ cdef bint mokki_counts(Core* c) noexcept nogil:
         return False
     return c.p.mokki_at_end or not cutoff_reached(c)
 
+cdef inline mask_t pile_mask(Core* c, int t) noexcept nogil:
+    """Team t's capture pile as a mask."""
+    cdef int i
+    cdef mask_t m = 0
+    if c.p.steal:
+        return c.h.bundles[t]
+    for i in range(c.h.pile_len[t]):
+        m |= (<mask_t>1) << c.piles[t][i]
+    return m
+
+cdef inline void bundle_add(Core* c, int team, mask_t cards, int top) noexcept nogil:
+    """pile_access=steal_pile: ``cards`` join the team's bundle, ``top`` (-1: unchanged; the
+    highest card if the bundle was empty, as bundle_order lists it) on top."""
+    if top < 0 and not c.h.bundles[team]:
+        top = cas_top(cards)
+    c.h.bundles[team] |= cards
+    c.h.pile_len[team] = <uint8_t>cas_popcount(c.h.bundles[team])
+    if top >= 0:
+        c.h.tops[team] = <uint8_t>top
+
 cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int seat = c.h.to_move
     cdef int team = c.p.team_of[seat]
@@ -265,13 +285,16 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
                 remove_build(c, i)
             else:
                 i += 1
-        t = m.takes
-        while t:
-            c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)
+        if c.p.steal:
+            bundle_add(c, team, m.takes | bit, m.card)
+        else:
+            t = m.takes
+            while t:
+                c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)
+                c.h.pile_len[team] += 1
+                t &= t - 1
+            c.piles[team][c.h.pile_len[team]] = m.card
             c.h.pile_len[team] += 1
-            t &= t - 1
-        c.piles[team][c.h.pile_len[team]] = m.card
-        c.h.pile_len[team] += 1
         c.h.last_capturer = <int8_t>seat
         if NCARDS > 52 and c.p.mulle_points and m.takes == (<mask_t>1) << (
                 m.card + 52 if m.card < 52 else m.card - 52) and c.h.nmulle[team] < 255:
@@ -283,6 +306,18 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
                 if not c.p.finnish or mokki_counts(c):
                     c.sweep_order[c.h.nsweeps] = <uint8_t>team
                     c.h.nsweeps += 1
+    elif m.kind == K_STEAL:
+        # Stealing Bundles: the victim's whole bundle (and with steal_and_capture the loose
+        # cards of the rank) onto the thief's, the card played on top; taking no table card,
+        # a steal is no capture for the last-capture rule
+        for i in range(c.p.nteams):
+            if i != team and c.h.bundles[i] and (c.h.bundles[i] & ~m.takes) == 0:
+                c.h.bundles[i] = 0
+                c.h.pile_len[i] = 0
+        if m.takes & c.h.loose:
+            c.h.last_capturer = <int8_t>seat
+        c.h.loose &= ~m.takes
+        bundle_add(c, team, m.takes | bit, m.card)
     elif m.kind == K_BUILD:
         c.h.loose &= ~m.takes
         if c.h.nbuilds < MAX_BUILDS:
@@ -364,7 +399,9 @@ cdef void advance(Core* c) noexcept nogil:
         return
     t = table_mask(c)
     if t:
-        if c.h.last_capturer >= 0:
+        if c.h.last_capturer >= 0 and not c.p.leftovers_nobody and c.p.steal:
+            bundle_add(c, c.p.team_of[c.h.last_capturer], t, -1)   # (under the top card)
+        elif c.h.last_capturer >= 0 and not c.p.leftovers_nobody:
             team = c.p.team_of[c.h.last_capturer]
             while t:
                 c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)

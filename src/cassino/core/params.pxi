@@ -142,6 +142,14 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
             if p.val[i] < n:
                 p.val_ordered = 0
             n = p.val[i]
+    p.compel = 1 if rules.compulsion == "player" else 0
+    p.steal = 1 if rules.pile_access == "steal_pile" else 0
+    p.steal_both = 1 if rules.steal_and_capture else 0
+    p.deal_singles = 1 if rules.deal_singles else 0
+    p.cards_each = 1 if rules.cards_scoring == "each" else 0
+    p.post_filter = 1 if p.compel or p.steal or (p.all_matches and not p.diloti) else 0
+    p.leftovers_nobody = 1 if rules.leftovers_to == "nobody" else 0
+    p.cards_diff = 1 if rules.cards_scoring == "difference" else 0
     p.pick_ok = 1 if pick_params(p, rules) else 0
     return 0
 

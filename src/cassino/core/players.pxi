@@ -449,7 +449,7 @@ cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
     bit = (<mask_t>1) << m.card
     t.loose = c.h.loose
     t.nb = 0
-    if kind == K_TRAIL or kind == K_TWO_CARD or kind == K_CAPTURE:
+    if kind == K_TRAIL or kind == K_TWO_CARD or kind == K_CAPTURE or kind == K_STEAL:
         for i in range(c.h.nbuilds):
             if kind != K_CAPTURE or not (c.h.builds[i].cards & m.takes):
                 t.bcards[t.nb] = c.h.builds[i].cards
@@ -463,7 +463,8 @@ cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
         gain = gweight(p, m.takes | bit)
         captured = True
         bit |= m.takes & hand
-    elif kind == K_CAPTURE:
+    elif kind == K_CAPTURE or kind == K_STEAL:
+        # (a steal gains the bundle taken, and its loose cards with steal_and_capture)
         t.loose &= ~m.takes
         gain = gweight(p, m.takes | bit)
         captured = True
@@ -501,7 +502,7 @@ cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
         return 0
     if hand_ends:
         last = seat if captured else c.h.last_capturer
-        if last < 0:
+        if last < 0 or p.leftovers_nobody:
             out[0] = gain
             return 0
         sign = 1.0 if p.team_of[last] == p.team_of[seat] else -1.0
@@ -535,9 +536,7 @@ cdef void expert_weights(Core* c, const double* ws) noexcept nogil:
             for i in range(c.p.nids):
                 every |= (<mask_t>1) << i
             for t in range(2):
-                m = 0
-                for i in range(c.h.pile_len[t]):
-                    m |= (<mask_t>1) << c.piles[t][i]
+                m = pile_mask(c, t)
                 if 2 * cas_popcount(m & SPADES_MASK) > cas_popcount(every & SPADES_MASK):
                     spades_won = 1
     for i in range(c.p.nids):

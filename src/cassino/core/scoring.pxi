@@ -72,9 +72,7 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         score_callabra(c, pts)
         return
     for t in range(c.p.nteams):
-        masks[t] = 0
-        for i in range(c.h.pile_len[t]):
-            masks[t] |= (<mask_t>1) << c.piles[t][i]
+        masks[t] = pile_mask(c, t)
         counts[t] = c.h.pile_len[t]
         spades[t] = cas_popcount(masks[t] & SPADES_MASK)
         for k in range(NCATS):
@@ -92,8 +90,14 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         winner = unique_best(spades, c.p.nteams)
         for t in range(c.p.nteams):
             spades[t] = cas_popcount(masks[t] & SPADES_MASK)
-    if winner >= 0:
+    if winner >= 0 and c.p.cards_diff:
+        # Shaniss (AMB-84): the player with more cards scores the difference
+        pts[winner * NCATS] = <int16_t>(counts[winner] - counts[1 - winner])
+    elif winner >= 0:
         pts[winner * NCATS] = <int16_t>c.p.most_cards_points
+    if c.p.cards_each:                  # every captured card scores 1
+        for t in range(c.p.nteams):
+            pts[t * NCATS] = <int16_t>counts[t]
     winner = unique_best(spades, c.p.nteams)
     if winner >= 0 and c.p.card_points:
         pts[winner * NCATS + 1] = <int16_t>c.p.most_spades_points

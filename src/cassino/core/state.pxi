@@ -113,6 +113,9 @@ cdef class State:
             c.h.pile_len[t] = len(pile)
             for i, card in enumerate(pile):
                 c.piles[t][i] = card
+            if c.p.steal and pile:     # (a face-up bundle: its cards and its top card)
+                c.h.bundles[t] = _mask_of(pile)
+                c.h.tops[t] = pile[len(pile) - 1]   # (wraparound is off)
         c.stock_len = len(pos.stock)
         for i, card in enumerate(pos.stock):
             c.stock[i] = card
@@ -262,8 +265,7 @@ cdef class State:
             hands=tuple(mask_int(c.h.hands[s]) for s in range(c.p.players)),
             loose=mask_int(c.h.loose),
             builds=tuple(builds),
-            piles=tuple(tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
-                        for t in range(c.p.nteams)),
+            piles=tuple(pile_tuple(c, t) for t in range(c.p.nteams)),
             stock=tuple(c.stock[i] for i in range(c.h.stock_pos, c.stock_len)),
             last_capturer=None if c.h.last_capturer < 0 else c.h.last_capturer,
             sweep_order=tuple(c.sweep_order[i] for i in range(c.h.nsweeps)),
@@ -552,7 +554,7 @@ cdef class State:
             self._rules, c.dealer, c.h.to_move,
             [mask_int(c.h.hands[s]) for s in range(c.p.players)],
             mask_int(c.h.loose), builds,
-            [[c.piles[t][i] for i in range(c.h.pile_len[t])] for t in range(c.p.nteams)],
+            [list(pile_tuple(c, t)) for t in range(c.p.nteams)],
             [c.stock[i] for i in range(c.h.stock_pos, c.stock_len)],
             None if c.h.last_capturer < 0 else c.h.last_capturer,
             [c.sweep_order[i] for i in range(c.h.nsweeps)],
@@ -755,8 +757,10 @@ cdef class State:
         for k in range(t):
             s = (team + k) % t
             base = (6 + k) * n
-            for i in range(c.h.pile_len[s]):
-                out[base + c.piles[s][i]] = 1
+            m = pile_mask(c, s)
+            while m:
+                out[base + cas_ctz(m)] = 1
+                m &= m - 1
         i = (9 + t) * n
         for k in range(p):
             out[i + k] = <float>(cas_popcount(c.h.hands[(seat + k) % p])
@@ -1145,6 +1149,22 @@ cdef class State:
 
 CORE_BYTES = sizeof(Core)
 HOT_BYTES = sizeof(Hot)
+
+cdef tuple pile_tuple(Core* c, int t):
+    """Team t's capture pile, bottom to top (pile_access=steal_pile: bundle_order)."""
+    cdef int i
+    cdef mask_t m
+    if not c.p.steal:
+        return tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
+    m = c.h.bundles[t] & ~((<mask_t>1) << c.h.tops[t])
+    if not c.h.bundles[t]:
+        return ()
+    out = []
+    while m:
+        out.append(cas_ctz(m))
+        m &= m - 1
+    out.append(c.h.tops[t])
+    return tuple(out)
 
 cdef object _new_object = object.__new__
 # indexed by kind number (5 and 6 are reserved and unused)

@@ -713,7 +713,8 @@ cdef class MoveStream:
             if (self._small > 0 or sweep_applies(&self._core) or multi_position(&self._core)
                     or NCARDS > 52 or self._core.p.pluck or self._core.p.face_builds
                     or self._core.p.callabra or self._core.p.single_group
-                    or pairs_needed(&self._core) or self._core.p.diloti):
+                    or pairs_needed(&self._core) or self._core.p.diloti
+                    or self._core.p.post_filter):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
@@ -724,7 +725,8 @@ cdef class MoveStream:
                     # single-group capture: list; Callabra and Kontsina positions have few moves)
                     buf.limit = <size_t>-1
                 elif (multi_position(&self._core) or self._core.p.pluck
-                        or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52):
+                        or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52
+                        or self._core.p.post_filter):
                     # (positions with a multi-valued card in play, those of opt_pluck and
                     # opt_face_cards_all_four, Finnish rank pairing (AMB-52) and every
                     # position of the wide copy, whose cursors would need more than 64 elements,

@@ -153,6 +153,10 @@ class Builds(StateBase):
         r = self.rules
         if r.declarations:
             return self._diloti_violation(m)
+        if r.capture_extent == "all_matches" and m.kind == CAPTURE:
+            why = self._all_matches_reason(m)
+            if why is not None:
+                return why
         seat = self.to_move
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)

@@ -14,6 +14,7 @@ from .base import (
     BUILD_KINDS,
     CAPTURE,
     FIVE_OF_SPADES,
+    STEAL,
     TRAIL,
     TWO_CARD,
     StateBase,
@@ -158,6 +159,77 @@ class Captures(StateBase):
             for m in matches:
                 for s in sums:
                     yield Move(p, CAPTURE, m | s)
+
+    def _all_matches_reason(self, m: Move) -> str | None:
+        """capture_extent=all_matches outside Diloti (Shaniss, AMB-83): a capture that takes
+        a loose card of the played card's rank takes every one of them; face cards only with
+        face_capture=any (otherwise the face rules limit them)."""
+        p = m.card
+        if not card_value(p) and self.rules.face_capture != "any":
+            return None
+        same = self.loose & double_mask(rank_mask(card_rank(p)))
+        got = m.takes & same
+        if got and got != same:
+            names = " ".join(card_code(c) for c in bits(same))
+            return (
+                f"capture_extent=all_matches: a match takes every loose card of its rank, "
+                f"here {names}, or none of them"
+            )
+        return None
+
+    def _compelled(self, legal: list[Move], reasons: dict[Move, str]) -> list[Move]:
+        """compulsion=player (Shaniss, AMB-83; Stealing Bundles, AMB-85): when some capture
+        or bundle steal is legal, only those are."""
+        takes = [m for m in legal if m.kind in (CAPTURE, STEAL)]
+        if not takes:
+            return legal
+        for m in legal:
+            if m.kind != CAPTURE:
+                reasons[m] = (
+                    f"compulsion=player: you can capture (e.g. {takes[0]}), so you must"
+                )
+        return takes
+
+    # -- Stealing Bundles (pile_access=steal_pile, docs/rules.md §3.31, AMB-85) ----------------
+    def _pseudo_bundles(self, only: int | None = None) -> list[Move]:
+        """Per hand card: the trail, the capture of every loose card of its rank, and the steal
+        of each other team's bundle whose top card has its rank (steal_and_capture: also
+        with those loose cards)."""
+        r = self.rules
+        me = r.team_of(self.to_move)
+        out: list[Move] = []
+        for p in bits(self._playable(only)):
+            same = self.loose & rank_mask(card_rank(p))
+            out.append(Move(p, TRAIL))
+            if same:
+                out.append(Move(p, CAPTURE, same))
+            for t, pile in enumerate(self.piles):
+                if t != me and pile and card_rank(pile[-1]) == card_rank(p):
+                    bundle = sum(1 << c for c in pile)
+                    out.append(Move(p, STEAL, bundle))
+                    if r.steal_and_capture and same:
+                        out.append(Move(p, STEAL, bundle | same))
+        return out
+
+    def _steal_reason(self, m: Move) -> str:
+        """Why the steal ``m`` is not legal here (its card is in the hand)."""
+        code = card_code(m.card)
+        if self.rules.pile_access != "steal_pile":
+            return f"{self.rules.system} has no bundle steals"
+        me = self.rules.team_of(self.to_move)
+        loose = m.takes & self.loose
+        bundle = m.takes & ~self.loose
+        for t, pile in enumerate(self.piles):
+            if t == me or not pile or sum(1 << c for c in pile) != bundle:
+                continue
+            if card_rank(pile[-1]) != card_rank(m.card):
+                return f"the top card of bundle {t} is {card_code(pile[-1])}: a {code} cannot steal it"
+            if loose and not self.rules.steal_and_capture:
+                return "one steal or one table capture a turn, not both (AMB-85)"
+            return f"a steal with table cards takes every loose card of the {code}'s rank"
+        if bundle and sum(1 << c for c in self.piles[me]) == bundle:
+            return "you cannot steal your own bundle"
+        return "a steal takes one other player's whole bundle"
 
     def _sweep_takes(self) -> int:
         """What a capture-all card takes: every table item, or every loose card only."""

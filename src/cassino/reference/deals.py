@@ -113,13 +113,31 @@ class Deals(StateBase):
             return
         leftovers = list(bits(self.table_mask))
         if leftovers:
-            if self.last_capturer is not None:
-                self.piles[r.team_of(self.last_capturer)].extend(leftovers)
+            if self.last_capturer is not None and r.leftovers_to != "nobody":
+                # (a face-up bundle keeps its top card: the leftovers go under it)
+                self._bundle_add(r.team_of(self.last_capturer), leftovers, None)
             else:
                 self.discard.extend(leftovers)
         self.loose = 0
         self.builds = []
         self.to_move = next_seat(r, self.to_move)
+
+    def _bundle_add(self, team: int, cards: list[int], top: int | None) -> None:
+        """``cards`` join the team's capture pile, ``top`` last; a face-up bundle
+        (pile_access=steal_pile) is kept in bundle_order: nothing reads the order under
+        its top card."""
+        pile = self.piles[team]
+        if self.rules.pile_access != "steal_pile":
+            pile.extend(cards)
+            if top is not None:
+                pile.append(top)
+            return
+        old_top = pile[-1] if pile else None
+        below = set(pile) | set(cards)
+        top = old_top if top is None else top
+        if top is not None:
+            below.discard(top)
+        pile[:] = sorted(below) + ([top] if top is not None else [])
 
     def _holder(self, seat: int) -> int:
         """``seat``, or the next seat in play order holding cards (a short last deal in
@@ -152,8 +170,9 @@ class Deals(StateBase):
             return
         pos = 0
         whole = r.deal_order == "whole_hands_then_table"   # Diloti: a whole hand each
-        for start in range(0, size, size if whole else 2):
-            batch = size if whole else min(2, size - start)
+        step = size if whole else 1 if r.deal_singles else 2   # (deal_singles: one at a time)
+        for start in range(0, size, step):
+            batch = size if whole else min(step, size - start)
             for k in range(1, r.players + 1):
                 seat = next_seat(r, self.dealer, k)
                 for c in self.stock[pos : pos + batch]:

@@ -20,6 +20,7 @@ from .base import (
     CAPTURE,
     DEFAULT_LIST_LIMIT,
     INCREASE,
+    STEAL,
     TRAIL,
     TWO_CARD,
     _a,
@@ -286,6 +287,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return self._pseudo_callabra(only)
         if self.rules.declarations:
             return self._pseudo_diloti(only, kinds)
+        if self.rules.pile_access == "steal_pile":
+            return self._pseudo_bundles(only)
         trails = kinds is None or TRAIL in kinds
         captures = kinds is None or CAPTURE in kinds
         builds = kinds is None or any(k in kinds for k in BUILD_KINDS)
@@ -345,6 +348,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                 else:
                     kept.append(m)
             legal = kept
+        if self.rules.compulsion == "player" and only is None:
+            legal = self._compelled(legal, reasons)
         if not legal and only is None and not self.is_over and self.phase != "after":
             # no move satisfies the duties (only in positions no legal play reaches):
             # every trail is allowed
@@ -460,7 +465,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         - a capture that is not one group (capture_extent=single_group, standard values);
         - Callabra: a build, or a capture of anything but one loose card of the card's value.
 
-        Plucks, passes and Callabra's two-card captures keep the listing."""
+        Plucks, passes, steals and Callabra's two-card captures keep the listing."""
         if self.is_over:
             return True
         r = self.rules
@@ -475,6 +480,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return True
         if self.phase == "after" or not self.hands[self.to_move] >> card & 1:
             return True
+        if m.kind == STEAL:
+            return False   # (a bundle is not on the table: the listing decides)
         if m.kind == TWO_CARD or takes & ~self.table_mask:
             return True
         if any(b.cards & takes and b.cards & ~takes for b in self.builds):
@@ -518,7 +525,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         others, of ``move``'s card and kind alone when that decides (a move matches, as a move
         or by notation, only moves of its own card)."""
         card = move.card
-        if move.plays_card and isinstance(card, int) and 0 <= card < 104:
+        if move.plays_card and isinstance(card, int) and 0 <= card < 104 and (
+                self.rules.compulsion != "player"):   # (compelled: every card decides)
             if self.is_over or self.phase == "after" or not self.hands[self.to_move] >> card & 1:
                 return [], {}    # (no move of this card is listed: the structural reason)
             # a move matches moves of its own kind (build kinds: of any build kind, by
@@ -565,6 +573,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return f"{code} is not in the hand of seat {self.to_move}"
         if m.kind == TWO_CARD and not self.rules.two_card_capture:
             return f"two-card captures are a callabra move, not one of {self.rules.system}"
+        if m.kind == STEAL:
+            return self._steal_reason(m)
         if self.rules.two_card_capture:
             if m.kind != TWO_CARD and m.takes & ~self.table_mask:
                 return f"{card_code(next(bits(m.takes & ~self.table_mask)))} is not on the table"
@@ -659,7 +669,9 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             list(self.hands),
             self.loose,
             list(self.builds),
-            [len(p) for p in self.piles],
+            # (face-up bundles are rewritten and emptied by steals: copies; else append-only)
+            [list(p) for p in self.piles] if self.rules.pile_access == "steal_pile"
+            else [len(p) for p in self.piles],
             list(self.stock),
             self.last_capturer,
             len(self.sweep_order),
@@ -695,6 +707,23 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             self.hands[seat] &= ~m.takes
         if m.kind == TRAIL:
             self.loose |= bit
+        elif m.kind == STEAL:
+            # Stealing Bundles: the victim's whole bundle (and with steal_and_capture the
+            # loose cards of the rank) onto the thief's, the card played on top; taking no
+            # table card, a steal is no capture for the last-capture rule
+            taken = list(bits(m.takes & self.loose))
+            for t, pile in enumerate(self.piles):
+                if t != team and pile and not sum(1 << c for c in pile) & ~m.takes:
+                    taken.extend(pile)
+                    self.piles[t] = []
+            if m.takes & self.loose:
+                self.last_capturer = seat
+            self.loose &= ~m.takes
+            self._bundle_add(team, taken, m.card)
+        elif m.kind in (CAPTURE, TWO_CARD) and r.pile_access == "steal_pile":
+            self.loose &= ~m.takes
+            self._bundle_add(team, list(bits(m.takes)), m.card)
+            self.last_capturer = seat
         elif m.kind in (CAPTURE, TWO_CARD):
             self.loose &= ~m.takes
             self.builds = [b for b in self.builds if not b.cards & m.takes]
@@ -765,8 +794,11 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             self.defaults,
             self.mulles,
         ) = self._stack.pop()
-        for p, n in zip(self.piles, pile_lens, strict=True):
-            del p[n:]
+        if self.rules.pile_access == "steal_pile":
+            self.piles = [list(p) for p in pile_lens]   # (a clone shares the snapshots)
+        else:
+            for p, n in zip(self.piles, pile_lens, strict=True):
+                del p[n:]
         del self.sweep_order[nsweeps:]
         del self.discard[ndiscard:]
         return self._history.pop()
