@@ -165,7 +165,7 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
         ({"capture_extent": "single_type"}, r"capture_extent=single_type is not implemented yet"),
         ({"capture_extent": "opponent_insist"}, r"capture_extent=opponent_insist is not implemented yet"),
         ({"obligation": "african_2p"}, r"obligation=african_2p is not implemented yet"),
-        ({"compulsion": "player"}, r"compulsion=player is not implemented yet"),
+        ({"compulsion": "must_or_lie_down"}, r"compulsion=must_or_lie_down is not implemented yet"),
         ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
@@ -303,6 +303,8 @@ def test_implemented_systems():
         "swedish_kassino",
         "mulle",
         "finnish_kasino",
+        "shaniss",
+        "stealing_bundles",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -316,7 +318,8 @@ def test_implemented_systems():
         "cassino_draw", "tablanette",
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
-        "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player")],
+        "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
+        "shaniss", "stealing_bundles")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -65,8 +65,8 @@ def test_preset_follows_section_3_31(players, deals):
     ("options", "pattern"),
     [
         ({"players": 5}, "played by 2 to 4 players"),
-        ({"build_kinds": "simple+multiple"}, "no building in Stealing Bundles"),
-        ({"sum_groups": "multi"}, "no sums"),
+        ({"build_kinds": "simple+multiple"}, "build_kinds=simple.multiple cannot be combined with pile_access"),
+        ({"sum_groups": "multi"}, "sum_groups=multi cannot be combined with pile_access"),
         ({"pile_access": "none"}, "sum_groups=none .ranks only. is the Stealing Bundles capture"),
         ({"capture_extent": "free"}, "every loose card of its rank"),
         ({"game_end": "target"}, "complete game"),

@@ -695,6 +695,8 @@ class Rules:
         if not steal:
             return
         clash = {
+            "build_kinds": self.build_kinds != "none", "sum_groups": self.sum_groups != "none",
+            "card_values": self.card_values != "standard", "match_mode": self.match_mode != "rank",
             "pluck": self.pluck, "initial_pairs": self.initial_pairs, "count_out": self.count_out,
             "five_of_spades_sweep": self.five_of_spades_sweep, "draw_refill": self.draw_refill,
             "jacks_take_all": self.jacks_take_all, "michigan": self.michigan,
