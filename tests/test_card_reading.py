@@ -25,6 +25,9 @@ needs_swap = pytest.mark.skipif(
 )
 
 TWO_PLAYER = [s for s in implemented_systems() if rules(s).players == 2]
+# (Elewenjewe hides the cards set aside and, without Isiwo, the seat's own pile: its views
+# are searched and read in Python, which deals those hidden places too)
+OPEN_TWO_PLAYER = [s for s in TWO_PLAYER if "elewenjewe" not in rules(s).mechanics]
 
 
 def _against_greedy(system: str, seed: int, seen: Any, *bots: ISMCTSPlayer) -> int:
@@ -54,7 +57,7 @@ def _against_greedy(system: str, seed: int, seen: Any, *bots: ISMCTSPlayer) -> i
 
 
 @core_only
-@pytest.mark.parametrize("system", TWO_PLAYER)
+@pytest.mark.parametrize("system", OPEN_TWO_PLAYER)
 def test_the_c_search_reads_cards_as_the_python_search(system: str) -> None:
     # the same pool, the same weighted draws and deals, the same visits and Rng state, move
     # for move (moves with a reply to read draw from a pool: the next test)

@@ -849,9 +849,16 @@ NORDIC_SETUPS = [
     ("stealing_bundles", {"players": 3, "steal_and_capture": True}),
     ("stealing_bundles", {"players": 4, "compulsion": "none", "leftovers_to": "last_capturer",
                           "deal_singles": False}),
+    ("elewenjewe_amateur", {}),
+    ("elewenjewe_amateur", {"players": 3, "joker_trail": True, "match_one": True}),
+    ("elewenjewe_amateur", {"players": 6, "leftovers_to": "last_capturer"}),
+    ("elewenjewe_professional", {}),
+    ("elewenjewe_five_player", {}),
+    ("elewenjewe_five_player", {"jokers": 0}),
 ]
 NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay", "sh", "sh-optional",
-              "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options"]
+              "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options",
+              "el2", "el3-options", "el6", "el-pro", "el5", "el5-no-jokers"]
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)

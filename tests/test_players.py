@@ -30,6 +30,7 @@ from cassino.players import (
 
 VIEW_FIELDS = {
     "rules",
+    "aside_size",
     "seat",
     "to_move",
     "dealer",

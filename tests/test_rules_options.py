@@ -252,6 +252,7 @@ def test_mechanics_are_data_of_the_presets():
         "two_card_capture": {"callabra"},
         "mokki": {"finnish_kasino"},
         "declarations": {"diloti", "diloti_four_player"},
+        "elewenjewe": {"elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -303,6 +304,9 @@ def test_implemented_systems():
         "swedish_kassino",
         "mulle",
         "finnish_kasino",
+        "elewenjewe_amateur",
+        "elewenjewe_professional",
+        "elewenjewe_five_player",
         "shaniss",
         "stealing_bundles",
     ]
@@ -319,7 +323,8 @@ def test_implemented_systems():
         "cassino_spade", "cassino_california", "cassino_portuguese", "cassino_diamond",
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
-        "shaniss", "stealing_bundles")],
+        "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
+        "elewenjewe_five_player")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -41,9 +41,13 @@ def test_a_sampled_world_never_moves_a_card_the_seat_has_seen(system: str) -> No
             # what the seat has seen is where it was
             assert world.hands[seat] == true.hands[seat]
             assert (world.loose, world.builds) == (true.loose, tuple(sorted(true.builds)))
-            assert (world.piles, world.discard, world.sweep_order) == (
-                true.piles, true.discard, true.sweep_order
-            )
+            # (Elewenjewe: the cards set aside, and without Isiwo the seat's own pile, are
+            # hidden places too, AMB-79, AMB-81)
+            aside = view.aside_size
+            own = view.team if view._hidden_pile() else -1
+            assert [p for t, p in enumerate(world.piles) if t != own] == [
+                p for t, p in enumerate(true.piles) if t != own]
+            assert (world.discard[aside:], world.sweep_order) == (true.discard[aside:], true.sweep_order)
             assert (world.to_move, world.dealer, world.last_capturer) == (
                 true.to_move, true.dealer, true.last_capturer
             )
@@ -59,7 +63,9 @@ def test_a_sampled_world_never_moves_a_card_the_seat_has_seen(system: str) -> No
                     assert not world.hands[s] & hidden
                     hidden |= world.hands[s]
             assert len(world.stock) == len(true.stock)
-            for c in world.stock:
+            extra = list(world.discard[:aside]) + (list(world.piles[own]) if own >= 0 else [])
+            assert len(extra) == aside + (len(true.piles[own]) if own >= 0 else 0)
+            for c in [*world.stock, *extra]:
                 assert not hidden >> c & 1
                 hidden |= 1 << c
             assert hidden == view.unseen.mask
@@ -154,6 +160,14 @@ def _hidden(world: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(pos.hands), tuple(pos.stock)
 
 
+def _extra(world: Any, view: View) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """The hidden places beyond hands and stock (Elewenjewe): the cards set aside, and
+    without Isiwo the seat's own pile."""
+    pos = world.to_position()
+    own = pos.piles[view.team] if view._hidden_pile() else None
+    return tuple(pos.discard[: view.aside_size]), own
+
+
 @needs_redeal
 @pytest.mark.parametrize("system", implemented_systems())
 def test_redealt_worlds_are_the_validated_states_of_their_cards(system: str) -> None:
@@ -164,7 +178,7 @@ def test_redealt_worlds_are_the_validated_states_of_their_cards(system: str) -> 
         first.push(first.legal_moves()[0])          # the caller's world is its own
         for _ in range(3):
             world = view.sample_world(rng)
-            built = View.of(state, state.to_move)._build(*_hidden(world))
+            built = View.of(state, state.to_move)._build(*_hidden(world), *_extra(world, view))
             assert type(world) is type(built)
             assert world.ply == 0
             assert world.to_position() == built.to_position()

@@ -161,7 +161,8 @@ def check_cards(p: Position) -> None:
         assert union & m == 0, "a card is in two places"
         union |= m
     assert union == p.rules.deck_mask and p.rules.deck_mask >> p.rules.num_ids == 0
-    assert p.rules.num_ids == 104 or p.rules.deck_mask & ~ALL_CARDS == 0
+    assert p.rules.num_ids == 104 or p.rules.deck_mask & ~ALL_CARDS == 0 or (
+        p.rules.jokers and p.rules.deck_mask & ~ALL_CARDS == ((1 << p.rules.jokers) - 1) << 104)
     assert sum(m.bit_count() for m in places) == p.rules.deck_size
     listed = [c for pile in p.piles for c in pile] + list(p.stock) + list(p.discard)
     assert len(listed) == len(set(listed)), "a pile, the stock or the discard repeats a card"
@@ -185,7 +186,7 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # (michigan_rounds_to_5: a hand ended early set the cards in hand and the stock aside)
     early = r.michigan_rounds_to_5 and max(instant_against(r, p.sweep_order, p.defaults)) >= 3
     # (Mulle's last deal, deal_rest=even: the cards that cannot go round go to the table)
-    rest = r.deck_size - r.table_cards
+    rest = r.deck_size - r.table_cards - r.set_aside   # (Elewenjewe: cards set aside)
     to_table = rest % (r.players * r.hand_size) % r.players if r.deal_rest == "even" and not p.stock else 0
     assert in_hands + len(p.stock) == rest - to_table - played or (early and s.is_over)
     if not r.michigan:
@@ -212,7 +213,10 @@ def check_state(s: Any, start: Position) -> list[Move]:
     elif r.pile_access != "steal_pile":   # (a bundle captured last may have been stolen)
         assert p.piles[r.team_of(p.last_capturer)]
     unclaimed = r.leftovers_to == "nobody"   # (Shaniss, Stealing Bundles: leftovers to nobody)
-    assert not p.discard or (s.is_over and (p.last_capturer is None or early or unclaimed))
+    aside = p.discard[: r.set_aside]          # (Elewenjewe: set aside from the deal on)
+    assert len(aside) == r.set_aside and aside == start.discard[: r.set_aside]
+    assert not p.discard[r.set_aside :] or (
+        s.is_over and (p.last_capturer is None or early or unclaimed))
     assert early <= s.is_over
     if not r.sweeps:
         assert p.sweep_order == () or cleared
@@ -892,6 +896,36 @@ class BundlesFourMachine(BundlesMachine):
     options = {"players": 4, "compulsion": "none", "leftovers_to": "last_capturer"}  # noqa: RUF012
 
 
+# docs/rules.md §3.26-§3.28: Elewenjewe, jokers (the wide copy), the palette, cards set aside
+class ElewenjeweMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "elewenjewe_amateur"
+
+
+class ElewenjeweThreeMachine(ElewenjeweMachine):
+    options = {"players": 3, "joker_trail": True, "match_one": True}  # noqa: RUF012
+
+
+class ElewenjeweSixMachine(ElewenjeweMachine):
+    options = {"players": 6, "leftovers_to": "last_capturer", "isiwo": True}  # noqa: RUF012
+
+
+class ElewenjeweFourMachine(ElewenjeweMachine):
+    options = {"players": 4}  # noqa: RUF012
+
+
+class ElewenjeweProMachine(ElewenjeweMachine):
+    system = "elewenjewe_professional"
+
+
+class ElewenjeweFiveMachine(ElewenjeweMachine):
+    system = "elewenjewe_five_player"
+
+
+class ElewenjeweFiveNoJokersMachine(ElewenjeweFiveMachine):
+    options = {"jokers": 0}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -960,6 +994,13 @@ STATE_MACHINES = [
     BundlesMachine,
     BundlesThreeMachine,
     BundlesFourMachine,
+    ElewenjeweMachine,
+    ElewenjeweThreeMachine,
+    ElewenjeweFourMachine,
+    ElewenjeweSixMachine,
+    ElewenjeweProMachine,
+    ElewenjeweFiveMachine,
+    ElewenjeweFiveNoJokersMachine,
 ]
 
 
@@ -1029,6 +1070,8 @@ GAME_SETUPS = [
     ("finnish_kasino", {"players": 4, "rank_pairing_always": True, "target": 10}),
     ("shaniss", {"target": 30}),
     ("stealing_bundles", {"players": 3}),
+    ("elewenjewe_amateur", {"match_hands": 2}),
+    ("elewenjewe_professional", {"final_tie": "more_hands", "match_hands": 1}),
 ]
 
 

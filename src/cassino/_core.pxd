@@ -187,6 +187,16 @@ cdef struct Params:
     int steal                # pile_access=steal_pile (Stealing Bundles): Hot.bundles, gen_bundles
     int steal_both           # ... steal_and_capture: one move may steal and capture (AMB-85)
     int deal_singles         # later deals one card at a time from the dealer's left
+    # Elewenjewe (docs/rules.md §3.26-§3.29): the jokers (ids 104 up, the wide copy), which
+    # take the whole table (sweep_cards) and join every capture when loose (filter_moves);
+    # the palette on the table at the deal; cards set aside from the bottom of the stock;
+    # the leftovers to the player of the last card; match_one (AMB-73 option)
+    mask_t joker_mask
+    mask_t palette
+    int set_aside
+    int leftovers_last
+    int match_one
+    int hide_own_pile        # ... no Isiwo: a seat's observation hides its own pile (AMB-81)
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

@@ -121,8 +121,8 @@ static inline int cas_select64(uint64_t x, int k) {
 }
 
 typedef unsigned __int128 cas128_mask_t;
-#define CAS128_NCARDS 104
-#define CAS128_MAX_BUILDS 52  /* 104 / 2 */
+#define CAS128_NCARDS 112    /* 104 and the jokers (ids 104-109), a multiple of 4 */
+#define CAS128_MAX_BUILDS 56  /* 112 / 2 */
 /* branchless (a conditional move): which half holds the lowest bit is data, and a branch on
  * it is mispredicted about as often as the two copies of a card are mixed in a mask */
 static inline int cas128_ctz(cas128_mask_t x) {

@@ -15,6 +15,12 @@ CardSet('AS 2S 10D')
 (13, True)
 >>> parse_card("AS'"), card_code(90)
 (52, "10D'")
+
+Jokers (``JOKERS``, the Eleweenjewe and Zwickern decks) are the ids 104-109 after both
+copies, written ``X1`` to ``X6`` (``JK1`` on input too); they have no rank and no suit.
+
+>>> parse_card("X2"), card_code(104), parse_card("jk1")
+(105, 'X1', 104)
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ __all__ = [
     "DIAMONDS",
     "FACES",
     "HEARTS",
+    "JOKERS",
     "RANK_NAMES",
     "SPADES",
     "SUIT_NAMES",
@@ -42,6 +49,7 @@ __all__ = [
     "card_suit",
     "check_deck",
     "double_mask",
+    "is_joker",
     "make_card",
     "parse_card",
     "parse_cards",
@@ -54,10 +62,16 @@ SUIT_NAMES = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 NUM_CARDS = 52
 NUM_CARDS_DOUBLE = 104   # Mulle: the second copy of card c is c + 52
+FIRST_JOKER = 104        # jokers X1..X6 are the ids 104-109
+NUM_JOKERS = 6
+NUM_IDS = FIRST_JOKER + NUM_JOKERS
 
 _RANK_BY_NAME = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
 _RANK_BY_NAME["T"] = 10
 _SUIT_BY_NAME = {name: i for i, name in enumerate(SUIT_NAMES)}
+_JOKER_BY_NAME = {
+    f"{prefix}{k + 1}": FIRST_JOKER + k for k in range(NUM_JOKERS) for prefix in ("X", "JK")
+}
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -68,8 +82,13 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def card_rank(card: int) -> int:
-    """Rank 1..13 of a card id (either copy of the double deck)."""
-    return card % NUM_CARDS // 4 + 1
+    """Rank 1..13 of a card id (either copy of the double deck); 0 for a joker."""
+    return card % NUM_CARDS // 4 + 1 if card < FIRST_JOKER else 0
+
+
+def is_joker(card: int) -> bool:
+    """Whether ``card`` is a joker (ids 104-109, ``X1``-``X6``)."""
+    return card >= FIRST_JOKER
 
 
 def card_suit(card: int) -> int:
@@ -80,19 +99,21 @@ def card_suit(card: int) -> int:
 def card_code(card: int) -> str:
     """Text code of a card id, e.g. ``'10D'``; the second copy of the double deck (ids
     52-103) takes a prime, ``"10D'"``."""
-    if type(card) is int and 0 <= card < NUM_CARDS_DOUBLE:
+    if type(card) is int and 0 <= card < NUM_IDS:
         return _CODES[card]
-    if not isinstance(card, int) or not 0 <= card < NUM_CARDS_DOUBLE:
+    if not isinstance(card, int) or not 0 <= card < NUM_IDS:
         raise CardError(f"no card with id {card!r}")
     return _code(card)
 
 
 def _code(card: int) -> str:
+    if card >= FIRST_JOKER:
+        return f"X{card - FIRST_JOKER + 1}"
     base = card % NUM_CARDS
     return RANK_NAMES[base // 4] + SUIT_NAMES[base % 4] + ("'" if card >= NUM_CARDS else "")
 
 
-_CODES = tuple(_code(c) for c in range(NUM_CARDS_DOUBLE))
+_CODES = tuple(_code(c) for c in range(NUM_IDS))
 
 
 def card_codes(cards: Iterable[int]) -> list[str]:
@@ -102,7 +123,7 @@ def card_codes(cards: Iterable[int]) -> list[str]:
     ['AS', '10D', "AS'"]
     """
     return [
-        _CODES[c] if type(c) is int and 0 <= c < NUM_CARDS_DOUBLE else card_code(c) for c in cards
+        _CODES[c] if type(c) is int and 0 <= c < NUM_IDS else card_code(c) for c in cards
     ]
 
 
@@ -113,13 +134,19 @@ def parse_card(code: str) -> int:
     if not isinstance(code, str):
         raise CardError(f"card code must be a string, not {type(code).__name__}")
     text = code.strip().upper()
+    joker = _JOKER_BY_NAME.get(text)
+    if joker is not None:
+        return joker
     second = text.endswith("'")
     if second:
         text = text[:-1]
     rank = _RANK_BY_NAME.get(text[:-1])
     suit = _SUIT_BY_NAME.get(text[-1:])
     if rank is None or suit is None:
-        raise CardError(f"unknown card code {code!r} (expected rank A,2-10,J,Q,K then suit S,H,D,C)")
+        raise CardError(
+            f"unknown card code {code!r} (expected rank A,2-10,J,Q,K then suit S,H,D,C, or a "
+            "joker X1-X6)"
+        )
     return (rank - 1) * 4 + suit + (NUM_CARDS if second else 0)
 
 
@@ -142,10 +169,12 @@ def double_mask(mask: int) -> int:
 def check_deck(mask: int, deck_mask: int, where: str = "") -> None:
     """Raise :class:`CardError` if ``mask`` holds a card outside ``deck_mask``: a second
     copy (``AS'``) in a single-deck system, or an id past the deck."""
-    extra = mask & ~deck_mask & ALL_CARDS << NUM_CARDS
+    extra = mask & ~deck_mask & ~ALL_CARDS
     if not extra:
         return  # (cards set aside from a single deck are the caller's PositionError)
     card = (extra & -extra).bit_length() - 1
+    if card >= FIRST_JOKER:
+        raise CardError(f"card {card_code(card)}{where} is a joker this deck does not have")
     raise CardError(
         f"card {card_code(card)}{where} is a second copy: only Mulle (deck=double104) "
         "plays with two decks"
@@ -163,6 +192,8 @@ def _suit_mask(suit: int) -> int:
 
 ALL_CARDS = (1 << NUM_CARDS) - 1
 ALL_CARDS_DOUBLE = (1 << NUM_CARDS_DOUBLE) - 1
+JOKERS = ((1 << NUM_JOKERS) - 1) << FIRST_JOKER
+ALL_IDS = (1 << NUM_IDS) - 1   # every card id: both copies and the jokers
 SPADES = _suit_mask(0)
 HEARTS = _suit_mask(1)
 DIAMONDS = _suit_mask(2)
@@ -187,7 +218,7 @@ class CardSet:
         if isinstance(mask, str):  # the form repr() shows: CardSet('AS 10D')
             mask = parse_cards(mask.replace(",", " ").split())
         if isinstance(mask, int):
-            if mask < 0 or mask > ALL_CARDS_DOUBLE:
+            if mask < 0 or mask > ALL_IDS:
                 raise CardError(f"card mask out of range: {mask:#x}")
             self.mask = mask
         else:

@@ -80,7 +80,7 @@ class HandEnv:
         self.dealer = dealer
         self.return_kind = returns
         self.space = ActionSpace(rules)
-        self.cards = [c for c in range(rules.num_ids) if rules.deck_mask >> c & 1]
+        self.cards = [c for c in range(rules.num_ids) if rules.dealt_mask >> c & 1]   # (no palette)
         self.deck: list[int] = []
         self.state: Any = None
         self.builder: MoveBuilder | None = None
@@ -112,7 +112,7 @@ class HandEnv:
             self._start()
 
     def deal(self, deck: list[int]) -> None:
-        """Deal a whole shuffled deck (the cards of ``rules.deck_mask``, in any order)."""
+        """Deal a whole shuffled deck (the cards of ``rules.dealt_mask``, in any order)."""
         if sorted(deck) != self.cards:
             raise PositionError(f"a deck of {self.rules.system} holds its "
                                 f"{len(self.cards)} cards once each")
@@ -308,8 +308,15 @@ class HandEnv:
                 mine |= b.cards
         # the binary planes 0-3, 5 and the piles, unpacked at once (plane 4 is filled below)
         bits = pos.hands[seat] | pos.loose << n | in_builds << 2 * n | mine << 3 * n
-        bits |= unseen_mask(pos, seat) << 5 * n
+        unseen = unseen_mask(pos, seat)
+        unseen |= sum(1 << c for c in pos.discard[: r.set_aside])   # (Elewenjewe: set aside)
+        hide_own = "elewenjewe" in r.mechanics and not r.isiwo       # (no Isiwo, AMB-81)
+        if hide_own:
+            unseen |= sum(1 << c for c in pos.piles[team])
+        bits |= unseen << 5 * n
         for k in range(t):
+            if k == 0 and hide_own:
+                continue
             for c in pos.piles[(team + k) % t]:
                 bits |= 1 << c + (6 + k) * n
         out[: (6 + t) * n] = _unpack(bits, (6 + t) * n)

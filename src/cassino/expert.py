@@ -238,6 +238,8 @@ class ExpertPlayer(GreedyPlayer):
         has played since, that move's included). Two players only."""
         if view.rules.players != 2 or not self._leads_to(view):
             return []
+        if view.aside_size or view._hidden_pile():
+            return []   # (the evidence's worlds deal the unseen cards to hands and stock only)
         out = []
         n = len(view.played)
         for then, mine in self._traces.get(view.seat, []):
@@ -389,6 +391,8 @@ def _known(view: View) -> bool:
     r = view.rules
     if view.stock_size or len(view.pile_sizes) != 2 or view.phase != "start":
         return False
+    if view.aside_size or view._hidden_pile():
+        return False    # (Elewenjewe: cards set aside, or the seat's own pile, are hidden too)
     if sum(view.hand_sizes) > ENDGAME_CARDS:
         return False
     hidden = [n for s, n in enumerate(view.hand_sizes) if s != view.seat and n]

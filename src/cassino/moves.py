@@ -81,7 +81,7 @@ class MoveKind(enum.IntEnum):
 
 
 _BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
-_ALL_CARDS = (1 << 104) - 1   # the ids of Mulle's double deck (the rules check the deck)
+_ALL_CARDS = (1 << 110) - 1   # Mulle's double deck and the jokers (the rules check the deck)
 # The largest declared value a Move may carry: far above any legal build (at most 10 in the
 # standard systems), and small enough for the core's C fields.
 MAX_MOVE_VALUE = 255
@@ -116,7 +116,7 @@ class Move:
         # the fast path first: Moves are made by the thousand while listing legal moves
         if type(self.takes) is not int or not 0 <= self.takes <= _ALL_CARDS:
             if not _int_in(self.takes, _ALL_CARDS):
-                raise CardError(f"takes must be a mask of the card ids 0-103, not {self.takes!r}")
+                raise CardError(f"takes must be a mask of the card ids 0-109, not {self.takes!r}")
         if type(self.value) is not int or not 0 <= self.value <= MAX_MOVE_VALUE:
             if not _int_in(self.value, MAX_MOVE_VALUE):
                 raise NotationError(
@@ -239,8 +239,9 @@ class Move:
                 head, _, rest = s.partition(">")
                 takes = _parse_takes(rest, text)
                 return cls(parse_card(head), MoveKind.STEAL, takes, 0)
-            if "X" in s:
-                head, _, rest = s.partition("X")
+            split = _capture_split(s)
+            if split is not None:
+                head, rest = s[:split], s[split + 1 :]
                 takes = _parse_takes(rest, text)
                 if not takes:
                     raise NotationError(f"capture {text!r} takes no cards")
@@ -278,6 +279,21 @@ def _check_no_card(m: Move) -> None:
         return
     if not _int_in(m.takes, _ALL_CARDS) or m.takes.bit_count() != 1:
         raise NotationError(f"a pluck takes exactly one card, not {m.takes!r}")
+def _capture_split(s: str) -> int | None:
+    """The index of the ``x`` of a capture in upper-case notation ``s``, or None: the first
+    ``X`` after a whole card code, so that a joker's code (``X1``) is never taken for it
+    (``X1X3C``: X1 takes 3C; ``9DXX1``: 9D takes X1)."""
+    i = s.find("X", 1)
+    while i > 0:
+        try:
+            parse_card(s[:i])
+            return i
+        except CardError:
+            i = s.find("X", i + 1)
+    i = s.find("X", 1)
+    return i if i > 0 else None   # (no card before any x: the head's error is reported)
+
+
 def _parse_two_card(s: str, text: str) -> Move:
     """``5H&6SxJC``: two hand cards and the one table card their values add up to."""
     head, x, table = s.partition("X")

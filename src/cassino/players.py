@@ -64,6 +64,12 @@ class View:
     elsewhere. ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
     aside) are public too: every capture is made in view. :meth:`sample_world` deals the
     unseen cards into a whole position consistent with all of it.
+
+    Two exceptions hide cards a seat once saw or never saw (Elewenjewe, docs/rules.md
+    §3.26, AMB-79, AMB-81): the cards set aside unseen from the stock (``aside_size`` of
+    them, not in ``discard``), and, without ``isiwo``, the seat's own capture pile, which it
+    may not look through: its team's entry of ``piles`` is empty (``pile_sizes`` keeps the
+    count) and its cards are in ``unseen``.
     """
 
     rules: Rules
@@ -90,6 +96,7 @@ class View:
     sweep_order: tuple[int, ...] = ()
     discard: tuple[int, ...] = ()
     trailed: int | None = None
+    aside_size: int = 0
 
     @property
     def team(self) -> int:
@@ -116,6 +123,17 @@ class View:
         played = tuple(zip(_movers(state), state.history, strict=True))
         unseen = unseen_mask(pos, seat)
         hand = pos.hands[seat]
+        piles = tuple(tuple(p) for p in pos.piles)
+        discard = tuple(pos.discard)
+        aside = rules.set_aside
+        if aside:   # the cards set aside unseen from the stock: the first of the discard
+            unseen |= sum(1 << c for c in discard[:aside])
+            discard = discard[aside:]
+        if "elewenjewe" in rules.mechanics and not rules.isiwo:
+            # AMB-81: without Isiwo the seat may not look through its own pile
+            own = rules.team_of(seat)
+            unseen |= sum(1 << c for c in piles[own])
+            piles = tuple(() if t == own else p for t, p in enumerate(piles))
         return cls(
             rules=rules,
             seat=seat,
@@ -137,10 +155,11 @@ class View:
             phase=pos.phase,
             defaults=pos.defaults,
             mulles=pos.mulles,
-            piles=tuple(tuple(p) for p in pos.piles),
+            piles=piles,
             sweep_order=tuple(pos.sweep_order),
-            discard=tuple(pos.discard),
+            discard=discard,
             trailed=pos.trailed,
+            aside_size=aside,
         )
 
     def sample_world(self, rng: Rng) -> Any:
@@ -171,7 +190,8 @@ class View:
         for h in given.values():
             fixed |= h
         cards = list(CardSet(self.unseen.mask & ~fixed))     # ascending card ids
-        need = self.stock_size + sum(
+        hidden_pile = self._hidden_pile()
+        need = self.stock_size + self.aside_size + hidden_pile + sum(
             n for s, n in enumerate(self.hand_sizes) if s != self.seat and s not in given
         )
         if len(cards) != need:
@@ -199,7 +219,19 @@ class View:
                 m |= 1 << c
             hands.append(m)
             k += n
+        if self.aside_size or hidden_pile:
+            # (Elewenjewe: the cards set aside, then the seat's own pile, then the stock)
+            aside = tuple(cards[k : k + self.aside_size])
+            k += self.aside_size
+            own = tuple(cards[k : k + hidden_pile])
+            k += hidden_pile
+            return self._build(tuple(hands), tuple(cards[k:]), aside, own)
         return self._world(tuple(hands), tuple(cards[k:]))
+
+    def _hidden_pile(self) -> int:
+        """The number of cards of the seat's own pile the view hides (no Isiwo, AMB-81)."""
+        t = self.team
+        return self.pile_sizes[t] if self.piles and not self.piles[t] else 0
 
     def _world(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
         """The state of this view with these ``hands`` (masks, the seat's own included) and
@@ -223,9 +255,21 @@ class View:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
-    def _build(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> Any:
+    def _build(
+        self,
+        hands: tuple[int, ...],
+        stock: tuple[int, ...],
+        aside: tuple[int, ...] = (),
+        own: tuple[int, ...] | None = None,
+    ) -> Any:
+        """The world of these hands and stock; ``aside`` (cards set aside unseen) come first
+        in the discard, and ``own``, if given, is the seat's hidden pile."""
         from . import State
         from .position import Position
+
+        piles = self.piles
+        if own:
+            piles = tuple(own if t == self.team else p for t, p in enumerate(piles))
 
         pos = Position(
             rules=self.rules,
@@ -234,12 +278,12 @@ class View:
             hands=hands,
             loose=self.loose.mask,
             builds=self.builds,
-            piles=self.piles,
+            piles=piles,
             stock=stock,
             last_capturer=self.last_capturer,
             sweep_order=self.sweep_order,
             scores=self.scores,
-            discard=self.discard,
+            discard=aside + self.discard,
             plucked=self.plucked,
             phase=self.phase,
             trailed=self.trailed,

@@ -408,7 +408,7 @@ class Position:
         in_play = r.deck_mask
 
         def claim(card: int, where: str) -> None:
-            card_code(card)  # a card id: an int from 0 to 103, else CardError
+            card_code(card)  # a card id: an int from 0 to 109, else CardError
             check_deck(1 << card, in_play, f" ({where})")  # AS' outside Mulle: CardError
             if not in_play >> card & 1:
                 aside = CardSet(ALL_CARDS & ~in_play)
@@ -456,7 +456,8 @@ class Position:
                 f"the position holds {len(seen)} cards, not {r.deck_size} (missing: {missing})"
             )
         per_deal = n * r.hand_size
-        played = r.deck_size - r.table_cards - len(self.stock) - sum(h.bit_count() for h in self.hands)
+        played = (r.deck_size - r.table_cards - r.set_aside - len(self.stock)
+                  - sum(h.bit_count() for h in self.hands))
         # (opt_initial_pairs: a sweep can be scored at the deal, before any card is played)
         if len(self.sweep_order) > max(played, 0) + (1 if r.initial_pairs else 0):
             raise PositionError(

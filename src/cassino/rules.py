@@ -49,7 +49,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "increase_who": ("any_simple", "opponent_only"),
     "augment_who": ("any", "own_team"),
     "obligation": ("none", "v1", "v2", "v3", "diloti"),
-    "leftovers_to": ("last_capturer", "nobody"),
+    "leftovers_to": ("last_capturer", "nobody", "last_to_play"),
     "compulsion": ("none", "lay_match_forced", "player"),
     "cards_scoring": ("most", "difference", "each"),
     "pile_access": ("none", "steal_pile"),
@@ -66,7 +66,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
     "aces_mode": ("each", "all_four_only"),
-    "game_end": ("target", "each_deals_twice", "one_hand", "hands_won"),
+    "game_end": ("target", "each_deals_twice", "one_hand", "hands_won", "fixed_hands"),
     "final_tie": ("more_hands", "shared"),
     "card_values": ("standard", "royal", "ranked", "finnish"),
     "mokki_cutoff_check": ("capture", "hand_end"),
@@ -88,13 +88,13 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "increase_who": ("not_own",),
     "augment_who": ("own_team_or_captured_same_turn",),
     "obligation": ("african_2p",),
-    "leftovers_to": ("last_to_play", "last_holder"),
+    "leftovers_to": ("last_holder",),
     "compulsion": ("must_or_lie_down",),
     "turn_structure": ("compound",),
 }
 
 # Option modules of docs/rules.md §3.37 that are parameters here but not implemented yet.
-PLANNED_FLAGS: tuple[str, ...] = ()
+PLANNED_FLAGS: tuple[str, ...] = ("esun", "yoruba")
 
 
 # The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
@@ -124,6 +124,9 @@ _DILOTI_FIXED: dict[str, Any] = {
     "first_player": "non_dealer", "end_check": "compare_totals", "game_end": "target",
 }
 _MULLE = "mulle"
+_ELEWE = ("elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player")
+# The Elewenjewe palette (docs/rules.md §3.26): 9D JD QD KD face up at the start of every hand
+PALETTE_MASK = 1 << 34 | 1 << 42 | 1 << 46 | 1 << 50
 _SHANISS = "shaniss"
 _BUNDLES = "stealing_bundles"
 
@@ -138,11 +141,21 @@ MECHANICS: dict[str, str] = {
     "deal or past the cut-off (Finnish Kasino, docs/rules.md §3.21, AMB-53, AMB-54)",
     "declarations": "builds are declarations, with the options of AMB-42 to AMB-51 (Diloti, "
     "docs/rules.md §3.17, §3.18)",
+    "elewenjewe": "the fixed palette 9D JD QD KD, jokers that take the whole table (Ipalemo), "
+    "cards set aside from the stock (docs/rules.md §3.26-§3.29, AMB-73 to AMB-81)",
 }
 
 # Parameters a system cannot change (docs/rules.md §3.2-§3.4): option values that would make it
 # another system or an impossible game.
+_ELEWE_FIXED: dict[str, Any] = {
+    "teams": "individual", "card_values": "standard", "match_mode": "rank", "palette": True,
+    "build_kinds": "none", "sweeps": False, "cards_scoring": "each", "game_end": "fixed_hands",
+    "deal_order": "whole_hands_then_table", "table_cards": 4,
+}
 _FIXED: dict[str, dict[str, Any]] = {
+    _ELEWE[0]: _ELEWE_FIXED,
+    _ELEWE[1]: {**_ELEWE_FIXED, "players": 2, "jokers": 0},
+    _ELEWE[2]: {**_ELEWE_FIXED, "players": 5},
     "cassino_partnership": {"teams": "partnership"},
     "cassino_three_four": {"teams": "individual"},
     "cassino_five_player": {"teams": "individual", "deck": "standard49"},
@@ -254,6 +267,23 @@ _FIXED_WHY = {
     (_BUNDLES, "sweeps"): ": Stealing Bundles has no sweeps",
     (_BUNDLES, "cards_scoring"): ": the most cards win (each card counts 1)",
     (_BUNDLES, "game_end"): ": each hand is a complete game (AMB-86)",
+    **{
+        (sid, name): why for sid in _ELEWE for name, why in (
+            ("teams", ": each plays for himself"),
+            ("card_values", ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.26)"),
+            ("match_mode", ": a card takes cards of its rank, and sums of its value"),
+            ("palette", ": 9D JD QD KD start every hand face up"),
+            ("build_kinds", ": Elewenjewe builds only Esun piles (opt_esun, not implemented yet)"),
+            ("sweeps", ": Elewenjewe has no sweeps"),
+            ("cards_scoring", ": every captured card scores 1"),
+            ("game_end", ": a game is a fixed number of hands (match_hands)"),
+            ("deal_order", ": a packet of 4 to each player, the palette is the table"),
+            ("table_cards", ": the palette's four cards are the table"),
+        )
+    },
+    (_ELEWE[1], "players"): ": the professional game is for two players",
+    (_ELEWE[1], "jokers"): ": the professional game has no jokers",
+    (_ELEWE[2], "players"): ": the five-player game (two to six: elewenjewe_amateur)",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -360,6 +390,21 @@ class Rules:
     pile_access: str = "none"
     steal_and_capture: bool = False
     deal_singles: bool = False
+    # Elewenjewe (docs/rules.md §3.26-§3.29, mechanic "elewenjewe"): jokers in the deck (ids
+    # 104 up, X1 X2), which take the whole table when played on it (Ipalemo) and join the next
+    # capture when loose (AMB-76; joker_trail: a joker may be trailed on a non-empty table);
+    # palette: 9D JD QD KD start every hand face up (the table_cards); set_aside: cards
+    # left unseen out of play from the bottom of the stock after the first deal (AMB-79);
+    # match_one: a capture takes at most one loose card of the played card's rank (AMB-73
+    # option); opt_esun, opt_isiwo, mod_yoruba (§3.37, AMB-74, AMB-75, AMB-78, AMB-81)
+    jokers: int = 0
+    palette: bool = False
+    set_aside: int = 0
+    joker_trail: bool = False
+    match_one: bool = False
+    esun: bool = False
+    isiwo: bool = False
+    yoruba: bool = False
     picture_points: int = 0
     card_points: bool = True
     spade_points: str = "none"
@@ -524,6 +569,7 @@ class Rules:
                     "cards_scoring=difference replaces most_cards_points: set it to 0"
                 )
         self._check_bundles()
+        self._check_elewenjewe()
         if self.tie_hand_target < 0:
             raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:
@@ -575,7 +621,7 @@ class Rules:
             raise RulesError(
                 f"last_hand_size must be 0 (as hand_size) or 1-26, not {self.last_hand_size}"
             )
-        rest = self.deck_size - self.table_cards
+        rest = self.deck_size - self.table_cards - self.set_aside
         per_deal = self.players * self.hand_size
         last = self.players * self.last_size
         if self.deal_rest != "exact":
@@ -711,6 +757,34 @@ class Rules:
         if self.leftovers_to not in ("nobody", "last_capturer"):
             raise RulesError("Stealing Bundles' leftovers go to nobody or the last capturer (AMB-86)")
 
+    def _check_elewenjewe(self) -> None:
+        """The Elewenjewe parameters (docs/rules.md §3.26-§3.29, §3.37, AMB-73 to AMB-81)."""
+        own = {
+            "jokers": self.jokers != 0, "palette": self.palette, "set_aside": self.set_aside != 0,
+            "joker_trail": self.joker_trail, "match_one": self.match_one, "esun": self.esun,
+            "isiwo": self.isiwo, "yoruba": self.yoruba,
+            "leftovers_to": self.leftovers_to == "last_to_play",
+            "game_end": self.game_end == "fixed_hands",
+        }
+        if "elewenjewe" not in self.mechanics:
+            for name, used in own.items():
+                if used:
+                    raise RulesError(
+                        f"{name}={_opt_text(getattr(self, name))} is an Elewenjewe rule "
+                        "(elewenjewe_amateur, _professional, _five_player: docs/rules.md §3.26)"
+                    )
+            return
+        if self.jokers not in (0, 2):
+            raise RulesError(f"Elewenjewe is played with 2 jokers or none, not {self.jokers}")
+        if self.joker_trail and not self.jokers:
+            raise RulesError("joker_trail applies only with jokers (jokers=2)")
+        if not 0 <= self.set_aside <= 8:
+            raise RulesError(f"set_aside must be between 0 and 8, not {self.set_aside}")
+        if self.match_hands < 1:
+            raise RulesError(f"match_hands (the hands of a game) must be at least 1, not {self.match_hands}")
+        if self.game_end != "fixed_hands":
+            raise RulesError("an Elewenjewe game is a fixed number of hands (game_end=fixed_hands)")
+
     @property
     def declarations(self) -> bool:
         """Whether builds are Diloti declarations (docs/rules.md §3.17, §3.18)."""
@@ -727,7 +801,8 @@ class Rules:
             "increase_who": self.increase_who != "any_simple",
             "augment_who": self.augment_who != "any",
             "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
-            "deal_order": self.deal_order == "whole_hands_then_table",
+            "deal_order": self.deal_order == "whole_hands_then_table"
+            and "elewenjewe" not in self.mechanics,
             "xeri_first_play": self.xeri_first_play != "counts",
             "redeal_layout": self.redeal_layout != "none",
             "ace_points": self.ace_points != 0,
@@ -820,8 +895,11 @@ class Rules:
                 )
             if self.count_out:
                 raise RulesError("count_out claims the target, but a Kontsina match counts hands won")
-        elif self.match_hands != 6:
-            raise RulesError("match_hands applies only to game_end=hands_won (Kontsina)")
+        elif self.match_hands != 6 and self.game_end != "fixed_hands":
+            raise RulesError(
+                "match_hands applies only to game_end=hands_won (Kontsina) and fixed_hands "
+                "(Elewenjewe)"
+            )
         if self.tie_most_spades and self.end_check != "compare_totals":
             raise RulesError(
                 "tie_most_spades breaks a tie of the highest totals: it needs end_check=compare_totals"
@@ -940,14 +1018,30 @@ class Rules:
 
     @property
     def deck_mask(self) -> int:
-        """The cards in play: all 52, or 49 without 2D, 2H and 2C (``deck=standard49``)."""
-        return _DECK_MASKS[self.deck]
+        """The cards in play: all 52, or 49 without 2D, 2H and 2C (``deck=standard49``), and
+        the jokers (ids 104 up)."""
+        return _DECK_MASKS[self.deck] | ((1 << self.jokers) - 1) << 104
 
     @property
     def num_ids(self) -> int:
         """Size of the card id space: 104 for Mulle's double deck (the second copy of card
-        ``c`` is ``c + 52``), else 52. A shuffled deck is a permutation of these ids."""
+        ``c`` is ``c + 52``), 104 and the jokers with jokers (ids 104 up), else 52. A
+        shuffled deck is a permutation of these ids, whose cards outside the deck are
+        dropped."""
+        if self.jokers:
+            return 104 + self.jokers
         return 104 if self.deck == "double104" else 52
+
+    @property
+    def palette_mask(self) -> int:
+        """The cards that start every hand face up on the table (Elewenjewe's palette: 9D
+        JD QD KD), 0 if the layout is dealt."""
+        return PALETTE_MASK if self.palette else 0
+
+    @property
+    def dealt_mask(self) -> int:
+        """The cards shuffled and dealt: the deck without the palette."""
+        return self.deck_mask & ~self.palette_mask
 
     @property
     def deck_size(self) -> int:
@@ -956,7 +1050,7 @@ class Rules:
 
     def deck_cards(self, deck: list[int] | tuple[int, ...]) -> list[int]:
         """``deck`` (a shuffled 52-card deck) without the cards the system sets aside."""
-        m = self.deck_mask
+        m = self.dealt_mask
         if m == (1 << self.num_ids) - 1 and len(deck) == self.num_ids:
             return list(deck)   # (the whole deck: nothing set aside)
         return [c for c in deck if m >> c & 1]
@@ -973,10 +1067,10 @@ class Rules:
         if self.draw_refill:
             return 1
         if self.deal_rest != "exact":
-            rest = self.deck_size - self.table_cards - self.players * self.hand_size
+            rest = self.deck_size - self.table_cards - self.set_aside - self.players * self.hand_size
             per_deal = self.players * self.hand_size
             return 1 + (rest + per_deal - 1) // per_deal
-        rest = self.deck_size - self.table_cards - self.players * self.last_size
+        rest = self.deck_size - self.table_cards - self.set_aside - self.players * self.last_size
         return 1 + rest // (self.players * self.hand_size)
 
     def deal_size(self, stock: int) -> int:
@@ -1001,7 +1095,7 @@ class Rules:
         if not stock or self.draw_refill:
             return True
         if self.deal_rest != "exact":
-            first = self.deck_size - self.table_cards - self.players * self.hand_size
+            first = self.deck_size - self.table_cards - self.set_aside - self.players * self.hand_size
             return stock <= first and (first - stock) % (self.players * self.hand_size) == 0
         rest = stock - self.players * self.last_size
         per_deal = self.players * self.hand_size
@@ -1015,14 +1109,16 @@ class Rules:
     def card_value(self, card: int) -> int:
         """The first (primary) value of ``card``: A 1, 2-10 pip; J, Q, K 11-13 with
         card_values=royal, else 0 (no value: they match by rank only)."""
+        if card >= 104:
+            return 0   # (a joker: no value)
         rank = card % 52 // 4 + 1
         return rank if rank <= 10 or self.card_values != "standard" else 0
 
     def second_value(self, card: int, *, on_table: bool = False) -> int:
         """The other value a multi-valued card may take, 0 if none: the Royal ace 14, the
         Buckeye 10D 11 (with big_ten=hand_only, only when played from hand)."""
-        if self.card_values != "royal":
-            return 0   # (ranked: one value a card)
+        if self.card_values != "royal" or card >= 104:
+            return 0   # (ranked: one value a card; a joker has none)
         if card % 52 < 4:
             return 14
         if card == 38 and (self.big_ten == "any" or (self.big_ten == "hand_only" and not on_table)):
@@ -1096,6 +1192,16 @@ class Rules:
         if options.get("michigan") is True and not self.michigan:
             # Michigan sweeps score 2 (AMB-19): sweeps on at 2 points, unless given
             options = {"sweeps": True, "sweep_points": 2, **options}
+        if "jokers" in options and "elewenjewe" in self.mechanics and "set_aside" not in options:
+            # the cards set aside make the deck deal out evenly (docs/rules.md §3.26-§3.28,
+            # AMB-79): 2 with the jokers (five players: none, a last deal of 2), none without
+            # them (five players: 3, a last deal of 1)
+            five = options.get("players", self.players) == 5
+            jk = options["jokers"]
+            extra: dict[str, Any] = {"set_aside": (0 if jk else 3) if five else (2 if jk else 0)}
+            if five and "last_hand_size" not in options:
+                extra["last_hand_size"] = 2 if jk else 1
+            options = {**options, **extra}
         return dataclasses.replace(self, **options)
 
 
@@ -1201,6 +1307,13 @@ _DILOTI_PRESET: dict[str, Any] = {
     "xeri_first_play": "per_hand", "redeal_layout": "full", "sweep_points": 10,
     "most_cards_points": 4, "card_points": False, "ace_points": 1, "good_ten_points": 2,
     "good_two_points": 1, "target": 61,
+}
+
+_ELEWE_PRESET: dict[str, Any] = {
+    **_ELEWE_FIXED, "player_range": (2, 6), "mechanics": frozenset({"elewenjewe"}),
+    "jokers": 2, "set_aside": 2, "face_capture": "any", "obligation": "none",
+    "holding_invariant": False, "leftovers_to": "last_to_play", "most_cards_points": 0,
+    "card_points": False, "match_hands": 4, "final_tie": "shared",
 }
 
 SYSTEMS: dict[str, SystemInfo] = {
@@ -1414,9 +1527,28 @@ SYSTEMS: dict[str, SystemInfo] = {
         _info("african_cassino_2p", "Two Player African Cassino", "2", "3.23", "African Cassino for two; one own build at a time."),
         _info("african_cassino_partnership", "Partnership African Cassino", "4 (2x2)", "3.24", "African Cassino for partnerships."),
         _info("italian_house_cassino", "House variant with Italian cards", "2-4", "3.25", "40 Italian cards, steals, drifting, unique build values."),
-        _info("elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2-6", "3.26", "Jokers clear the table (Ipalemo); Esun; one point a card."),
-        _info("elewenjewe_professional", "Elewenjewenombajenomba (professional)", "2", "3.27", "No jokers; three hands."),
-        _info("elewenjewe_five_player", "Elewenjewenombajenomba (five players)", "5", "3.28", "54 cards for five players."),
+        SystemInfo(
+            "elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2, 3, 4 or 6",
+            "54 cards with two jokers; 9D JD QD KD start every hand on the table; a card takes "
+            "any loose cards of its rank and sums of its value; a joker takes the whole table "
+            "(Ipalemo); leftovers to the last player; a point a card; four hands.",
+            True, "3.26", _ELEWE_PRESET,
+        ),
+        SystemInfo(
+            "elewenjewe_professional", "Elewenjewenombajenomba (professional)", "2",
+            "The amateur game for two without jokers (no cards set aside); three hands.",
+            True, "3.27",
+            {**_ELEWE_PRESET, "player_range": (2, 2), "jokers": 0, "set_aside": 0,
+             "match_hands": 3},
+        ),
+        SystemInfo(
+            "elewenjewe_five_player", "Elewenjewenombajenomba (five players)", "5",
+            "The amateur game for five: deals of 4, 4 and 2, nothing set aside (without "
+            "jokers: 3 set aside and a last deal of 1, AMB-79).",
+            True, "3.28",
+            {**_ELEWE_PRESET, "player_range": (5, 5), "players": 5, "set_aside": 0,
+             "last_hand_size": 2},
+        ),
         SystemInfo(
             "shaniss", "Shaniss", "2",
             "No building; a match takes every loose card of its rank (faces too), with any "
@@ -1472,9 +1604,9 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_initial_pairs": ("initial_pairs=true", True),
     "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),
     "opt_pluck": ("pluck=true", True),
-    "opt_esun": ("", False),
-    "opt_isiwo": ("", False),
-    "mod_yoruba": ("", False),
+    "opt_esun": ("esun=true", False),
+    "opt_isiwo": ("isiwo=true", True),
+    "mod_yoruba": ("yoruba=true", False),
 }
 
 

@@ -460,6 +460,11 @@ def final_winners(
     if rules.game_end == "hands_won":
         if hands_played < rules.match_hands or (hands_played - rules.match_hands) % 2:
             return ()
+    elif rules.game_end == "fixed_hands":
+        # Elewenjewe (docs/rules.md §3.26, AMB-80): decided after match_hands hands, then
+        # after every extra hand (final_tie=more_hands)
+        if hands_played < rules.match_hands:
+            return ()
     elif rules.game_end == "one_hand":
         # Callabra: the hand's winner, or the players tied for most cards
         if not hands_played or max(scores) == 0:

@@ -27,7 +27,7 @@ HEADER = """\
 # five-of-spades (with standard, Royal, Finnish and Mulle values), jacks-take-all,
 # initial-pairs, Michigan and face-cards-all-four options, Tablanette,
 # Callabra, Swedish Kassino, Finnish Kasino, Kontsina, Diloti, Four Player Diloti, Mulle,
-# Shaniss and Stealing Bundles,
+# Shaniss, Stealing Bundles and Elewenjewe,
 # computed by the pure-Python reference
 # (tests/data/make_perft.py regenerates this file; do not edit the counts by hand).
 #
@@ -60,7 +60,7 @@ def pos(
     """A position naming only the cards that matter; the rest are split between the piles."""
     hand_codes = [_codes(h) for h in hands]
     items: list[Any] = []
-    used = [c for h in hand_codes for c in h] + _codes(stock)
+    used = [c for h in hand_codes for c in h] + _codes(stock) + list((extra or {}).get("discard", []))
     for item in table:
         if isinstance(item, str):
             items.extend(_codes(item))
@@ -416,6 +416,20 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      "seed 92 after 12 plies",
      played(92, 12, 6, "stealing_bundles", players=4, steal_and_capture=True, compulsion="none"),
      (1, 2, 3, 4)),
+    ("elewenjewe_amateur: opening deal (the palette, two cards set aside), seed 93",
+     new_hand("elewenjewe_amateur", seed=93).to_position(), (1, 2, 3, 4)),
+    ("elewenjewe_amateur: jokers (Ipalemo, a loose joker joins every capture), matches of any "
+     "number with sums, the leftovers to the player of the last card",
+     pos(["X1 8C KC", "X2 8H 5S"], ["8S 5D 3C KH KS 9D JD QD KD"], system="elewenjewe_amateur",
+         extra={"discard": ["2C", "2D"]}), (1, 2, 3, 4, 5, 6)),
+    ("elewenjewe_amateur with joker_trail=true and match_one=true (AMB-73, AMB-76 options)",
+     pos(["X1 8C KC", "X2 8H 5S"], ["8S 5D 3C KH KS 9D JD QD KD"], system="elewenjewe_amateur",
+         extra={"discard": ["2C", "2D"]}, options={"joker_trail": True, "match_one": True}),
+     (1, 2, 3, 4, 5, 6)),
+    ("elewenjewe_five_player: random play, seed 94 after 12 plies",
+     played(94, 12, 3, "elewenjewe_five_player"), (1, 2, 3)),
+    ("elewenjewe_professional: opening deal, seed 95",
+     new_hand("elewenjewe_professional", seed=95).to_position(), (1, 2, 3, 4)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "

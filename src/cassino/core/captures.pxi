@@ -1452,8 +1452,12 @@ cdef int sweep_pass(Core* c, MoveBuf* buf, mask_t hand, int* best, bint multi) n
         return 0
     for r in range(buf.n):
         mv = &buf.moves[r]
+        # sweep_only 0: the trail goes (and the same capture); 1: every other move goes; 2
+        # (joker_trail): every other move but the trail goes
         if (cards >> mv.card) & 1 and (
-                c.p.sweep_only or mv.kind == K_TRAIL or (mv.kind == K_CAPTURE and mv.takes == T)):
+                c.p.sweep_only == 1 or (c.p.sweep_only == 2 and mv.kind != K_TRAIL)
+                or (c.p.sweep_only == 0 and (
+                    mv.kind == K_TRAIL or (mv.kind == K_CAPTURE and mv.takes == T)))):
             continue
         buf.moves[w] = buf.moves[r]
         w += 1
@@ -1810,10 +1814,16 @@ cdef int filter_moves(Core* c, MoveBuf* buf) noexcept nogil:
     other move goes: Shaniss, AMB-83)."""
     cdef size_t r, w = 0
     cdef mask_t same, got
+    cdef mask_t jokers = c.h.loose & c.p.joker_mask
     cdef int p
     cdef bint any_capture = False
     for r in range(buf.n):
         p = buf.moves[r].card
+        if buf.moves[r].kind == K_CAPTURE and jokers and not (c.p.joker_mask >> p) & 1:
+            buf.moves[r].takes |= jokers     # Elewenjewe: loose jokers join any capture (AMB-76)
+        if c.p.match_one and buf.moves[r].kind == K_CAPTURE and cas_popcount(
+                buf.moves[r].takes & c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))) > 1:
+            continue     # match_one (AMB-73 option): one loose card of its rank at most
         if c.p.all_matches and buf.moves[r].kind == K_CAPTURE and (
                 c.p.val[p] or c.p.face_capture == 2):
             same = c.h.loose & ((<mask_t>0xF) << (4 * (p % 52 // 4)))

@@ -88,9 +88,12 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
             for j in range(c.p.hand_size):
                 c.h.hands[seat] |= (<mask_t>1) << deck[pos]
                 pos += 1
-        for j in range(c.p.table_cards):
-            c.h.loose |= (<mask_t>1) << deck[pos]
-            pos += 1
+        if c.p.palette:
+            c.h.loose = c.p.palette     # Elewenjewe: the palette is the table
+        else:
+            for j in range(c.p.table_cards):
+                c.h.loose |= (<mask_t>1) << deck[pos]
+                pos += 1
     for r in range(rounds):
         batch = 2 if c.p.hand_size - 2 * r >= 2 else 1
         seat = dealer
@@ -118,6 +121,12 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
         for j in range(c.p.table_cards):
             c.h.loose |= (<mask_t>1) << deck[pos]
             pos += 1
+    for j in range(c.p.set_aside if c.p.set_aside <= ncards - pos else 0):
+        # Elewenjewe (AMB-79): unseen cards from the bottom of the stock, out of play
+        c.discard[c.h.ndiscard] = deck[ncards - c.p.set_aside + j]
+        c.h.ndiscard += 1
+    if c.p.set_aside <= ncards - pos:
+        ncards -= c.p.set_aside
     c.stock_len = <uint8_t>(ncards - pos)
     for j in range(ncards - pos):
         c.stock[j] = deck[pos + j]
@@ -399,7 +408,14 @@ cdef void advance(Core* c) noexcept nogil:
         return
     t = table_mask(c)
     if t:
-        if c.h.last_capturer >= 0 and not c.p.leftovers_nobody and c.p.steal:
+        if c.p.leftovers_last:
+            # Elewenjewe (AMB-77): to the player of the hand's last card (still to_move)
+            team = c.p.team_of[c.h.to_move]
+            while t:
+                c.piles[team][c.h.pile_len[team]] = <uint8_t>cas_ctz(t)
+                c.h.pile_len[team] += 1
+                t &= t - 1
+        elif c.h.last_capturer >= 0 and not c.p.leftovers_nobody and c.p.steal:
             bundle_add(c, c.p.team_of[c.h.last_capturer], t, -1)   # (under the top card)
         elif c.h.last_capturer >= 0 and not c.p.leftovers_nobody:
             team = c.p.team_of[c.h.last_capturer]

@@ -37,7 +37,13 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     set_first_player(p, dealer)
     p.hand_size = rules.hand_size
     p.last_hand_size = rules.last_size
-    p.deck_mask = <mask_t>rules.deck_mask
+    p.deck_mask = <mask_t>rules.dealt_mask     # (the cards shuffled and dealt: no palette)
+    p.palette = <mask_t>rules.palette_mask
+    p.set_aside = rules.set_aside
+    p.leftovers_last = 1 if rules.leftovers_to == "last_to_play" else 0
+    p.match_one = 1 if rules.match_one else 0
+    p.hide_own_pile = 1 if "elewenjewe" in rules.mechanics and not rules.isiwo else 0
+    p.joker_mask = <mask_t>(rules.deck_mask & (((1 << rules.jokers) - 1) << 104))
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,
                     "hands_then_table": 2, "whole_hands_then_table": 3}[rules.deal_order]
@@ -102,12 +108,18 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     if p.nids > NCARDS:
         raise ValueError(f"{rules.system} has {p.nids} card ids, more than the {NCARDS} "
                          "of these masks (the wide copy of the core plays it)")
-    if p.nids > 52:
+    if rules.deck == "double104":
         p.sweep_cards |= p.sweep_cards << 52    # capture-all cards: Mulle's second copies too
-    for i in range(NCARDS):
-        p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids else 0
+    if p.joker_mask:
+        # Elewenjewe's jokers (AMB-76): on a table with cards, a joker takes everything, Esun
+        # piles included; it has no other move (joker_trail: but its trail)
+        p.sweep_cards = p.joker_mask
+        p.sweep_builds = 1
+        p.sweep_only = 2 if rules.joker_trail else 1
+    for i in range(NCARDS):     # (jokers, ids 104 up: no value)
+        p.val[i] = i % 52 // 4 + 1 if i % 52 // 4 + 1 <= 10 and i < p.nids and i < 104 else 0
     if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13
-        for i in range(p.nids):
+        for i in range(min(p.nids, 104)):
             p.val[i] = i % 52 // 4 + 1
     for i in range(NCARDS):
         finnish = rules.card_values == "finnish" and i < p.nids
@@ -147,7 +159,8 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.steal_both = 1 if rules.steal_and_capture else 0
     p.deal_singles = 1 if rules.deal_singles else 0
     p.cards_each = 1 if rules.cards_scoring == "each" else 0
-    p.post_filter = 1 if p.compel or p.steal or (p.all_matches and not p.diloti) else 0
+    p.post_filter = 1 if (p.compel or p.steal or (p.all_matches and not p.diloti)
+                          or p.joker_mask or p.match_one) else 0
     p.leftovers_nobody = 1 if rules.leftovers_to == "nobody" else 0
     p.cards_diff = 1 if rules.cards_scoring == "difference" else 0
     p.pick_ok = 1 if pick_params(p, rules) else 0

@@ -42,7 +42,7 @@ cdef inline double gweight(const Params* p, mask_t m) noexcept nogil:
 cdef inline int gvalue(int card) noexcept nogil:
     """greedy._value: the rank, 0 for a face card (both copies of Mulle's deck)."""
     cdef int r = card % 52 // 4 + 1
-    return r if r <= 10 else 0
+    return r if r <= 10 and card < 104 else 0     # (a joker: none)
 
 cdef inline mask_t grank_mask(const Params* p, int rank) noexcept nogil:
     cdef mask_t m = (<mask_t>0xF) << (4 * (rank - 1))
@@ -390,6 +390,11 @@ cdef int gr_risk(Core* c, const GTable* t, mask_t hand_left, double* out) noexce
             unseen |= c.h.hands[s]
     for i in range(c.h.stock_pos, c.stock_len):
         unseen |= (<mask_t>1) << c.stock[i]
+    # (Elewenjewe, as View.unseen: the cards set aside, and without Isiwo the own pile)
+    for i in range(c.p.set_aside if c.p.set_aside < c.h.ndiscard else c.h.ndiscard):
+        unseen |= (<mask_t>1) << c.discard[i]
+    if c.p.hide_own_pile:
+        unseen |= pile_mask(c, c.p.team_of[seat])
     total = cas_popcount(unseen)
     if total == 0:
         return 0

@@ -25,10 +25,10 @@ def hand_seed(seed, index) -> int:
 
 cdef int GREEDY_W[NCARDS]    # card weights of the core greedy policy, in tenths of a point
 for _i in range(NCARDS):                     # (the wide copy: id i + 52 is a copy of i)
-    GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0)
+    GREEDY_W[_i] = 2 + (2 if _i % 4 == 0 else 0) if _i < 104 else 0   # (jokers: no weight)
     if _i % 52 == 38:
         GREEDY_W[_i] += 20                   # 10D
-    elif _i % 52 == 4 or _i % 52 < 4:
+    elif (_i % 52 == 4 or _i % 52 < 4) and _i < 104:
         GREEDY_W[_i] += 10                   # 2S, aces
 
 cdef inline int mask_weight(mask_t m) noexcept nogil:

@@ -749,6 +749,10 @@ cdef class State:
                 unseen |= c.h.hands[s]
         for i in range(c.h.stock_pos, c.stock_len):
             unseen |= (<mask_t>1) << c.stock[i]
+        for i in range(c.p.set_aside if c.p.set_aside < c.h.ndiscard else c.h.ndiscard):
+            unseen |= (<mask_t>1) << c.discard[i]     # (Elewenjewe: set aside unseen)
+        if c.p.hide_own_pile:
+            unseen |= pile_mask(c, team)              # (no Isiwo: the own pile, AMB-81)
         _set_plane(&out[0], c.h.hands[seat])
         _set_plane(&out[n], c.h.loose)
         _set_plane(&out[2 * n], in_builds)
@@ -757,7 +761,7 @@ cdef class State:
         for k in range(t):
             s = (team + k) % t
             base = (6 + k) * n
-            m = pile_mask(c, s)
+            m = pile_mask(c, s) if k or not c.p.hide_own_pile else 0
             while m:
                 out[base + cas_ctz(m)] = 1
                 m &= m - 1

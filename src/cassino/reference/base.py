@@ -6,6 +6,7 @@ import operator
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..cards import JOKERS
 from ..moves import Move, MoveKind
 from ..position import Build, Position
 from ..rules import Rules
@@ -114,7 +115,7 @@ class StateBase:
         move that can match the move explained), when they are in ``cand``."""
         if self._within < 0:
             return subsets(cand)
-        part = self.loose & self._within
+        part = self.loose & self._within & ~JOKERS   # (loose jokers join any capture)
         return (part,) if not part & ~cand else ()
 
     def _playable(self, only: int | None = None) -> int:
@@ -139,6 +140,10 @@ class StateBase:
         def _compelled(self, legal: list[Move], reasons: dict[Move, str]) -> list[Move]: ...
 
         def _pseudo_bundles(self, only: int | None = None) -> list[Move]: ...
+
+        def _with_jokers(self, moves: list[Move]) -> list[Move]: ...
+
+        def _match_one_reason(self, m: Move) -> str | None: ...
 
         def _steal_reason(self, m: Move) -> str: ...
 

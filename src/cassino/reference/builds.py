@@ -157,6 +157,10 @@ class Builds(StateBase):
             why = self._all_matches_reason(m)
             if why is not None:
                 return why
+        if r.match_one and m.kind == CAPTURE:
+            why = self._match_one_reason(m)
+            if why is not None:
+                return why
         seat = self.to_move
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)

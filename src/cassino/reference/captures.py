@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 
-from ..cards import FACES, card_code, card_rank, double_mask, rank_mask
+from ..cards import FACES, JOKERS, card_code, card_rank, double_mask, is_joker, rank_mask
 from ..moves import Move
 from ..position import card_value, mask_sum
 from ..rules import Rules
@@ -69,16 +69,20 @@ def groups_ok(mask: int, v: int, rules: Rules) -> bool:
     return _partitionable(_values(mask), v, max_sum)
 
 
-def _sweep_cards(rules: Rules) -> tuple[int, bool]:
+def _sweep_cards(rules: Rules) -> tuple[int, int]:
     """The cards that capture every item when played on a table with prey (both copies
-    of Mulle's double deck), and whether that is then their only move."""
+    of Mulle's double deck), and what then becomes of their other moves: 0 the trail goes
+    (the five of spades), 1 every other move goes (Tablanette Jacks, Elewenjewe jokers),
+    2 every other move but the trail goes (joker_trail, AMB-76)."""
     if rules.five_of_spades_sweep:
-        cards, only = 1 << FIVE_OF_SPADES, False
+        cards, mode = 1 << FIVE_OF_SPADES, 0
     elif rules.jacks_take_all:
-        cards, only = rank_mask(11), True
+        cards, mode = rank_mask(11), 1
+    elif rules.jokers:
+        return rules.deck_mask & JOKERS, 2 if rules.joker_trail else 1   # (Ipalemo)
     else:
-        return 0, False
-    return (double_mask(cards) if rules.num_ids > 52 else cards), only
+        return 0, 0
+    return (double_mask(cards) if rules.num_ids > 52 else cards), mode
 
 
 def _with_builds(p: int, loose: int, bmask: list[int]) -> Iterator[Move]:
@@ -108,6 +112,8 @@ class Captures(StateBase):
 
     def _captures(self, p: int) -> Iterator[Move]:
         r = self.rules
+        if is_joker(p):
+            return   # (a joker has no value and no rank: Ipalemo, _sweep_moves)
         if r.capture_extent == "single_group":
             yield from self._single_group(p)
             return
@@ -165,7 +171,7 @@ class Captures(StateBase):
         a loose card of the played card's rank takes every one of them; face cards only with
         face_capture=any (otherwise the face rules limit them)."""
         p = m.card
-        if not card_value(p) and self.rules.face_capture != "any":
+        if is_joker(p) or (not card_value(p) and self.rules.face_capture != "any"):
             return None
         same = self.loose & double_mask(rank_mask(card_rank(p)))
         got = m.takes & same
@@ -177,6 +183,24 @@ class Captures(StateBase):
             )
         return None
 
+    def _with_jokers(self, moves: list[Move]) -> list[Move]:
+        """Elewenjewe (AMB-76): a capture also takes every loose joker (a joker played on an
+        empty table stays there for the next capture)."""
+        jk = self.loose & JOKERS
+        if not jk:
+            return moves
+        return [Move(m.card, m.kind, m.takes | jk) if m.kind == CAPTURE and not is_joker(m.card)
+                else m for m in moves]
+
+    def _match_one_reason(self, m: Move) -> str | None:
+        """match_one (AMB-73 option): a capture takes at most one loose card of its rank."""
+        if is_joker(m.card):
+            return None   # (Ipalemo takes everything)
+        same = self.loose & m.takes & double_mask(rank_mask(card_rank(m.card)))
+        if same.bit_count() > 1:
+            return "match_one: a capture takes one loose card of its rank at most (AMB-73)"
+        return None
+
     def _compelled(self, legal: list[Move], reasons: dict[Move, str]) -> list[Move]:
         """compulsion=player (Shaniss, AMB-83; Stealing Bundles, AMB-85): when some capture
         or bundle steal is legal, only those are."""
@@ -184,7 +208,7 @@ class Captures(StateBase):
         if not takes:
             return legal
         for m in legal:
-            if m.kind != CAPTURE:
+            if m.kind not in (CAPTURE, STEAL):
                 reasons[m] = (
                     f"compulsion=player: you can capture (e.g. {takes[0]}), so you must"
                 )
@@ -244,13 +268,14 @@ class Captures(StateBase):
         its ordinary capture of the same cards, and with ``sweep_only`` every move of the card.
         ``captures=False`` (a listing without captures) drops those moves and adds none. As the
         core's ``sweep_pass``."""
-        sweep_cards, sweep_only = _sweep_cards(self.rules)
+        sweep_cards, mode = _sweep_cards(self.rules)
         prey = self._sweep_takes()
         cards = self._playable(only) & sweep_cards if prey else 0
         if not cards:
             return list(moves)
         out = [m for m in moves if not (cards >> m.card & 1 and (
-            sweep_only or m.kind == TRAIL or (m.kind == CAPTURE and m.takes == prey)))]
+            (mode == 1) or (mode == 2 and m.kind != TRAIL)
+            or (mode == 0 and (m.kind == TRAIL or (m.kind == CAPTURE and m.takes == prey)))))]
         if captures:
             out.extend(Move(p, CAPTURE, prey) for p in bits(cards))
         return out

@@ -30,12 +30,14 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     pos = 0
     if rules.deal_order == "whole_hands_then_table":
         # Diloti (docs/rules.md §3.17): a whole hand to each seat from the dealer's next, the
-        # dealer last, then the table cards
+        # dealer last, then the table cards; Elewenjewe (§3.26): the palette is the table
         for k in range(1, n + 1):
             seat = next_seat(rules, dealer, k)
             for c in deck[pos : pos + rules.hand_size]:
                 hands[seat] |= 1 << c
             pos += rules.hand_size
+        if rules.palette:
+            return hands, rules.palette_mask, deck[pos:]
         for c in deck[pos : pos + rules.table_cards]:
             table |= 1 << c
         pos += rules.table_cards
@@ -113,7 +115,10 @@ class Deals(StateBase):
             return
         leftovers = list(bits(self.table_mask))
         if leftovers:
-            if self.last_capturer is not None and r.leftovers_to != "nobody":
+            if r.leftovers_to == "last_to_play":
+                # Elewenjewe (AMB-77): to the player who played the hand's last card
+                self._bundle_add(r.team_of(self.to_move), leftovers, None)
+            elif self.last_capturer is not None and r.leftovers_to != "nobody":
                 # (a face-up bundle keeps its top card: the leftovers go under it)
                 self._bundle_add(r.team_of(self.last_capturer), leftovers, None)
             else:

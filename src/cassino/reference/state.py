@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._rng import Rng, shuffled_deck
-from ..cards import CardSet, card_code, card_rank, rank_mask
+from ..cards import JOKERS, CardSet, card_code, card_rank, rank_mask
 from ..errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from ..moves import Move, MoveKind, same_notation
 from ..position import Build, Position, card_value
@@ -134,6 +134,11 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         hands, table, stock = initial_deal(rules, dealer, system_deck(rules, deck))
+        aside: list[int] = []
+        if rules.set_aside:
+            # Elewenjewe (AMB-79): unseen cards from the bottom of the stock, out of play
+            aside = stock[len(stock) - rules.set_aside :]
+            stock = stock[: len(stock) - rules.set_aside]
         leader = first_player(rules, dealer)
         piles: list[tuple[int, ...]] = [() for _ in range(rules.num_teams)]
         sweeps: tuple[int, ...] = ()
@@ -156,6 +161,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             last_capturer=None,
             sweep_order=sweeps,
             scores=tuple(scores or [0] * rules.num_teams),
+            discard=tuple(aside),
         )
         return cls(pos)
 
@@ -289,6 +295,15 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return self._pseudo_diloti(only, kinds)
         if self.rules.pile_access == "steal_pile":
             return self._pseudo_bundles(only)
+        if self.rules.jokers:
+            return self._with_jokers(self._pseudo_plain(only, kinds))
+        return self._pseudo_plain(only, kinds)
+
+    def _pseudo_plain(
+        self, only: int | None = None, kinds: tuple[MoveKind, ...] | None = None
+    ) -> list[Move]:
+        """The pseudo moves of the ordinary paths (_pseudo_moves)."""
+        out: list[Move] = []
         trails = kinds is None or TRAIL in kinds
         captures = kinds is None or CAPTURE in kinds
         builds = kinds is None or any(k in kinds for k in BUILD_KINDS)
@@ -472,16 +487,16 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         if not m.plays_card or (m.kind == TWO_CARD and r.two_card_capture):
             return False
         card, takes = m.card, m.takes
-        if not isinstance(card, int) or not 0 <= card < 104:
+        if not isinstance(card, int) or not 0 <= card < 110:
             return True
-        if not isinstance(takes, int) or takes < 0 or takes >> 104:
+        if not isinstance(takes, int) or takes < 0 or takes >> 110:
             return True
         if ((1 << card) | takes) & ~r.deck_mask:
             return True
         if self.phase == "after" or not self.hands[self.to_move] >> card & 1:
             return True
-        if m.kind == STEAL:
-            return False   # (a bundle is not on the table: the listing decides)
+        if m.kind == STEAL or (r.jokers and self.loose & JOKERS):
+            return False   # (a bundle is not on the table; loose jokers: the listing decides)
         if m.kind == TWO_CARD or takes & ~self.table_mask:
             return True
         if any(b.cards & takes and b.cards & ~takes for b in self.builds):
@@ -525,7 +540,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         others, of ``move``'s card and kind alone when that decides (a move matches, as a move
         or by notation, only moves of its own card)."""
         card = move.card
-        if move.plays_card and isinstance(card, int) and 0 <= card < 104 and (
+        if move.plays_card and isinstance(card, int) and 0 <= card < 110 and (
                 self.rules.compulsion != "player"):   # (compelled: every card decides)
             if self.is_over or self.phase == "after" or not self.hands[self.to_move] >> card & 1:
                 return [], {}    # (no move of this card is listed: the structural reason)
@@ -554,10 +569,10 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             if self.rules.two_card_capture and self.sweep_order:
                 return "the table was cleared: the game is over"
             return "the hand is over"
-        if m.plays_card and not 0 <= m.card < 104:
+        if m.plays_card and not 0 <= m.card < 110:
             return f"no card has the id {m.card}"
-        if m.takes < 0 or m.takes >> 104:
-            return f"takes {m.takes:#x} is not a mask of the card ids 0-103"
+        if m.takes < 0 or m.takes >> 110:
+            return f"takes {m.takes:#x} is not a mask of the card ids 0-109"
         off_deck = ((0 if not m.plays_card else 1 << m.card) | m.takes) & ~self.rules.deck_mask
         if off_deck:
             return (
@@ -593,6 +608,14 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             return self._multi_reason(m)
         if self.rules.finnish:
             return self._finnish_reason(m)
+        if m.card >= 104:   # Elewenjewe's jokers (AMB-76)
+            if m.kind == TRAIL:
+                return ("a joker played on a table with cards takes them all (Ipalemo, AMB-76; "
+                        "joker_trail=true also allows the trail)")
+            return "a joker takes every card on the table (Ipalemo), or is trailed on an empty one"
+        missed = self.loose & JOKERS & ~m.takes
+        if m.kind == CAPTURE and missed:
+            return (f"a capture also takes every loose joker ({CardSet(missed)}; AMB-76)")
         v = card_value(m.card)
         if m.kind == CAPTURE:
             if v == 0:
