@@ -178,7 +178,7 @@ case("build without value", "notation", "3H+5S", NotationError, r"needs a declar
 case("build value a superscript", "notation", "3H+5S=²", NotationError, r"needs a declared value", g)
 case("build value too large", "notation", "3H+5S=" + "9" * 5000, NotationError, r"declares a value over 255", g)
 case("move kind 9", "move_object", (0, 9, 0, 0), NotationError, r"no move kind 9", g)
-case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-103", g)
+case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-109", g)
 case("negative value", "move_object", (4, MoveKind.BUILD, 1, -3), NotationError, r"value must be an integer from 0 to 255, not -3", g)
 
 

@@ -85,7 +85,8 @@ def test_professional_and_five_player_deals():
         (PRO, {"jokers": 2}, "no jokers"),
         (PRO, {"players": 3}, "played by 2 players"),
         (AM, {"esun": True}, "not implemented yet"),
-        (AM, {"yoruba": True}, "not implemented yet"),
+        (AM, {"yoruba_scope": "capture"}, "only with yoruba=true"),
+        ("cassino_standard", {"yoruba": True}, "Elewenjewe rule"),
         ("cassino_standard", {"jokers": 2}, "Elewenjewe rule"),
         ("cassino_standard", {"leftovers_to": "last_to_play"}, "Elewenjewe rule"),
         ("cassino_standard", {"isiwo": True}, "Elewenjewe rule"),
@@ -119,6 +120,36 @@ def test_match_one_option():
     legal = notations(s)
     assert "8Cx8S" in legal and "8Cx8S,8H" not in legal and "KCxKS,KH" not in legal
     assert "match_one" in s.explain(Move.parse("8Cx8S,8H"))
+
+
+# -- mod_yoruba (AMB-78) ---------------------------------------------------------------------------
+def test_yoruba_no_denomination_twice_in_a_sum_group():
+    table = "4H 4D 3C 5D 9D JD QD KD"
+    legal = notations(state(["8C 2S", "QH 9S"], table))
+    assert {"8Cx4H,4D", "8Cx3C,5D", "8Cx3C,4H,4D,5D"} <= legal
+    s = state(["8C 2S", "QH 9S"], table, options={"yoruba": True})
+    assert notations(s) == {"8C", "2S", "8Cx3C,5D"}
+    assert "denomination" in s.explain(Move.parse("8Cx4H,4D"))
+    # per group (AMB-78): 3+5 and a separate 8 may share a capture, and two groups may each
+    # hold a 4 (4+3+1 and 4+... ): the values repeat across groups, not within one
+    s = state(["8C 2S", "QH 9S"], "4H 3C AD 4D 3S AS 8D JD QD KD", options={"yoruba": True})
+    legal = notations(s)
+    assert "8CxAS,AD,3S,3C,4H,4D,8D" in legal
+    s = state(["8C 2S", "QH 9S"], "4H 3C AD 4D 3S AS 8D JD QD KD",
+              options={"yoruba": True, "yoruba_scope": "capture"})
+    legal = notations(s)
+    assert "8CxAS,AD,3S,3C,4H,4D,8D" not in legal and "8CxAD,3C,4H,8D" in legal
+
+
+def test_yoruba_ok_reference():
+    from cassino.reference.captures import yoruba_ok
+
+    counts = [0] * 8
+    counts[4] = 2
+    assert not yoruba_ok(tuple(counts), 8, False)            # 4 + 4
+    counts[4], counts[3], counts[1] = 2, 2, 2
+    assert yoruba_ok(tuple(counts), 8, False)                # (4 3 1) twice
+    assert not yoruba_ok(tuple(counts), 8, True)             # ... but not in one capture
 
 
 # -- jokers (AMB-76) ---------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def candidates(
         off = 1 << rng.choice(others)
         out.append(Move(hand[0], MoveKind.CAPTURE, off | 1 << table[0]))
         out.append(Move(hand[0], MoveKind.BUILD, 1 << table[-1], 15))
-        if len(hand) > 1 and card_rank(hand[1]) != card_rank(table[0]):
+        if len(hand) > 1 and 0 < card_rank(hand[1]) != card_rank(table[0]) > 0:   # (no joker)
             out.append(Move(hand[0], MoveKind.TWO_CARD, 1 << hand[1] | 1 << table[0],
                             card_rank(table[0])))
     return out

@@ -114,7 +114,7 @@ def test_move_values():
     with pytest.raises(AttributeError):
         m.card = 3  # type: ignore[misc]
     with pytest.raises(cassino.CardError):
-        Move(104, MoveKind.TRAIL)
+        Move(110, MoveKind.TRAIL)   # (104-109 are the jokers X1-X6)
 
 
 def test_move_order_is_card_kind_takes_value():

@@ -911,11 +911,12 @@ class ElewenjeweSixMachine(ElewenjeweMachine):
 
 
 class ElewenjeweFourMachine(ElewenjeweMachine):
-    options = {"players": 4}  # noqa: RUF012
+    options = {"players": 4, "yoruba": True, "yoruba_scope": "capture"}  # noqa: RUF012
 
 
 class ElewenjeweProMachine(ElewenjeweMachine):
     system = "elewenjewe_professional"
+    options = {"yoruba": True}  # noqa: RUF012
 
 
 class ElewenjeweFiveMachine(ElewenjeweMachine):

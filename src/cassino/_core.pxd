@@ -197,6 +197,7 @@ cdef struct Params:
     int leftovers_last
     int match_one
     int hide_own_pile        # ... no Isiwo: a seat's observation hides its own pile (AMB-81)
+    int yoruba               # mod_yoruba: 1 per sum group, 2 per capture (AMB-78)
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

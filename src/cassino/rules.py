@@ -53,6 +53,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "compulsion": ("none", "lay_match_forced", "player"),
     "cards_scoring": ("most", "difference", "each"),
     "pile_access": ("none", "steal_pile"),
+    "yoruba_scope": ("group", "capture"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
@@ -94,7 +95,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 # Option modules of docs/rules.md §3.37 that are parameters here but not implemented yet.
-PLANNED_FLAGS: tuple[str, ...] = ("esun", "yoruba")
+PLANNED_FLAGS: tuple[str, ...] = ("esun",)
 
 
 # The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
@@ -405,6 +406,9 @@ class Rules:
     esun: bool = False
     isiwo: bool = False
     yoruba: bool = False
+    # mod_yoruba (docs/rules.md §3.29, AMB-78): no two cards of one denomination in a sum
+    # group (yoruba_scope=capture: in all the sum groups of a capture together)
+    yoruba_scope: str = "group"
     picture_points: int = 0
     card_points: bool = True
     spade_points: str = "none"
@@ -774,6 +778,8 @@ class Rules:
                         "(elewenjewe_amateur, _professional, _five_player: docs/rules.md §3.26)"
                     )
             return
+        if self.yoruba_scope != "group" and not self.yoruba:
+            raise RulesError("yoruba_scope applies only with yoruba=true (mod_yoruba)")
         if self.jokers not in (0, 2):
             raise RulesError(f"Elewenjewe is played with 2 jokers or none, not {self.jokers}")
         if self.joker_trail and not self.jokers:
@@ -1606,7 +1612,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_pluck": ("pluck=true", True),
     "opt_esun": ("esun=true", False),
     "opt_isiwo": ("isiwo=true", True),
-    "mod_yoruba": ("yoruba=true", False),
+    "mod_yoruba": ("yoruba=true", True),
 }
 
 

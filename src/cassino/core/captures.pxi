@@ -1806,6 +1806,55 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
         buf.moves[i].alt = 0
     return <int>buf.n
 
+cdef bint yo_choose(int* cnt, int v, int need, int top) noexcept nogil:
+    """yo_part's search: distinct values from ``top`` down adding up to ``need``."""
+    cdef int y = top if top < need else need
+    cdef bint ok
+    if need == 0:
+        return yo_part(cnt, v)
+    while y > 0:
+        if cnt[y]:
+            cnt[y] -= 1
+            ok = yo_choose(cnt, v, need - y, y - 1)
+            cnt[y] += 1
+            if ok:
+                return True
+        y -= 1
+    return False
+
+cdef bint yo_part(int* cnt, int v) noexcept nogil:
+    """mod_yoruba (AMB-78): whether the cards of values 1 to v - 1 (cnt[x] of value x) split
+    into sum groups of v, none with two cards of one value: the group of the largest card
+    first (captures.yoruba_ok)."""
+    cdef int x = v - 1
+    cdef bint ok
+    while x > 0 and cnt[x] == 0:
+        x -= 1
+    if x == 0:
+        return True
+    cnt[x] -= 1
+    ok = yo_choose(cnt, v, v - x, x - 1 if x - 1 < v - x else v - x)
+    cnt[x] += 1
+    return ok
+
+cdef bint yoruba_ok_c(Core* c, int p, mask_t takes) noexcept nogil:
+    """The mod_yoruba filter of a capture by ``p`` (its cards of p's value are matches)."""
+    cdef int cnt[NVALUES]
+    cdef int v = c.p.val[p], x, i
+    cdef mask_t m = takes & c.h.loose
+    if v == 0:
+        return True
+    for i in range(v):
+        cnt[i] = 0
+    while m:
+        x = c.p.val[cas_ctz(m)]
+        if 0 < x < v:
+            cnt[x] += 1
+            if cnt[x] > 1 and c.p.yoruba == 2:
+                return False     # (yoruba_scope=capture: no value twice in all the sums)
+        m &= m - 1
+    return yo_part(cnt, v)
+
 cdef int filter_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """The filters of whole lists, in place and in order (Params.post_filter):
     capture_extent=all_matches outside Diloti (a capture that takes a loose card of the
@@ -1824,6 +1873,9 @@ cdef int filter_moves(Core* c, MoveBuf* buf) noexcept nogil:
         if c.p.match_one and buf.moves[r].kind == K_CAPTURE and cas_popcount(
                 buf.moves[r].takes & c.h.loose & ((<mask_t>0xF) << (4 * (p // 4)))) > 1:
             continue     # match_one (AMB-73 option): one loose card of its rank at most
+        if c.p.yoruba and buf.moves[r].kind == K_CAPTURE and not yoruba_ok_c(
+                c, p, buf.moves[r].takes):
+            continue     # mod_yoruba (AMB-78)
         if c.p.all_matches and buf.moves[r].kind == K_CAPTURE and (
                 c.p.val[p] or c.p.face_capture == 2):
             same = c.h.loose & ((<mask_t>0xF) << (4 * (p % 52 // 4)))

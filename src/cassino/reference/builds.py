@@ -161,6 +161,10 @@ class Builds(StateBase):
             why = self._match_one_reason(m)
             if why is not None:
                 return why
+        if r.yoruba and m.kind == CAPTURE:
+            why = self._yoruba_reason(m)
+            if why is not None:
+                return why
         seat = self.to_move
         me = 1 << seat
         after = self.hands[seat] & ~(1 << m.card)

@@ -69,6 +69,42 @@ def groups_ok(mask: int, v: int, rules: Rules) -> bool:
     return _partitionable(_values(mask), v, max_sum)
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def yoruba_ok(counts: tuple[int, ...], v: int, whole: bool) -> bool:
+    """mod_yoruba (docs/rules.md §3.29, AMB-78): whether cards of values 1 to v - 1 (``counts[x]``
+    of value x) split into sum groups of ``v`` none of which holds two cards of one value
+    (``whole``: no value twice among them all). The group of the largest card is chosen
+    first, its other cards by descending distinct values, as the core's ``yo_part``."""
+    if whole and any(n > 1 for n in counts):
+        return False
+    cnt = list(counts)
+
+    def part() -> bool:
+        x = v - 1
+        while x > 0 and cnt[x] == 0:
+            x -= 1
+        if x == 0:
+            return True
+        cnt[x] -= 1
+        ok = choose(v - x, min(v - x, x - 1))
+        cnt[x] += 1
+        return ok
+
+    def choose(need: int, top: int) -> bool:
+        if need == 0:
+            return part()
+        for y in range(min(top, need), 0, -1):
+            if cnt[y]:
+                cnt[y] -= 1
+                ok = choose(need - y, y - 1)
+                cnt[y] += 1
+                if ok:
+                    return True
+        return False
+
+    return part()
+
+
 def _sweep_cards(rules: Rules) -> tuple[int, int]:
     """The cards that capture every item when played on a table with prey (both copies
     of Mulle's double deck), and what then becomes of their other moves: 0 the trail goes
@@ -191,6 +227,24 @@ class Captures(StateBase):
             return moves
         return [Move(m.card, m.kind, m.takes | jk) if m.kind == CAPTURE and not is_joker(m.card)
                 else m for m in moves]
+
+    def _yoruba_reason(self, m: Move) -> str | None:
+        """mod_yoruba (AMB-78): the capture's sum groups hold no denomination twice (per group,
+        or with yoruba_scope=capture in all of them); its cards of the played value are
+        matches."""
+        v = card_value(m.card)
+        if not v or is_joker(m.card):
+            return None
+        counts = [0] * v
+        for c in bits(m.takes & self.loose):
+            x = card_value(c)
+            if 0 < x < v:
+                counts[x] += 1
+        whole = self.rules.yoruba_scope == "capture"
+        if yoruba_ok(tuple(counts), v, whole):
+            return None
+        where = "the sums of one capture" if whole else "a sum group"
+        return f"mod_yoruba: {where} may not hold two cards of one denomination (AMB-78)"
 
     def _match_one_reason(self, m: Move) -> str | None:
         """match_one (AMB-73 option): a capture takes at most one loose card of its rank."""
