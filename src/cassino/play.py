@@ -141,6 +141,8 @@ class _Session:
 
     def card(self, c: int) -> Text:
         """A card in colour: red hearts and diamonds, bold black spades and clubs."""
+        if c >= 104:    # a joker (Elewenjewe): its code, X1
+            return Text(card_code(c), style="bold magenta")
         suit = card_suit(c)
         code = card_code(c)
         prime = "'" if code.endswith("'") else ""   # Mulle's second copy: 8♦'
