@@ -212,6 +212,9 @@ def ismcts_searches(rounds: int) -> int:
         bot = ISMCTSPlayer(seed=k, iterations=12, policy=policy, exact=False,
                            opponent="greedy" if k % 2 else "tree", race=k % 4 == 1)
         assert bot.choose(view, s.legal_moves()) in s.legal_moves()
+        if view.aside_size or view._hidden_pile():
+            continue   # (Elewenjewe's hidden places: the bot searched in Python, the C search
+                       # deals to the hands and the stock only)
         world = view.sample_world(Rng(k))
         if k % 5 == 2:
             world._greedy_group_limit(0)      # the C search hands over to the reference

@@ -79,6 +79,11 @@ def cards(text: str | Iterable[str]) -> list[str]:
     return [card_code(parse_card(c)) for c in text]
 
 
+def ids(text: str) -> list[int]:
+    """Card ids of codes separated by spaces, in order."""
+    return [parse_card(c) for c in text.split()]
+
+
 def mask(text: str | Iterable[str]) -> int:
     """Card mask of codes."""
     return int(CardSet(parse_card(c) for c in cards(text)))

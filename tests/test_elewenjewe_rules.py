@@ -25,7 +25,7 @@ from cassino.cards import JOKERS, CardSet, card_code, parse_card
 from cassino.errors import CardError, IllegalMoveError, RulesError
 from cassino.players import View
 from cassino.scoring import final_winners, used_categories
-from conftest import make_state, notations
+from conftest import ids, make_state, notations
 
 AM, PRO, FIVE = "elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"
 PALETTE = CardSet.parse("9D JD QD KD").mask
@@ -35,13 +35,9 @@ def state(hands: list[str], table: str, system: str = AM, **kw: Any) -> Any:
     return make_state(hands, table, system=system, **kw)
 
 
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
 # -- cards, presets and options ----------------------------------------------------------------
 def test_jokers_are_cards_x1_and_x2():
-    assert cards("X1 X2 jk1") == [104, 105, 104] and card_code(105) == "X2"
+    assert ids("X1 X2 jk1") == [104, 105, 104] and card_code(105) == "X2"
     assert JOKERS >> 104 & 3 == 3 and CardSet.parse("X1 AS") == CardSet([0, 104])
     with pytest.raises(CardError):
         parse_card("X7")
@@ -186,13 +182,13 @@ def test_leftovers_go_to_the_player_of_the_last_card():
         s.push(m)
     p = s.to_position()
     assert s.is_over and p.last_capturer == 0
-    assert set(cards("3H 6D 9H 4D QC")) <= set(p.piles[1])
+    assert set(ids("3H 6D 9H 4D QC")) <= set(p.piles[1])
     # the AMB-77 option: the last capturer
     s = state(["5C 9H", "QC 4D"], "5S 3H 6D", last_capturer=None, rest_to=None,
               options={"leftovers_to": "last_capturer"})  # fmt: skip
     for m in ("5Cx5S", "QC", "9H", "4D"):
         s.push(m)
-    assert set(cards("3H 6D 9H 4D QC")) <= set(s.to_position().piles[0])
+    assert set(ids("3H 6D 9H 4D QC")) <= set(s.to_position().piles[0])
 
 
 def test_a_game_is_four_hands_a_point_a_card_a_tie_shared():

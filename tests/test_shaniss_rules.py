@@ -23,17 +23,13 @@ from cassino.cards import parse_card
 from cassino.errors import IllegalMoveError, RulesError
 from cassino.greedy import card_weights
 from cassino.scoring import HandScore, score_hand, tally_winner, used_categories
-from conftest import make_position, make_state, notations
+from conftest import ids, make_position, make_state, notations
 
 SH = "shaniss"
 
 
 def state(hands: list[str], table: str, **kw: Any) -> Any:
     return make_state(hands, table, system=SH, **kw)
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 # -- preset and options ----------------------------------------------------------------------
@@ -165,9 +161,9 @@ def test_leftovers_go_to_nobody():
 # -- scoring (AMB-84) ----------------------------------------------------------------------------
 def test_the_winner_scores_the_difference():
     r = rules(SH)
-    assert score_hand(r, [cards("2C 3C 4C 5C 6C"), cards("10D AC")], []).events == (("cards", 0, 3),)
-    assert score_hand(r, [cards("AC"), cards("10D 9D 8D KS")], []).totals() == [0, 3]
-    assert score_hand(r, [cards("AC 2D"), cards("10D 9D")], []).totals() == [0, 0]
+    assert score_hand(r, [ids("2C 3C 4C 5C 6C"), ids("10D AC")], []).events == (("cards", 0, 3),)
+    assert score_hand(r, [ids("AC"), ids("10D 9D 8D KS")], []).totals() == [0, 3]
+    assert score_hand(r, [ids("AC 2D"), ids("10D 9D")], []).totals() == [0, 0]
 
 
 def test_first_to_100():

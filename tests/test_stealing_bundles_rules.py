@@ -25,13 +25,9 @@ from cassino.errors import IllegalMoveError, NotationError, PositionError, Rules
 from cassino.players import View
 from cassino.position import Position, bundle_order
 from cassino.scoring import score_hand, used_categories
-from conftest import notations, position_dict
+from conftest import ids, notations, position_dict
 
 SB = "stealing_bundles"
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 def state(hands: list[str], table: str, piles: list[str], **kw: Any) -> Any:
@@ -117,10 +113,10 @@ def test_a_matching_card_steals_the_whole_bundle():
     s.push(f"9H>{bundle}")
     p = s.to_position()
     assert p.piles[1] == () and p.piles[0][-1] == parse_card("9H")
-    assert set(cards("2C 8D 9C 9H")) <= set(p.piles[0]) and p.piles[0] == bundle_order(p.piles[0])
+    assert set(ids("2C 8D 9C 9H")) <= set(p.piles[0]) and p.piles[0] == bundle_order(p.piles[0])
     assert p.last_capturer is None    # (a steal takes no table card)
     s.pop()
-    assert s.to_position().piles[1] == tuple(cards("2C 8D 9C"))
+    assert s.to_position().piles[1] == tuple(ids("2C 8D 9C"))
 
 
 def test_one_of_capture_or_steal_and_the_option_for_both():
@@ -161,13 +157,13 @@ def test_trail_only_when_no_card_can_capture_or_steal():
 def test_bundle_tops_are_public_in_the_view():
     s = state(["9H 4S", "2D 3D"], "KS", ["8S 9S", "2C 10C"])
     view = View.of(s, 1)
-    assert [p[-1] for p in view.piles] == cards("9S 10C")
+    assert [p[-1] for p in view.piles] == ids("9S 10C")
 
 
 def test_positions_keep_bundles_in_bundle_order():
     d = position_dict(["9H 4S", "2D 3D"], "KS", system=SB, piles=[["8S", "2S", "9S"], []])
     p = Position.from_dict(d)
-    assert p.piles[0] == tuple(cards("2S 8S 9S"))     # the top last, the cards under it sorted
+    assert p.piles[0] == tuple(ids("2S 8S 9S"))     # the top last, the cards under it sorted
     with pytest.raises(PositionError, match="bundle_order"):
         Position(**{**p.__dict__, "piles": (tuple(reversed(p.piles[0])), p.piles[1])}).validate()
 
@@ -180,8 +176,8 @@ def test_refills_one_card_at_a_time_from_the_dealers_left():
     s.push("6H")
     p = s.to_position()
     # the dealer is seat 1: seat 0 draws first, one card at a time
-    assert p.hands[0] == sum(1 << c for c in cards("AS AD 2S 2D"))
-    assert p.hands[1] == sum(1 << c for c in cards("AH AC 2H 2C"))
+    assert p.hands[0] == sum(1 << c for c in ids("AS AD 2S 2D"))
+    assert p.hands[1] == sum(1 << c for c in ids("AH AC 2H 2C"))
 
 
 def test_leftovers_are_unclaimed_or_go_to_the_last_capturer():
@@ -189,17 +185,17 @@ def test_leftovers_are_unclaimed_or_go_to_the_last_capturer():
     for m in ("5Cx5S", "QC", "9H", "4D"):
         s.push(m)
     p = s.to_position()
-    assert s.is_over and set(cards("3H 6D 9H 4D QC")) <= set(p.discard)
+    assert s.is_over and set(ids("3H 6D 9H 4D QC")) <= set(p.discard)
     s = state(["5C 9H", "QC 4D"], "5S 3H 6D", ["", "2C"], options={"leftovers_to": "last_capturer"})
     for m in ("5Cx5S", "QC", "9H", "4D"):
         s.push(m)
     p = s.to_position()
-    assert set(cards("3H 6D 9H 4D QC")) <= set(p.piles[0]) and p.piles[0][-1] == parse_card("5C")
+    assert set(ids("3H 6D 9H 4D QC")) <= set(p.piles[0]) and p.piles[0][-1] == parse_card("5C")
 
 
 def test_most_cards_win_and_a_tie_is_shared():
     r = rules(SB, players=3)
-    hs = score_hand(r, [cards("2C 3C 4C"), cards("5C"), []], [])
+    hs = score_hand(r, [ids("2C 3C 4C"), ids("5C"), []], [])
     assert hs.events == (("cards", 0, 3), ("cards", 1, 1))
     p = Position.from_dict(position_dict(["5C", "QC"], "5S", system=SB, piles=[[], []], rest_to=None))
     g = Game.from_position(p)
