@@ -80,7 +80,6 @@ def test_professional_and_five_player_deals():
         (AM, {"joker_trail": True, "jokers": 0}, "joker_trail applies only"),
         (PRO, {"jokers": 2}, "no jokers"),
         (PRO, {"players": 3}, "played by 2 players"),
-        (AM, {"esun": True}, "not implemented yet"),
         (AM, {"yoruba_scope": "capture"}, "only with yoruba=true"),
         ("cassino_standard", {"yoruba": True}, "Elewenjewe rule"),
         ("cassino_standard", {"jokers": 2}, "Elewenjewe rule"),

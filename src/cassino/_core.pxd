@@ -56,6 +56,7 @@ cdef struct CBuild:
     uint8_t multiple         # frozen: two groups or more
     uint8_t alt              # multi-valued cards at their second value (bit k: k-th card of multi_mask)
     uint8_t raised           # Four Player Diloti: the teams that raised this plain declaration
+    uint8_t due              # opt_esun: made since the last deal, its penalty pending (AMB-75)
 
 cdef struct CMove:
     mask_t takes
@@ -87,6 +88,9 @@ cdef struct Hot:
     # array restored by its length cannot undo); pile_len holds the counts
     mask_t bundles[MAX_SEATS]
     uint8_t tops[MAX_SEATS]
+    # opt_esun (AMB-75): Core.gone_team/gone_slot entries in use, the pile slots whose cards
+    # a penalty has put back on the table (the pile arrays stay append-only)
+    uint8_t ngone
 
 cdef struct Params:
     int players
@@ -198,6 +202,7 @@ cdef struct Params:
     int match_one
     int hide_own_pile        # ... no Isiwo: a seat's observation hides its own pile (AMB-81)
     int yoruba               # mod_yoruba: 1 per sum group, 2 per capture (AMB-78)
+    int esun                 # opt_esun: Esun piles (gen_esun; docs/rules.md §3.37, AMB-74, AMB-75)
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 
@@ -205,7 +210,11 @@ cdef struct Core:
     Params p
     Hot h
     int dealer
-    uint8_t piles[MAX_SEATS][NCARDS]
+    # (a pile holds each card once, but opt_esun's penalties leave gone slots: a seat's
+    # penalties are at most the cards it was dealt, so twice NCARDS slots always suffice)
+    uint8_t piles[MAX_SEATS][2 * NCARDS]
+    uint8_t gone_team[NCARDS]     # opt_esun: the team and slot of each penalty (Hot.ngone)
+    uint8_t gone_slot[NCARDS]
     uint8_t stock[NCARDS]
     uint8_t stock_len
     uint8_t sweep_order[MAX_SWEEPS]

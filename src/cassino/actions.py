@@ -86,12 +86,15 @@ class ActionSpace:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         n = rules.num_ids
-        builds = rules.build_kinds != "none"
+        builds = rules.build_kinds != "none" or rules.esun
         self.num_ids = n
         self.take = n
         self.alt = 2 * n if builds and rules.multi_valued else -1
         self.finish = 3 * n if self.alt >= 0 else 2 * n
         self.max_value = max(14, rules.build_max_value) if builds else 0
+        if rules.esun:
+            # an Esun's value is its cards' total: up to every numeric card of the deck
+            self.max_value = sum(min(c % 52 // 4 + 1, 10) for c in range(52) if c % 52 // 4 < 10)
         steals = rules.pile_access == "steal_pile"
         self.steal = self.finish + 5 + self.max_value if steals else -1
         self.num_actions = self.finish + 5 + self.max_value + (1 if steals else 0)

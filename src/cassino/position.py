@@ -226,6 +226,10 @@ class Build:
     # Four Player Diloti (docs/rules.md §3.18): the teams that have raised this plain declaration
     # (a team mask); a partner's declaration may be raised only after an opponent raised it
     raised: int = 0
+    # opt_esun (docs/rules.md §3.37, AMB-75): an Esun made since the last deal, whose creator
+    # loses the top card of his pile if it is still on the table at the next deal or the
+    # end of the hand
+    due: bool = False
 
     @property
     def is_face_build(self) -> bool:
@@ -429,7 +433,7 @@ class Position:
         for c in _bits(self.loose):
             claim(c, "table")
         values = set()
-        if self.builds and r.build_kinds == "none":
+        if self.builds and r.build_kinds == "none" and not r.esun:
             raise PositionError(f"{r.system} has no building (build_kinds=none), but the table holds a build")
         for b in self.builds:
             for c in _bits(b.cards):
@@ -688,6 +692,8 @@ class Position:
             }
             if b.raised:
                 item["raised"] = [t for t in range(b.raised.bit_length()) if b.raised >> t & 1]
+            if b.due:
+                item["due"] = True
             table.append(item)
         d: dict[str, Any] = {
             "system": self.rules.system,
@@ -745,6 +751,8 @@ class Position:
             owners = ".".join(str(s) for s in b.owner_seats())
             if b.raised:
                 owners += "!" + ".".join(str(t) for t in range(b.raised.bit_length()) if b.raised >> t & 1)
+            if b.due:
+                owners += "*"
             table.append(f"({groups}={b.value}@{owners})")
         fields = [
             head,
@@ -809,7 +817,8 @@ class Position:
                         raise NotationError(f"bad build {item!r}")
                     body, _, rest = item[1:-1].rpartition("=")
                     val, _, owners = rest.partition("@")
-                    owners, bang, raised = owners.partition("!")
+                    due = owners.endswith("*")
+                    owners, bang, raised = owners.removesuffix("*").partition("!")
                     build: dict[str, Any] = {
                         "groups": [g.split("+") for g in body.split("|")],
                         "value": int(val),
@@ -817,6 +826,8 @@ class Position:
                     }
                     if bang:
                         build["raised"] = [int(t) for t in raised.split(".")]
+                    if due:
+                        build["due"] = True
                     table.append(build)
                 else:
                     table.append(item)
@@ -927,7 +938,7 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
     for key in ("groups", "value", "owners"):
         if key not in item:
             raise PositionError(f"build table[{i}] is missing the field {key!r}")
-    extra = sorted(set(item) - {"groups", "value", "owners", "raised"})
+    extra = sorted(set(item) - {"groups", "value", "owners", "raised", "due"})
     if extra:
         raise PositionError(f"unknown field {extra[0]!r} in build table[{i}]")
     value = item["value"]
@@ -979,10 +990,30 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
             if not 0 <= t < r.num_teams:
                 raise PositionError(f"build table[{i}] raised by {t}, which is not a team (0 to {r.num_teams - 1})")
             raised |= 1 << t
+    due = item.get("due", False)
+    if not isinstance(due, bool):
+        raise PositionError(f"build table[{i}] due must be true or false")
     return Build(
         value=value, cards=cards, owners=omask, multiple=multiple, fixed=tuple(sorted(fixed.items())),
-        raised=raised,
+        raised=raised, due=due,
     )
+
+
+def _check_esun(b: Build, players: int, r: Rules) -> None:
+    """An Esun (opt_esun, docs/rules.md §3.37): two or more numeric cards (no joker) in one
+    group of their total, one owner (its creator); with mod_yoruba no denomination twice."""
+    ids = _bits(b.cards) if isinstance(b.cards, int) and b.cards > 0 else []
+    if len(ids) < 2 or any(card_value(c) == 0 for c in ids):
+        raise PositionError(f"an Esun of {b.value} holds two or more numeric cards (no face card, no joker)")
+    total = sum(card_value(c) for c in ids)
+    if b.value != total:
+        raise PositionError(f"an Esun's value is the total of its cards, {total}, not {b.value}")
+    if b.multiple or b.fixed or b.raised:
+        raise PositionError(f"the Esun of {b.value} is one pile of one group: no multiple, fixed or raised")
+    if not isinstance(b.owners, int) or not 0 < b.owners < 1 << players or b.owners.bit_count() != 1:
+        raise PositionError(f"the Esun of {b.value} has one owner, its creator (a seat from 0 to {players - 1})")
+    if r.yoruba and len({card_value(c) for c in ids}) < len(ids):
+        raise PositionError(f"mod_yoruba: the Esun of {b.value} holds two cards of one denomination (AMB-78)")
 
 
 def _valued_code(x: Any, r: Rules, fixed: dict[int, int], where: str) -> Any:
@@ -1002,6 +1033,11 @@ def _valued_code(x: Any, r: Rules, fixed: dict[int, int], where: str) -> Any:
 
 
 def _check_build(b: Build, players: int, r: Rules) -> None:
+    if b.due and not r.esun:
+        raise PositionError(f"only an Esun (opt_esun) is due a penalty, not the build of {b.value}")
+    if r.esun:
+        _check_esun(b, players, r)
+        return
     if r.face_cards_all_four and isinstance(b.value, int) and b.is_face_build:
         # a natural face build (opt_face_cards_all_four): two or more cards of its rank
         if b.cards.bit_count() < 2 or not b.multiple or b.fixed:

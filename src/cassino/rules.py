@@ -84,7 +84,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "sum_groups": (),
     "capture_extent": ("single_type", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
-    "build_kinds": ("esun", "zwickern_stack"),
+    "build_kinds": ("zwickern_stack",),
     "table_only_build": ("free_op", "turn"),
     "increase_who": ("not_own",),
     "augment_who": ("own_team_or_captured_same_turn",),
@@ -95,7 +95,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 # Option modules of docs/rules.md §3.37 that are parameters here but not implemented yet.
-PLANNED_FLAGS: tuple[str, ...] = ("esun",)
+PLANNED_FLAGS: tuple[str, ...] = ()
 
 
 # The 49-card deck of Five Player Cassino: 2D, 2H and 2C removed (card id = 4 * rank index
@@ -274,7 +274,7 @@ _FIXED_WHY = {
             ("card_values", ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.26)"),
             ("match_mode", ": a card takes cards of its rank, and sums of its value"),
             ("palette", ": 9D JD QD KD start every hand face up"),
-            ("build_kinds", ": Elewenjewe builds only Esun piles (opt_esun, not implemented yet)"),
+            ("build_kinds", ": Elewenjewe builds only Esun piles (esun=true, opt_esun)"),
             ("sweeps", ": Elewenjewe has no sweeps"),
             ("cards_scoring", ": every captured card scores 1"),
             ("game_end", ": a game is a fixed number of hands (match_hands)"),
@@ -1247,6 +1247,11 @@ def _check_value(name: str, value: object, typ: object) -> None:
             return
         if value in PLANNED_VALUES.get(name, ()):
             raise RulesError(f"option {name}={value} is not implemented yet")
+        if name == "build_kinds" and value == "esun":
+            raise RulesError(
+                "Esun piles are the module opt_esun: esun=true on an Elewenjewe system "
+                "(docs/rules.md §3.37)"
+            )
         shown = ", ".join(repr(a) for a in allowed)
         raise RulesError(f"option {name} must be one of {shown}, not {value!r}")
 

@@ -1940,6 +1940,165 @@ cdef int gen_bundles(Core* c, MoveBuf* buf) noexcept nogil:
     sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
+# ---------------------------------------------------------------------------------------
+# Esun piles (opt_esun, docs/rules.md §3.37, AMB-74, AMB-75): the reference side is
+# cassino/reference/esun.py
+# ---------------------------------------------------------------------------------------
+
+cdef inline void esun_emit(MoveBuf* buf, int card, int kind, mask_t takes, int value) noexcept nogil:
+    emit(buf, card, kind, takes, value)
+    if not buf.overflow:
+        buf.moves[buf.n - 1].alt = 0
+
+cdef bint esun_takes(int* cnt, int total, int top, int w, int yoruba) noexcept nogil:
+    """Whether a card of value w takes an Esun of the value counts cnt (total, highest value
+    top): w is the total, or the cards split into two or more groups of w (AMB-74); with
+    mod_yoruba never a card of a denomination in it. As reference.esun.esun_takes."""
+    if w <= 0 or (yoruba and w < NVALUES and cnt[w]):
+        return False
+    if w == total:
+        return True
+    return w < total and total % w == 0 and top <= w and part_ok(cnt, w, BIG_SUMS)
+
+cdef bint esun_takes_build(Core* c, CBuild* b, int w) noexcept nogil:
+    """esun_takes for the Esun b."""
+    cdef int cnt[NVALUES]
+    cdef int total = 0, top = 0, x
+    cdef mask_t m = b.cards
+    memset(cnt, 0, sizeof(cnt))
+    while m:
+        x = c.p.val[cas_ctz(m)]
+        cnt[x] += 1
+        total += x
+        if x > top:
+            top = x
+        m &= m - 1
+    return esun_takes(cnt, total, top, w, c.p.yoruba)
+
+cdef void esun_dfs(Core* c, MoveBuf* buf, int p, const uint8_t* ids, int n, int i, mask_t s,
+                   int* cnt, int total, int top, uint64_t held) noexcept nogil:
+    """The Esun piles of p and the cards of s with more of ids[i:]: those some value of held
+    takes (mod_yoruba: no value twice, AMB-78)."""
+    cdef int x, w
+    cdef uint64_t h
+    if i == n:
+        if s == 0:
+            return
+        h = held
+        while h:
+            w = cas_ctz64(h)
+            h &= h - 1
+            if esun_takes(cnt, total, top, w, c.p.yoruba):
+                esun_emit(buf, p, K_BUILD, s, total)
+                return
+        return
+    esun_dfs(c, buf, p, ids, n, i + 1, s, cnt, total, top, held)
+    x = c.p.val[ids[i]]
+    if c.p.yoruba and cnt[x]:
+        return
+    cnt[x] += 1
+    esun_dfs(c, buf, p, ids, n, i + 1, s | ((<mask_t>1) << ids[i]), cnt, total + x,
+             x if x > top else top, held)
+    cnt[x] -= 1
+
+cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
+    """gen_play_moves with Esun piles: the moves of the loose cards (the other paths, the
+    Esun piles hidden), a joker taking the Esun piles too (Ipalemo), each capture of a
+    numeric card with every set of the Esun piles it takes, and the Esun creations.
+    Canonical order. As reference _captures (_esun_prey) and _esun_creates."""
+    cdef int nb = c.h.nbuilds, n, i, k, p, w, x, vp, cnt[NVALUES]
+    cdef size_t r, wr, n0
+    cdef mask_t hand = c.h.hands[c.h.to_move], bm = 0, m, T, cand, unions[16]
+    cdef int prey[MAX_BUILDS]
+    cdef int nprey, sub
+    cdef uint8_t ids[NCARDS]
+    cdef uint64_t held
+    for i in range(nb):
+        bm |= c.h.builds[i].cards
+    c.h.nbuilds = 0
+    c.p.esun = 0
+    n = gen_play_moves(c, buf)
+    c.p.esun = 1
+    c.h.nbuilds = <uint8_t>nb
+    if n < 0:
+        return n
+    if bm and (hand & c.p.joker_mask):
+        # Ipalemo: a joker on a table with Esun piles takes them with every loose card
+        wr = 0
+        for r in range(buf.n):
+            if not (c.p.joker_mask >> buf.moves[r].card) & 1:
+                buf.moves[wr] = buf.moves[r]
+                wr += 1
+        buf.n = wr
+        m = hand & c.p.joker_mask
+        T = c.h.loose | bm
+        while m:
+            p = cas_ctz(m)
+            m &= m - 1
+            esun_emit(buf, p, K_CAPTURE, T, 0)
+            if c.p.sweep_only == 2:
+                esun_emit(buf, p, K_TRAIL, 0, 0)
+    # captures of Esun piles: with each capture of the card's loose cards, and alone
+    n0 = buf.n
+    m = hand & ~c.p.joker_mask
+    while m and nb:
+        p = cas_ctz(m)
+        m &= m - 1
+        w = c.p.val[p]
+        nprey = 0
+        for i in range(nb):
+            if w and nprey < 16 and esun_takes_build(c, &c.h.builds[i], w):
+                prey[nprey] = i
+                nprey += 1
+        if nprey == 0:
+            continue
+        for sub in range(1, 1 << nprey):
+            T = 0
+            for k in range(nprey):
+                if (sub >> k) & 1:
+                    T |= c.h.builds[prey[k]].cards
+            esun_emit(buf, p, K_CAPTURE, T, 0)
+            for r in range(n0):
+                if buf.moves[r].card == p and buf.moves[r].kind == K_CAPTURE:
+                    esun_emit(buf, p, K_CAPTURE, buf.moves[r].takes | T, 0)
+    # creations: p with loose numeric cards, taken by a value held after it
+    m = hand & ~c.p.joker_mask
+    while m:
+        p = cas_ctz(m)
+        m &= m - 1
+        vp = c.p.val[p]
+        if vp == 0:
+            continue
+        held = 0
+        T = hand & ~((<mask_t>1) << p) & ~c.p.joker_mask
+        while T:
+            x = c.p.val[cas_ctz(T)]
+            if x:
+                held |= (<uint64_t>1) << x
+            T &= T - 1
+        if held == 0:
+            continue
+        w = NVALUES - 1                     # the highest value held
+        while not (held >> w) & 1:
+            w -= 1
+        if vp > w:
+            continue
+        k = 0
+        cand = c.h.loose & ~c.p.joker_mask
+        while cand:
+            i = cas_ctz(cand)
+            cand &= cand - 1
+            if 0 < c.p.val[i] <= w:
+                ids[k] = <uint8_t>i
+                k += 1
+        memset(cnt, 0, sizeof(cnt))
+        cnt[vp] = 1
+        esun_dfs(c, buf, p, ids, k, 0, 0, cnt, vp, vp, held)
+    if buf.overflow:
+        return -1
+    sort_moves(buf.moves, buf.n)
+    return <int>buf.n
+
 cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_moves for the moves that play a hand card."""
     cdef mask_t hand, m
@@ -1971,6 +2130,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_pairs(c, buf)
     if c.p.diloti:
         return gen_diloti(c, buf)
+    if c.p.esun:
+        return gen_esun(c, buf)
     if c.p.maximal:
         memset(best, 0, sizeof(best))
     # the values held after playing p: all but p's own, unless another card has it

@@ -221,7 +221,7 @@ cdef int point_cards(Core* c, int t) noexcept nogil:
     cdef mask_t m = 0
     cdef int i
     for i in range(c.h.pile_len[t]):
-        m |= (<mask_t>1) << c.piles[t][i]
+        m |= (<mask_t>1) << c.piles[t][i]      # (Finnish Kasino: no Esun penalties)
     return 2 * <int>((m >> 38) & 1) + <int>((m >> 4) & 1) + cas_popcount(m & 0xF)
 
 cdef bint cutoff_reached(Core* c) noexcept nogil:
@@ -242,6 +242,23 @@ cdef bint mokki_counts(Core* c) noexcept nogil:
         return False
     return c.p.mokki_at_end or not cutoff_reached(c)
 
+cdef inline bint slot_gone(Core* c, int t, int i) noexcept nogil:
+    """opt_esun: whether a penalty has put the card of slot i of team t's pile back on the
+    table (AMB-75)."""
+    cdef int k
+    for k in range(c.h.ngone):
+        if c.gone_team[k] == t and c.gone_slot[k] == i:
+            return True
+    return False
+
+cdef inline int pile_count(Core* c, int t) noexcept nogil:
+    """The number of cards in team t's pile (its slots less those of Esun penalties)."""
+    cdef int k, n = c.h.pile_len[t]
+    for k in range(c.h.ngone):
+        if c.gone_team[k] == t:
+            n -= 1
+    return n
+
 cdef inline mask_t pile_mask(Core* c, int t) noexcept nogil:
     """Team t's capture pile as a mask."""
     cdef int i
@@ -249,8 +266,31 @@ cdef inline mask_t pile_mask(Core* c, int t) noexcept nogil:
     if c.p.steal:
         return c.h.bundles[t]
     for i in range(c.h.pile_len[t]):
-        m |= (<mask_t>1) << c.piles[t][i]
+        if c.h.ngone == 0 or not slot_gone(c, t, i):
+            m |= (<mask_t>1) << c.piles[t][i]
     return m
+
+cdef void esun_penalties(Core* c) noexcept nogil:
+    """opt_esun's deadline (the next deal, or the end of the hand before the leftovers,
+    AMB-75): the creator of each Esun made since the last deal and still on the table
+    loses the top card of his pile, face up to the table (nothing when his pile is
+    empty); the Esun stays, no longer due. As reference.esun.Esun._esun_penalties. The
+    pile arrays stay append-only: the penalty logs the slot (Core.gone_*, Hot.ngone),
+    which a pop restores by its count."""
+    cdef int i, t, s
+    for i in range(c.h.nbuilds):
+        if not c.h.builds[i].due:
+            continue
+        c.h.builds[i].due = 0
+        t = c.p.team_of[cas_ctz(<mask_t>c.h.builds[i].owners)]
+        s = c.h.pile_len[t] - 1
+        while s >= 0 and slot_gone(c, t, s):
+            s -= 1
+        if s >= 0 and c.h.ngone < NCARDS:
+            c.gone_team[c.h.ngone] = <uint8_t>t
+            c.gone_slot[c.h.ngone] = <uint8_t>s
+            c.h.ngone += 1
+            c.h.loose |= (<mask_t>1) << c.piles[t][s]
 
 cdef inline void bundle_add(Core* c, int team, mask_t cards, int top) noexcept nogil:
     """pile_access=steal_pile: ``cards`` join the team's bundle, ``top`` (-1: unchanged; the
@@ -341,6 +381,7 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
             if c.p.nmulti:
                 b.alt = m.alt
                 b.multiple = 1 if (mask_sum(c, b.cards) + alt_extra(&c.p, b.cards, m.alt)) // m.value >= 2 else 0
+            b.due = 1 if c.p.esun else 0    # (an Esun: its penalty pending, AMB-75)
             c.h.nbuilds += 1
     else:
         target = target_of(c, m.takes)
@@ -400,6 +441,8 @@ cdef void advance(Core* c) noexcept nogil:
     if not all_hands_empty(c):
         c.h.to_move = <int8_t>holder(c, c.p.next_seat[c.h.to_move])
         return
+    if c.p.esun:
+        esun_penalties(c)     # (AMB-75: at the next deal, or before the leftovers)
     if c.h.stock_pos < c.stock_len and not (c.p.callabra and c.h.nsweeps):
         # (Callabra: after the clear that ends the game, nothing more is dealt)
         deal_round(c)

@@ -44,6 +44,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.match_one = 1 if rules.match_one else 0
     p.hide_own_pile = 1 if "elewenjewe" in rules.mechanics and not rules.isiwo else 0
     p.yoruba = (2 if rules.yoruba_scope == "capture" else 1) if rules.yoruba else 0
+    p.esun = 1 if rules.esun else 0
     p.joker_mask = <mask_t>(rules.deck_mask & (((1 << rules.jokers) - 1) << 104))
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,
@@ -161,7 +162,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.deal_singles = 1 if rules.deal_singles else 0
     p.cards_each = 1 if rules.cards_scoring == "each" else 0
     p.post_filter = 1 if (p.compel or p.steal or (p.all_matches and not p.diloti)
-                          or p.joker_mask or p.match_one or p.yoruba) else 0
+                          or p.joker_mask or p.match_one or p.yoruba or p.esun) else 0
     p.leftovers_nobody = 1 if rules.leftovers_to == "nobody" else 0
     p.cards_diff = 1 if rules.cards_scoring == "difference" else 0
     p.pick_ok = 1 if pick_params(p, rules) else 0

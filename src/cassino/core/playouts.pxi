@@ -79,7 +79,7 @@ cdef void score_points(Core* c, int16_t* pts, int16_t* cards, int16_t* sweeps) n
     cdef int t, i
     score_cats(c, pts)
     for t in range(c.p.nteams):
-        cards[t] = <int16_t>c.h.pile_len[t]
+        cards[t] = <int16_t>pile_count(c, t)
         sweeps[t] = 0
     for i in range(c.h.nsweeps):
         sweeps[c.sweep_order[i]] += 1

@@ -73,7 +73,7 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
         return
     for t in range(c.p.nteams):
         masks[t] = pile_mask(c, t)
-        counts[t] = c.h.pile_len[t]
+        counts[t] = pile_count(c, t)
         spades[t] = cas_popcount(masks[t] & SPADES_MASK)
         for k in range(NCATS):
             pts[t * NCATS + k] = 0

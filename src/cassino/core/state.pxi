@@ -109,6 +109,7 @@ cdef class State:
                 raise PositionError(f"the build of {b.value} fixes a card at a value it cannot take")
             c.h.builds[i].alt = a
             c.h.builds[i].raised = b.raised
+            c.h.builds[i].due = 1 if b.due else 0
         for t, pile in enumerate(pos.piles):
             c.h.pile_len[t] = len(pile)
             for i, card in enumerate(pile):
@@ -255,7 +256,7 @@ cdef class State:
             Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
                   bool(c.h.builds[i].multiple),
                   fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
-                  c.h.builds[i].raised)
+                  c.h.builds[i].raised, bool(c.h.builds[i].due))
             for i in range(c.h.nbuilds)
         )
         return Position(
@@ -547,7 +548,7 @@ cdef class State:
             Build(c.h.builds[i].value, mask_int(c.h.builds[i].cards), c.h.builds[i].owners,
                   bool(c.h.builds[i].multiple),
                   fixed_of(&c.p, c.h.builds[i].cards, c.h.builds[i].alt) if c.p.nmulti else (),
-                  c.h.builds[i].raised)
+                  c.h.builds[i].raised, bool(c.h.builds[i].due))
             for i in range(c.h.nbuilds)
         ])
         return _RefState._of_parts(
@@ -1159,7 +1160,8 @@ cdef tuple pile_tuple(Core* c, int t):
     cdef int i
     cdef mask_t m
     if not c.p.steal:
-        return tuple(c.piles[t][i] for i in range(c.h.pile_len[t]))
+        return tuple(c.piles[t][i] for i in range(c.h.pile_len[t])
+                     if c.h.ngone == 0 or not slot_gone(c, t, i))
     m = c.h.bundles[t] & ~((<mask_t>1) << c.h.tops[t])
     if not c.h.bundles[t]:
         return ()

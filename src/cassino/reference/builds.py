@@ -153,6 +153,8 @@ class Builds(StateBase):
         r = self.rules
         if r.declarations:
             return self._diloti_violation(m)
+        if r.esun and m.kind == BUILD:
+            return self._esun_reason(m)
         if r.capture_extent == "all_matches" and m.kind == CAPTURE:
             why = self._all_matches_reason(m)
             if why is not None:

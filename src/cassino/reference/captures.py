@@ -176,7 +176,7 @@ class Captures(StateBase):
                     yield Move(p, CAPTURE, sub)
             return
         cand = sum(1 << c for c in bits(self._pool()) if 0 < card_value(c) <= v)
-        bmask = [b.cards for b in self.builds if b.value == v]
+        bmask = self._esun_prey(v) if r.esun else [b.cards for b in self.builds if b.value == v]
         for loose in self._subsets(cand):
             if not groups_ok(loose, v, r):
                 continue

@@ -107,6 +107,8 @@ class Deals(StateBase):
         if any(self.hands):
             self.to_move = self._holder(next_seat(r, self.to_move))
             return
+        if r.esun:
+            self._esun_penalties()   # (AMB-75: at the next deal, or before the leftovers)
         if self.stock and not (r.two_card_capture and self.sweep_order):
             # (Callabra: after the clear that ends the game, nothing more is dealt)
             self._deal_round()

@@ -33,6 +33,7 @@ from .captures import (
     _sweep_cards,
     groups_ok,
 )
+from .esun import Esun
 from .deals import Deals, first_player, initial_deal, initial_pairs
 from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
@@ -40,7 +41,7 @@ from .multi import MultiValued
 from .scoring import Scoring
 
 
-class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
+class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
     """A position of one hand with its legal moves, push/pop and scoring."""
 
     def __init__(self, position: Position) -> None:
@@ -323,6 +324,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                     out.extend(self._increases(p))
             elif self.rules.face_cards_all_four:
                 out.extend(self._face_builds(p))
+            elif self.rules.esun and (kinds is None or BUILD in kinds):
+                out.extend(self._esun_creates(p))
         return self._sweep_moves(out, only, captures)
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
@@ -523,10 +526,14 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             # own in groups of its value, and builds of its value
             if any(not 0 < card_value(c) <= v for c in bits(loose)):
                 return True
+            if r.esun and any(b.cards & takes for b in self.builds):
+                return False   # (Esun piles: the listing decides)
             if any(b.cards & takes and b.value != v for b in self.builds):
                 return True
             return not groups_ok(loose, v, r)
         if m.kind in BUILD_KINDS:
+            if r.esun:
+                return False   # (the listing decides: _esun_creates, _esun_unlisted)
             if r.build_kinds == "none":
                 return True
             if v and m.value > r.build_max_value:
@@ -600,6 +607,12 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
         for b in self.builds:
             if b.cards & m.takes and b.cards & ~m.takes:
                 return f"the build of {b.value} must be taken or added to as a whole"
+        if m.kind in BUILD_KINDS and self.rules.esun:
+            if m.kind != BUILD:
+                return "an Esun can never be added to or split (opt_esun)"
+            if not card_value(m.card) or m.card >= 104:
+                return f"an Esun is made with a numeric hand card, not {code}"
+            return self._esun_unlisted(m) or ""
         if m.kind in BUILD_KINDS and self.rules.build_kinds == "none":
             return f"there is no building in {self.rules.system}: capture or trail"
         if m.kind == CAPTURE and self.rules.capture_extent == "single_group":
@@ -626,7 +639,14 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
                     + (", or three when three lie on the table" if self.rules.face_capture == "one_or_three" else "")
                 )
             for b in self.builds:
-                if b.cards & m.takes and b.value != v:
+                if b.cards & m.takes and self.rules.esun:
+                    if b.cards not in self._esun_prey(v):
+                        return (
+                            f"an Esun of {b.value} is taken by {_a(b.value)}, or by a card whose "
+                            "value splits all its cards into two or more groups (AMB-74)"
+                            + (", of no denomination in it (mod_yoruba)" if self.rules.yoruba else "")
+                        )
+                elif b.cards & m.takes and b.value != v:
                     return f"a build of {b.value} can only be taken by {_a(b.value)}"
             return f"the cards taken do not form groups totalling {v}"
         if v == 0:
@@ -693,7 +713,8 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             self.loose,
             list(self.builds),
             # (face-up bundles are rewritten and emptied by steals: copies; else append-only)
-            [list(p) for p in self.piles] if self.rules.pile_access == "steal_pile"
+            # (and an Esun penalty takes a pile's top card)
+            [list(p) for p in self.piles] if self._piles_rewritten
             else [len(p) for p in self.piles],
             list(self.stock),
             self.last_capturer,
@@ -705,6 +726,12 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             list(self.defaults),
             list(self.mulles),
         )
+
+    @property
+    def _piles_rewritten(self) -> bool:
+        """Whether moves do more than append to the piles (steals, Esun penalties), so that
+        a snapshot copies them."""
+        return self.rules.pile_access == "steal_pile" or self.rules.esun
 
     def _push_unchecked(self, m: Move) -> None:
         self._stack.append(self._snapshot())
@@ -769,7 +796,9 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             multiple = self._build_total(cards, m.fixed) // m.value >= 2 or (
                 r.face_cards_all_four and not card_value(m.card)  # a natural face build
             )
-            self.builds = sorted([*self.builds, Build(m.value, cards, 1 << seat, multiple, m.fixed)])
+            # (an Esun is due its penalty until the next deal, AMB-75)
+            nb = Build(m.value, cards, 1 << seat, multiple, m.fixed, due=r.esun)
+            self.builds = sorted([*self.builds, nb])
         else:
             target = self._target_build(m)
             assert target is not None
@@ -817,7 +846,7 @@ class State(Deals, Declarations, MultiValued, Builds, Captures, Scoring):
             self.defaults,
             self.mulles,
         ) = self._stack.pop()
-        if self.rules.pile_access == "steal_pile":
+        if self._piles_rewritten:
             self.piles = [list(p) for p in pile_lens]   # (a clone shares the snapshots)
         else:
             for p, n in zip(self.piles, pile_lens, strict=True):
