@@ -927,6 +927,16 @@ class ElewenjeweFiveNoJokersMachine(ElewenjeweFiveMachine):
     options = {"jokers": 0}  # noqa: RUF012
 
 
+# opt_esun (docs/rules.md §3.37, AMB-74, AMB-75): Esun piles, penalties at the deals
+class ElewenjeweEsunMachine(ElewenjeweMachine):
+    system = "elewenjewe_professional"
+    options = {"esun": True}  # noqa: RUF012
+
+
+class ElewenjeweEsunYorubaMachine(ElewenjeweMachine):
+    options = {"players": 3, "esun": True, "yoruba": True}  # noqa: RUF012
+
+
 class RandomOptionsMachine(StateMachine):
     """Standard Cassino under random option sets, one per game."""
 
@@ -1002,6 +1012,8 @@ STATE_MACHINES = [
     ElewenjeweProMachine,
     ElewenjeweFiveMachine,
     ElewenjeweFiveNoJokersMachine,
+    ElewenjeweEsunMachine,
+    ElewenjeweEsunYorubaMachine,
 ]
 
 
@@ -1073,6 +1085,7 @@ GAME_SETUPS = [
     ("stealing_bundles", {"players": 3}),
     ("elewenjewe_amateur", {"match_hands": 2}),
     ("elewenjewe_professional", {"final_tie": "more_hands", "match_hands": 1}),
+    ("elewenjewe_professional", {"esun": True, "match_hands": 1}),
 ]
 
 

@@ -439,7 +439,7 @@ class Position:
             for c in _bits(b.cards):
                 claim(c, f"build of {b.value}")
             _check_build(b, n, r)
-            if r.unique_build_values and b.value in values:
+            if r.unique_build_values and not r.esun and b.value in values:
                 raise PositionError(f"two builds of {b.value} on the table, but build values are unique")
             values.add(b.value)
         for t, pile in enumerate(self.piles):

@@ -438,6 +438,16 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      played(94, 12, 3, "elewenjewe_five_player"), (1, 2, 3)),
     ("elewenjewe_professional: opening deal, seed 95",
      new_hand("elewenjewe_professional", seed=95).to_position(), (1, 2, 3, 4)),
+    ("elewenjewe_professional with opt_esun: Esun creations (a card left that takes it), "
+     "captures by total and by partition (AMB-74), and the penalty at the next deal (AMB-75)",
+     pos(["3C 8D 4S", "QH 9S 6C"], ["AS 4H 5D 2H JD QD KD",
+                                     {**b("6S+2C", 8, 1), "due": True}],
+         system="elewenjewe_professional", options={"esun": True}, stock="5C 5H 6D 6H 7H 7S 8C 8H"),
+     (1, 2, 3, 4, 5, 6, 7)),
+    ("elewenjewe_professional with opt_esun: random play, seed 96 after 5 plies",
+     played(96, 5, 3, "elewenjewe_professional", esun=True), (1, 2, 3, 4)),
+    ("elewenjewe_amateur with opt_esun and mod_yoruba (AMB-78): random play, seed 97 after 6 plies",
+     played(97, 6, 4, "elewenjewe_amateur", esun=True, yoruba=True), (1, 2, 3, 4)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "
