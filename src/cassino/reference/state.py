@@ -33,10 +33,10 @@ from .captures import (
     _sweep_cards,
     groups_ok,
 )
-from .esun import Esun
 from .deals import Deals, first_player, initial_deal, initial_pairs
 from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
+from .esun import Esun
 from .multi import MultiValued
 from .scoring import Scoring
 
