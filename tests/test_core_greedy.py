@@ -27,9 +27,9 @@ needs_core = pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="the co
 SYSTEMS = implemented_systems()
 
 
-def random_positions(system: str, seeds: range) -> Any:
+def random_positions(system: str, seeds: range, **options: Any) -> Any:
     """States along seeded random hands of ``system``."""
-    r = rules(system)
+    r = rules(system, **options)
     for seed in seeds:
         state = core.State.deal(r, seed % r.players, seed)
         rng = Rng(seed)
@@ -54,6 +54,27 @@ def test_core_greedy_scores_are_the_reference_scores(system: str) -> None:
             assert b == pytest.approx(a, abs=1e-9), (system, str(m))
         checked += len(moves)
     assert checked > 100
+
+
+# opt_esun (docs/rules.md §3.37): Esun piles are builds whose value is their total; the core
+# greedy scores them as the reference does, with the AMB-75 options too
+ESUN_SETUPS = [("elewenjewe_professional", {"esun": True}),
+               ("elewenjewe_amateur", {"esun": True, "yoruba": True, "esun_penalty_card": "random",
+                                       "esun_penalty": "unless_creator_took"})]
+
+
+@needs_core
+@pytest.mark.parametrize(("system", "options"), ESUN_SETUPS)
+def test_core_greedy_scores_esun_as_the_reference(system: str, options: dict[str, Any]) -> None:
+    player = GreedyPlayer()
+    builds = 0
+    for state in random_positions(system, range(3), **options):
+        moves = state.legal_moves()
+        view = View.of(state, state.to_move)
+        ref = [player.evaluate(view, m) for m in moves]
+        assert state.greedy_scores() == pytest.approx(ref, abs=1e-9)
+        builds += sum(m.kind == cassino.MoveKind.BUILD for m in moves)
+    assert builds > 10
 
 
 def python_hand(state: Any, policies: list[str], seeds: list[int]) -> tuple[list[str], list[int]]:

@@ -269,3 +269,96 @@ def test_random_games_conserve_cards_and_undo(system, options):
         while s.ply:
             s.pop()
         assert s.to_position() == start
+
+
+# -- the AMB-75 options ---------------------------------------------------------------------------------
+STOCK = "5C 5H 6C 6H 7H 7S 8C 2D"
+
+
+def test_penalty_options_need_esun():
+    for name, value in (("esun_penalty", "unless_creator_took"), ("esun_penalty_card", "random")):
+        with pytest.raises(cassino.RulesError, match="only with esun=true"):
+            rules(PRO, **{name: value})
+        assert getattr(rules(PRO, esun=True, **{name: value}), name) == value
+
+
+def test_penalty_also_when_an_opponent_took_it():
+    opts = {"esun_penalty": "unless_creator_took"}
+    s = state(["3C 8D", "8H 9S"], "AS 4H JD QD KD", options=opts, piles=[["2H", "7C"], []],
+              stock=STOCK)
+    s.push("3C+AS,4H=8")
+    s.push("8HxAS,3C,4H")            # seat 1 takes seat 0's due Esun
+    p = s.to_position()
+    assert p.esun_owed == (1, 0) and "esun:1,0" in p.to_text()
+    assert json.loads(p.to_json())["esun_owed"] == [1, 0]
+    assert Position.from_text(p.to_text()) == p == Position.from_json(p.to_json())
+    s.push("8D")
+    s.push("9S")                     # the deal: seat 0 still pays
+    p = s.to_position()
+    assert p.piles[0] == tuple(ids("2H")) and p.esun_owed == ()
+    assert CardSet.parse("7C").mask & p.loose
+    # by default the capture by an opponent ends the matter (AMB-75)
+    s = state(["3C 8D", "8H 9S"], "AS 4H JD QD KD", piles=[["2H", "7C"], []], stock=STOCK)
+    for m in ("3C+AS,4H=8", "8HxAS,3C,4H", "8D", "9S"):
+        s.push(m)
+    assert s.to_position().piles[0] == tuple(ids("2H 7C"))
+    # the creator taking his own Esun owes nothing under the option either
+    s = state(["3C 8D", "QH 9S"], "AS 4H JD QD KD", options=opts, piles=[["2H", "7C"], []],
+              stock=STOCK)
+    for m in ("3C+AS,4H=8", "QH", "8DxAS,3C,4H", "9S"):
+        s.push(m)
+    assert s.to_position().piles[0][:2] == tuple(ids("2H 7C"))
+
+
+def test_random_penalty_card_comes_from_the_chance_rng():
+    from cassino._rng import Rng
+
+    opts = {"esun_penalty_card": "random"}
+    table = ["JD", "QD", "KD", esun("3C+AS+4H", 8, 0, due=True)]
+    data = position_dict(["5D", "9S"], table, system=PRO, options={**ESUN, **opts},
+                         piles=[["2H", "7C", "10S", "6D"], []], stock=STOCK)
+    with pytest.raises(PositionError, match="chance"):
+        Position.from_dict(data)
+    picks = set()
+    for chance in range(12):
+        s = cassino.State.from_position(Position.from_dict({**data, "chance": chance}))
+        s.push("5D")
+        s.push("9S")
+        rng = Rng(chance)
+        gone = ids("2H 7C 10S 6D")[rng.below(4)]
+        p = s.to_position()
+        assert p.loose >> gone & 1 and gone not in p.piles[0] and len(p.piles[0]) == 3
+        assert p.chance == rng.state
+        picks.add(gone)
+        s.pop()
+        s.pop()
+        assert s.to_position().piles[0] == tuple(ids("2H 7C 10S 6D")) and s.to_position().chance == chance
+    assert len(picks) > 1              # (not always the top card)
+    with pytest.raises(PositionError, match="chance"):
+        Position.from_dict({**position_dict(["5D", "9S"], table, system=PRO, options=ESUN,
+                                            stock=STOCK), "chance": 3})
+
+
+def test_views_show_what_is_owed_and_hide_the_chance():
+    from cassino._rng import Rng
+    from cassino.players import View
+
+    r = rules(AM, esun=True, esun_penalty="unless_creator_took", esun_penalty_card="random")
+    s = cassino.State.deal(r, 0, 7)
+    assert s.to_position().chance is not None
+    view = View.of(s, 1)
+    assert not hasattr(view, "chance") and view.esun_owed == ()
+    worlds = {view.sample_world(Rng(k)).to_position().chance for k in range(5)}
+    assert None not in worlds and len(worlds) > 1
+
+
+def test_esun_moves_have_actions():
+    from cassino.actions import ActionSpace
+
+    space = ActionSpace(rules(PRO, esun=True))
+    assert space.max_value == 220          # (every numeric card of the deck in one Esun)
+    s = state(["3C 8D", "QH 9S"], ["AS 4H JD QD KD", esun("6S+2C", 8, 1)])
+    moves = s.legal_moves()
+    assert any(m.kind == MoveKind.BUILD for m in moves)
+    for m in moves:
+        assert space.decode(space.encode(m)) == m

@@ -222,9 +222,14 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert p.sweep_order == () or cleared
     # builds
     values = [b.value for b in p.builds]
-    if r.unique_build_values:
+    if r.unique_build_values and not r.esun:   # (Esun values may repeat)
         assert len(values) == len(set(values))
     for b in p.builds:
+        if r.esun:   # an Esun: one group of two numeric cards or more, its total, its creator
+            assert b.value == sum(card_value(c) for c in CardSet(b.cards)) and not b.multiple
+            assert b.cards.bit_count() >= 2 and b.owners.bit_count() == 1
+            assert not r.yoruba or len({card_value(c) for c in CardSet(b.cards)}) == b.cards.bit_count()
+            continue
         if b.is_face_build and r.face_cards_all_four:  # two or more cards of its rank
             assert b.multiple and b.cards.bit_count() >= 2 and b.owners
             continue
@@ -366,8 +371,19 @@ class StateMachine(RuleBasedStateMachine):
         # piles and sweeps only grow; a capture adds its takes then the card played
         # (Stealing Bundles: a bundle grows as a set, the card played on top, or is stolen)
         bundles = s.rules.pile_access == "steal_pile"
+        # (opt_esun, AMB-75: at a deal or the hand's end an Esun penalty moves pile cards to
+        # the table, at most one per due Esun or penalty owed; at the end they may come back
+        # with the leftovers)
+        deadline = s.rules.esun and (len(after.stock) < len(before.stock) or s.is_over)
+        fines = sum(b.due for b in before.builds) + sum(before.esun_owed) + (
+            m.kind == MoveKind.BUILD)
         for t, (old, new) in enumerate(zip(before.piles, after.piles, strict=True)):
-            if not bundles:
+            if deadline:
+                moved = set(old) - set(new)
+                assert len(moved) <= fines
+                assert s.is_over or all(after.loose >> c & 1 for c in moved)
+                fines -= len(moved)
+            elif not bundles:
                 assert new[: len(old)] == old
             elif t == s.rules.team_of(before.to_move) and m.plays_card and m.kind != MoveKind.TRAIL:
                 assert set(old) | set(CardSet(m.takes)) | {m.card} <= set(new)
@@ -381,7 +397,7 @@ class StateMachine(RuleBasedStateMachine):
                 if not stolen:
                     assert set(old) < set(new) and (not old or new[-1] == old[-1])
         assert after.sweep_order[: len(before.sweep_order)] == before.sweep_order
-        if m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD) and not bundles:
+        if m.kind in (MoveKind.CAPTURE, MoveKind.TWO_CARD) and not bundles and not deadline:
             team = s.rules.team_of(before.to_move)
             added = after.piles[team][len(before.piles[team]) :]
             assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
@@ -934,7 +950,8 @@ class ElewenjeweEsunMachine(ElewenjeweMachine):
 
 
 class ElewenjeweEsunYorubaMachine(ElewenjeweMachine):
-    options = {"players": 3, "esun": True, "yoruba": True}  # noqa: RUF012
+    options = {"players": 3, "esun": True, "yoruba": True,  # noqa: RUF012
+               "esun_penalty": "unless_creator_took", "esun_penalty_card": "random"}
 
 
 class RandomOptionsMachine(StateMachine):

@@ -91,6 +91,8 @@ cdef struct Hot:
     # opt_esun (AMB-75): Core.gone_team/gone_slot entries in use, the pile slots whose cards
     # a penalty has put back on the table (the pile arrays stay append-only)
     uint8_t ngone
+    uint8_t owed[MAX_SEATS]  # esun_penalty=unless_creator_took: penalties owed per seat
+    uint64_t chance          # esun_penalty_card=random: the hand's chance RNG (Position.chance)
 
 cdef struct Params:
     int players
@@ -203,6 +205,8 @@ cdef struct Params:
     int hide_own_pile        # ... no Isiwo: a seat's observation hides its own pile (AMB-81)
     int yoruba               # mod_yoruba: 1 per sum group, 2 per capture (AMB-78)
     int esun                 # opt_esun: Esun piles (gen_esun; docs/rules.md §3.37, AMB-74, AMB-75)
+    int esun_owed            # ... esun_penalty=unless_creator_took (Hot.owed)
+    int esun_random          # ... esun_penalty_card=random (Hot.chance)
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

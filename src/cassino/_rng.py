@@ -9,7 +9,7 @@ splitmix64 with Lemire's unbiased bounded integers. Every game and playout owns 
 
 from __future__ import annotations
 
-__all__ = ["Rng", "shuffled_deck"]
+__all__ = ["Rng", "deck_chance", "shuffled_deck"]
 
 _M64 = (1 << 64) - 1
 
@@ -49,3 +49,16 @@ def shuffled_deck(rng: Rng, size: int = 52) -> list[int]:
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def deck_chance(deck: list[int]) -> int:
+    """The first state of a hand's chance RNG (opt_esun's random penalty card, AMB-75): the
+    64-bit FNV-1a hash of the dealt deck's card ids, as the core's ``init_hand``.
+
+    >>> deck_chance([0, 1]) == deck_chance([0, 1]) != deck_chance([1, 0])
+    True
+    """
+    h = 0xCBF29CE484222325
+    for c in deck:
+        h = ((h ^ c) * 0x100000001B3) & _M64
+    return h

@@ -78,7 +78,8 @@ class ActionSpace:
     """The sub-action ids of a system (see the module docstring for the layout).
 
     ``num_actions`` is fixed by the rules: 123 for the 52-card systems without
-    multi-valued builds, 175 with them (Royal, Buckeye), 213 for Mulle.
+    multi-valued builds, 175 with them (Royal, Buckeye), 213 for Mulle. With opt_esun an
+    Esun's value is its cards' total, so ``max_value`` is the deck's numeric total (220).
     """
 
     __slots__ = ("alt", "finish", "max_value", "num_actions", "num_ids", "rules", "steal", "take")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from ._rng import Rng
+from ._rng import Rng, deck_chance
 from .cards import CardSet
 from .errors import CassinoError
 from .moves import Move
@@ -61,7 +61,7 @@ class View:
     with opt_pluck, ``plucked`` is the mask of the seats that have plucked in this deal and
     ``phase`` the phase of the turn (``Position.phase``, ``trailed``); ``defaults``
     (Michigan) and ``mulles`` (Mulle) are the public per-team counts of the position, empty
-    elsewhere. ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
+    elsewhere, as ``esun_owed`` (opt_esun's penalties owed, per seat). ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
     aside) are public too: every capture is made in view. :meth:`sample_world` deals the
     unseen cards into a whole position consistent with all of it.
 
@@ -92,6 +92,7 @@ class View:
     phase: str = "start"
     defaults: tuple[int, ...] = ()
     mulles: tuple[int, ...] = ()
+    esun_owed: tuple[int, ...] = ()
     piles: tuple[tuple[int, ...], ...] = ()
     sweep_order: tuple[int, ...] = ()
     discard: tuple[int, ...] = ()
@@ -155,6 +156,7 @@ class View:
             phase=pos.phase,
             defaults=pos.defaults,
             mulles=pos.mulles,
+            esun_owed=pos.esun_owed,
             piles=piles,
             sweep_order=tuple(pos.sweep_order),
             discard=discard,
@@ -240,6 +242,8 @@ class View:
         hidden cards dealt again (``State._redeal``, which checks that they are the same
         cards)."""
         base = self.__dict__.get("_base")
+        if self.rules.esun_penalty_card == "random":
+            base = None     # (each world draws its own chance RNG: _build)
         if base is not None:
             world = base.clone()
             world._redeal(hands, stock)
@@ -289,6 +293,11 @@ class View:
             trailed=self.trailed,
             defaults=self.defaults,
             mulles=self.mulles,
+            esun_owed=self.esun_owed,
+            # the hidden chance RNG (esun_penalty_card=random): one of this world's, drawn
+            # from its hidden cards
+            chance=deck_chance([c for h in hands for c in CardSet(h)] + list(stock) + list(aside))
+            if self.rules.esun_penalty_card == "random" else None,
         )
         return State.from_position(pos)
 

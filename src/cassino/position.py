@@ -294,6 +294,12 @@ class Position:
     # Mulle (docs/rules.md §3.20): Mulle captures per team in this hand (a capture of exactly one
     # table card, the other copy of the played card); empty when there are none
     mulles: tuple[int, ...] = field(default=())
+    # opt_esun's penalty options (docs/rules.md §3.37, AMB-75): the penalties each seat owes
+    # for due Esun piles an opponent took (esun_penalty=unless_creator_took), empty when none;
+    # and the state of the hand's chance RNG (splitmix64, cassino.Rng), which draws the card
+    # of a penalty with esun_penalty_card=random (None otherwise). Players never see it.
+    esun_owed: tuple[int, ...] = field(default=())
+    chance: int | None = None
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -407,6 +413,27 @@ class Position:
                 raise PositionError(f"mulles must be {r.num_teams} non-negative counts, one per team")
             if not any(self.mulles):
                 raise PositionError("mulles of all zeros must be left out")
+        if self.esun_owed:
+            if r.esun_penalty != "unless_creator_took":
+                raise PositionError(
+                    "esun_owed counts the penalties of Esun piles an opponent took: it needs "
+                    "esun_penalty=unless_creator_took"
+                )
+            if len(self.esun_owed) != n or any(
+                not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 255 for d in self.esun_owed
+            ):
+                raise PositionError(f"esun_owed must be {n} counts from 0 to 255, one per seat")
+            if not any(self.esun_owed):
+                raise PositionError("esun_owed of all zeros must be left out")
+        if (self.chance is not None) != (r.esun_penalty_card == "random"):
+            raise PositionError(
+                "chance (the RNG state that draws an Esun penalty's card) is given exactly when "
+                "esun_penalty_card=random"
+            )
+        if self.chance is not None and (
+                not isinstance(self.chance, int) or isinstance(self.chance, bool)
+                or not 0 <= self.chance < 1 << 64):
+            raise PositionError("chance must be an integer from 0 to 2**64 - 1")
         seen: dict[int, str] = {}
 
         in_play = r.deck_mask
@@ -581,7 +608,7 @@ class Position:
         known = {
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
-            "plucked", "phase", "trailed", "defaults", "mulles",
+            "plucked", "phase", "trailed", "defaults", "mulles", "esun_owed", "chance",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -647,6 +674,10 @@ class Position:
         mulles = tuple(_ints(data.get("mulles", []), "mulles"))
         if not any(mulles):
             mulles = ()
+        esun_owed = tuple(_ints(data.get("esun_owed", []), "esun_owed"))
+        if not any(esun_owed):
+            esun_owed = ()
+        chance = data.get("chance")
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
@@ -678,6 +709,8 @@ class Position:
             trailed=trailed,
             defaults=defaults,
             mulles=mulles,
+            esun_owed=esun_owed,
+            chance=chance,
         )
         return pos.validate()
 
@@ -724,6 +757,10 @@ class Position:
             d["defaults"] = list(self.defaults)
         if self.mulles:
             d["mulles"] = list(self.mulles)
+        if self.esun_owed:
+            d["esun_owed"] = list(self.esun_owed)
+        if self.chance is not None:
+            d["chance"] = self.chance
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -778,6 +815,10 @@ class Position:
             fields.append(extra)
         if self.mulles:
             fields.append("mulle:" + ",".join(str(m) for m in self.mulles))
+        if self.esun_owed or self.chance is not None:
+            # opt_esun's penalty options: esun:<owed per seat, or ->[:<chance>]
+            owed = ",".join(str(m) for m in self.esun_owed) or "-"
+            fields.append("esun:" + owed + ("" if self.chance is None else f":{self.chance}"))
         return " ".join(fields)
 
     @classmethod
@@ -789,6 +830,15 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) in (11, 12, 13, 14, 15) and parts[-1].startswith("esun:"):
+            owed, _, chance = parts.pop()[5:].partition(":")
+            try:
+                if owed != "-":
+                    pluck["esun_owed"] = [int(m) for m in owed.split(",")]
+                if chance:
+                    pluck["chance"] = int(chance)
+            except ValueError:
+                raise NotationError("bad esun field (esun:<owed>,<owed>,...[:<chance>])") from None
         if len(parts) in (11, 12, 13, 14) and parts[-1].startswith("mulle:"):
             try:
                 pluck["mulles"] = [int(m) for m in parts.pop()[6:].split(",")]

@@ -54,6 +54,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "cards_scoring": ("most", "difference", "each"),
     "pile_access": ("none", "steal_pile"),
     "yoruba_scope": ("group", "capture"),
+    "esun_penalty": ("on_table", "unless_creator_took"),
+    "esun_penalty_card": ("top", "random"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
@@ -409,6 +411,11 @@ class Rules:
     # mod_yoruba (docs/rules.md §3.29, AMB-78): no two cards of one denomination in a sum
     # group (yoruba_scope=capture: in all the sum groups of a capture together)
     yoruba_scope: str = "group"
+    # opt_esun's penalty (docs/rules.md §3.37, AMB-75): esun_penalty=unless_creator_took also
+    # fines a creator whose due Esun an opponent took; esun_penalty_card=random moves a card
+    # drawn at random from his pile (the hand's chance RNG, Position.chance), not the top one
+    esun_penalty: str = "on_table"
+    esun_penalty_card: str = "top"
     picture_points: int = 0
     card_points: bool = True
     spade_points: str = "none"
@@ -767,6 +774,8 @@ class Rules:
             "jokers": self.jokers != 0, "palette": self.palette, "set_aside": self.set_aside != 0,
             "joker_trail": self.joker_trail, "match_one": self.match_one, "esun": self.esun,
             "isiwo": self.isiwo, "yoruba": self.yoruba,
+            "esun_penalty": self.esun_penalty != "on_table",
+            "esun_penalty_card": self.esun_penalty_card != "top",
             "leftovers_to": self.leftovers_to == "last_to_play",
             "game_end": self.game_end == "fixed_hands",
         }
@@ -780,6 +789,9 @@ class Rules:
             return
         if self.yoruba_scope != "group" and not self.yoruba:
             raise RulesError("yoruba_scope applies only with yoruba=true (mod_yoruba)")
+        for name, plain in (("esun_penalty", "on_table"), ("esun_penalty_card", "top")):
+            if getattr(self, name) != plain and not self.esun:
+                raise RulesError(f"{name} applies only with esun=true (opt_esun, AMB-75)")
         if self.jokers not in (0, 2):
             raise RulesError(f"Elewenjewe is played with 2 jokers or none, not {self.jokers}")
         if self.joker_trail and not self.jokers:

@@ -446,6 +446,13 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      (1, 2, 3, 4, 5, 6, 7)),
     ("elewenjewe_professional with opt_esun: random play, seed 96 after 5 plies",
      played(96, 5, 3, "elewenjewe_professional", esun=True), (1, 2, 3, 4)),
+    ("elewenjewe_professional with opt_esun's AMB-75 options: an opponent's capture of a due "
+     "Esun still fines its creator, and the penalty card is drawn at random",
+     pos(["3C 8D 4S", "8H 9S 6C"], ["AS 4H 5D 2H JD QD KD", {**b("6S+2C", 8, 1), "due": True}],
+         system="elewenjewe_professional", stock="5C 5H 6D 6H 7H 7S 8C 10C",
+         options={"esun": True, "esun_penalty": "unless_creator_took",
+                  "esun_penalty_card": "random"}, extra={"chance": 12345}),
+     (1, 2, 3, 4, 5, 6, 7)),
     ("elewenjewe_amateur with opt_esun and mod_yoruba (AMB-78): random play, seed 97 after 6 plies",
      played(97, 6, 4, "elewenjewe_amateur", esun=True, yoruba=True), (1, 2, 3, 4)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),

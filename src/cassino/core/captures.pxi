@@ -2006,9 +2006,10 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     Esun piles hidden), a joker taking the Esun piles too (Ipalemo), each capture of a
     numeric card with every set of the Esun piles it takes, and the Esun creations.
     Canonical order. As reference _captures (_esun_prey) and _esun_creates."""
-    cdef int nb = c.h.nbuilds, n, i, k, p, w, x, vp, cnt[NVALUES]
+    cdef int nb = c.h.nbuilds, n, i, k, p, w, x, vp
+    cdef int cnt[NVALUES]
     cdef size_t r, wr, n0
-    cdef mask_t hand = c.h.hands[c.h.to_move], bm = 0, m, T, cand, unions[16]
+    cdef mask_t hand = c.h.hands[c.h.to_move], bm = 0, m, T, cand
     cdef int prey[MAX_BUILDS]
     cdef int nprey, sub
     cdef uint8_t ids[NCARDS]

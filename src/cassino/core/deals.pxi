@@ -78,6 +78,13 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
     memset(&c.h, 0, sizeof(Hot))
     c.dealer = dealer
     c.h.last_capturer = -1
+    if c.p.esun_random:
+        # the hand's chance RNG (esun_penalty_card=random): FNV-1a of the deck, as
+        # cassino._rng.deck_chance
+        c.h.chance = <uint64_t>0xCBF29CE484222325ULL
+        for pos in range(ncards):
+            c.h.chance = (c.h.chance ^ deck[pos]) * <uint64_t>0x100000001B3ULL
+        pos = 0
     if c.p.whole_deal:
         # Diloti: a whole hand to each seat from the dealer's next, the dealer last, then
         # the table cards (_reference.initial_deal)
@@ -270,27 +277,65 @@ cdef inline mask_t pile_mask(Core* c, int t) noexcept nogil:
             m |= (<mask_t>1) << c.piles[t][i]
     return m
 
+cdef void esun_taken(Core* c, mask_t takes, int seat) noexcept nogil:
+    """esun_penalty=unless_creator_took (AMB-75 option): each due Esun of another seat
+    among ``takes`` still costs its creator a card at the deadline (Hot.owed)."""
+    cdef int i, o
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].due and (c.h.builds[i].cards & takes) and not (
+                c.h.builds[i].owners >> seat) & 1:
+            o = cas_ctz(<mask_t>c.h.builds[i].owners)
+            if c.h.owed[o] < 255:
+                c.h.owed[o] += 1
+
+cdef void esun_penalty(Core* c, int t) noexcept nogil:
+    """One penalty of team t: the top card of its pile (esun_penalty_card=random: the
+    card the chance RNG draws, Lemire over the cards from the bottom) goes to the table.
+    The pile arrays stay append-only: the penalty logs the slot (Core.gone_*,
+    Hot.ngone), which a pop restores by its count."""
+    cdef int s, k, n = pile_count(c, t)
+    cdef Rng64 r
+    if n == 0 or c.h.ngone >= NCARDS:
+        return
+    if c.p.esun_random:
+        r.state = c.h.chance
+        k = <int>rng_below(&r, <uint64_t>n)
+        c.h.chance = r.state
+        s = 0
+        while True:
+            if not slot_gone(c, t, s):
+                if k == 0:
+                    break
+                k -= 1
+            s += 1
+    else:
+        s = c.h.pile_len[t] - 1
+        while slot_gone(c, t, s):
+            s -= 1
+    c.gone_team[c.h.ngone] = <uint8_t>t
+    c.gone_slot[c.h.ngone] = <uint8_t>s
+    c.h.ngone += 1
+    c.h.loose |= (<mask_t>1) << c.piles[t][s]
+
 cdef void esun_penalties(Core* c) noexcept nogil:
     """opt_esun's deadline (the next deal, or the end of the hand before the leftovers,
     AMB-75): the creator of each Esun made since the last deal and still on the table
-    loses the top card of his pile, face up to the table (nothing when his pile is
-    empty); the Esun stays, no longer due. As reference.esun.Esun._esun_penalties. The
-    pile arrays stay append-only: the penalty logs the slot (Core.gone_*, Hot.ngone),
-    which a pop restores by its count."""
-    cdef int i, t, s
+    (and with esun_penalty=unless_creator_took of each one an opponent took, Hot.owed)
+    loses a card of his pile to the table (esun_penalty); seat by seat, a seat's
+    penalties in a row. The Esun piles stay, no longer due. As
+    reference.esun.Esun._esun_penalties."""
+    cdef int i, s, k
+    cdef int due[MAX_SEATS]
+    for s in range(MAX_SEATS):
+        due[s] = c.h.owed[s]
+        c.h.owed[s] = 0
     for i in range(c.h.nbuilds):
-        if not c.h.builds[i].due:
-            continue
-        c.h.builds[i].due = 0
-        t = c.p.team_of[cas_ctz(<mask_t>c.h.builds[i].owners)]
-        s = c.h.pile_len[t] - 1
-        while s >= 0 and slot_gone(c, t, s):
-            s -= 1
-        if s >= 0 and c.h.ngone < NCARDS:
-            c.gone_team[c.h.ngone] = <uint8_t>t
-            c.gone_slot[c.h.ngone] = <uint8_t>s
-            c.h.ngone += 1
-            c.h.loose |= (<mask_t>1) << c.piles[t][s]
+        if c.h.builds[i].due:
+            c.h.builds[i].due = 0
+            due[cas_ctz(<mask_t>c.h.builds[i].owners)] += 1
+    for s in range(c.p.players):
+        for k in range(due[s]):
+            esun_penalty(c, c.p.team_of[s])
 
 cdef inline void bundle_add(Core* c, int team, mask_t cards, int top) noexcept nogil:
     """pile_access=steal_pile: ``cards`` join the team's bundle, ``top`` (-1: unchanged; the
@@ -328,6 +373,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         c.h.loose |= bit
     elif m.kind == K_CAPTURE or m.kind == K_TWO_CARD:
         c.h.loose &= ~m.takes
+        if c.p.esun_owed:
+            esun_taken(c, m.takes, seat)
         i = 0
         while i < c.h.nbuilds:
             if c.h.builds[i].cards & m.takes:

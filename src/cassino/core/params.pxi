@@ -45,6 +45,8 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.hide_own_pile = 1 if "elewenjewe" in rules.mechanics and not rules.isiwo else 0
     p.yoruba = (2 if rules.yoruba_scope == "capture" else 1) if rules.yoruba else 0
     p.esun = 1 if rules.esun else 0
+    p.esun_owed = 1 if rules.esun_penalty == "unless_creator_took" else 0
+    p.esun_random = 1 if rules.esun_penalty_card == "random" else 0
     p.joker_mask = <mask_t>(rules.deck_mask & (((1 << rules.jokers) - 1) << 104))
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,

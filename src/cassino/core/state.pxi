@@ -142,6 +142,9 @@ cdef class State:
             if n > 255:
                 raise ValueError("too many Mulle captures")
             c.h.nmulle[t] = n
+        for t, n in enumerate(pos.esun_owed):
+            c.h.owed[t] = n          # (Position checks 0 to 255)
+        c.h.chance = pos.chance or 0
         self._scores = tuple(pos.scores)
         set_start_scores(c, self._scores)
         if pos.rules.xeri_first_play == "first_hand" and any(self._scores):
@@ -277,7 +280,14 @@ cdef class State:
             trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             defaults=self._defaults(),
             mulles=self._mulles(),
+            esun_owed=self._owed(),
+            chance=c.h.chance if c.p.esun_random else None,
         )
+
+    cdef tuple _owed(self):
+        cdef int s
+        cdef tuple d = tuple(self.c.h.owed[s] for s in range(self.c.p.players))
+        return d if any(d) else ()
 
     cdef tuple _mulles(self):
         cdef int t
@@ -565,6 +575,8 @@ cdef class State:
             None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             [c.h.ndefaults[t] for t in range(c.p.nteams)],
             [c.h.nmulle[t] for t in range(c.p.nteams)],
+            [c.h.owed[s] for s in range(c.p.players)],
+            c.h.chance if c.p.esun_random else None,
         )
 
     cdef Py_ssize_t _find(self, object move) except -2:

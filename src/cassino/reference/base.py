@@ -97,6 +97,8 @@ class StateBase:
     trailed: int | None
     defaults: list[int]
     mulles: list[int]
+    esun_owed: list[int]
+    chance: int | None
     _root: Position
     _stack: list[tuple[Any, ...]]
     _history: list[Move]
@@ -160,6 +162,8 @@ class StateBase:
         def _esun_prey(self, v: int) -> list[int]: ...
 
         def _esun_reason(self, m: Move) -> str | None: ...
+
+        def _esun_taken(self, takes: int, seat: int) -> None: ...
 
         def _esun_unlisted(self, m: Move) -> str | None: ...
 

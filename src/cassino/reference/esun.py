@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._rng import Rng
 from ..cards import JOKERS, card_code
 from ..moves import Move
 from ..position import Build, card_value, mask_sum
@@ -90,19 +91,41 @@ class Esun(StateBase):
             f"{m.value}, or one whose value splits all its cards into groups"
         )
 
+    def _esun_taken(self, takes: int, seat: int) -> None:
+        """esun_penalty=unless_creator_took (AMB-75 option): ``seat`` takes ``takes``; each
+        due Esun among them made by another seat still costs its creator a card at the
+        deadline (``esun_owed``)."""
+        owed = list(self.esun_owed)   # (a new list: snapshots and clones share the old)
+        for b in self.builds:
+            if b.due and b.cards & takes and not b.owners >> seat & 1:
+                owed[b.owners.bit_length() - 1] = min(owed[b.owners.bit_length() - 1] + 1, 255)
+        self.esun_owed = owed
+
     def _esun_penalties(self) -> None:
         """The deadline of the Esun piles made since the last deal (the next deal, or the
         end of the hand before the leftovers, AMB-75): the creator of each one still on
-        the table loses the top card of his pile, face up to the table (nothing when his
-        pile is empty); the Esun stays, no longer due."""
-        if not any(b.due for b in self.builds):
-            return
-        kept = []
+        the table (and with esun_penalty=unless_creator_took of each one an opponent took)
+        loses a card of his pile, face up to the table (nothing when his pile is empty):
+        the top one, or with esun_penalty_card=random one the hand's chance RNG draws; seat
+        by seat, a seat's penalties in a row. The Esun piles stay, no longer due."""
+        due = [0] * self.rules.players
         for b in self.builds:
             if b.due:
-                pile = self.piles[self.rules.team_of(b.owners.bit_length() - 1)]
-                if pile:
+                due[b.owners.bit_length() - 1] += 1
+        owed = [d + o for d, o in zip(due, self.esun_owed, strict=True)]
+        if not any(owed):
+            return
+        for seat, n in enumerate(owed):
+            pile = self.piles[self.rules.team_of(seat)]
+            for _ in range(n):
+                if not pile:
+                    break
+                if self.chance is None:
                     self.loose |= 1 << pile.pop()
-                b = Build(b.value, b.cards, b.owners, b.multiple, b.fixed, b.raised)
-            kept.append(b)
-        self.builds = kept
+                else:
+                    rng = Rng(self.chance)
+                    self.loose |= 1 << pile.pop(rng.below(len(pile)))
+                    self.chance = rng.state
+        self.builds = [Build(b.value, b.cards, b.owners, b.multiple, b.fixed, b.raised)
+                       for b in self.builds]
+        self.esun_owed = [0] * self.rules.players

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .._rng import Rng, shuffled_deck
+from .._rng import Rng, deck_chance, shuffled_deck
 from ..cards import JOKERS, CardSet, card_code, card_rank, rank_mask
 from ..errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from ..moves import Move, MoveKind, same_notation
@@ -69,6 +69,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         self.trailed: int | None = p.trailed
         self.defaults: list[int] = list(p.defaults) or [0] * p.rules.num_teams
         self.mulles: list[int] = list(p.mulles) or [0] * p.rules.num_teams
+        self.esun_owed: list[int] = list(p.esun_owed) or [0] * p.rules.players
+        self.chance: int | None = p.chance
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -94,7 +96,7 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         builds: list[Build], piles: list[list[int]], stock: list[int],
         last_capturer: int | None, sweep_order: list[int], scores: list[int],
         discard: list[int], plucked: int, phase: str, trailed: int | None,
-        defaults: list[int], mulles: list[int],
+        defaults: list[int], mulles: list[int], esun_owed: list[int], chance: int | None,
     ) -> State:
         """A state from the parts of a position, unchecked and without a root position (no
         copy, pickle or reset): the one-use state that ``cassino._core.State.explain`` asks,
@@ -118,6 +120,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         state.trailed = trailed
         state.defaults = defaults
         state.mulles = mulles
+        state.esun_owed = esun_owed
+        state.chance = chance
         state._stack = []
         state._history = []
         return state
@@ -163,6 +167,7 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             sweep_order=sweeps,
             scores=tuple(scores or [0] * rules.num_teams),
             discard=tuple(aside),
+            chance=deck_chance(system_deck(rules, deck)) if rules.esun_penalty_card == "random" else None,
         )
         return cls(pos)
 
@@ -196,6 +201,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             trailed=self.trailed,
             defaults=tuple(self.defaults) if any(self.defaults) else (),
             mulles=tuple(self.mulles) if any(self.mulles) else (),
+            esun_owed=tuple(self.esun_owed) if any(self.esun_owed) else (),
+            chance=self.chance,
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -725,6 +732,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             self.trailed,
             list(self.defaults),
             list(self.mulles),
+            list(self.esun_owed),
+            self.chance,
         )
 
     @property
@@ -776,6 +785,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             self.last_capturer = seat
         elif m.kind in (CAPTURE, TWO_CARD):
             self.loose &= ~m.takes
+            if r.esun_penalty == "unless_creator_took":
+                self._esun_taken(m.takes, seat)
             self.builds = [b for b in self.builds if not b.cards & m.takes]
             self.piles[team].extend(bits(m.takes))
             self.piles[team].append(m.card)
@@ -845,6 +856,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             self.trailed,
             self.defaults,
             self.mulles,
+            self.esun_owed,
+            self.chance,
         ) = self._stack.pop()
         if self._piles_rewritten:
             self.piles = [list(p) for p in pile_lens]   # (a clone shares the snapshots)
