@@ -301,3 +301,29 @@ def test_global_random_state_does_not_matter():
     random.random()
     b = cassino.random_hand(cassino.rules("cassino_standard"), 99)
     assert a == b
+
+
+@pytest.mark.parametrize(("system", "options"), [
+    ("cassino_standard", {"michigan": True}), ("mulle", {}), ("cassino_draw", {}),
+    ("elewenjewe_professional", {"esun": True, "esun_penalty": "unless_creator_took"})])
+def test_a_clone_keeps_its_history_when_the_original_pops_and_pushes(system, options):
+    # the clone shares no mutable part of its undo stack with the original: the original's
+    # pops and pushes (Mulle captures, Michigan defaults, deals, Esun penalties) leave the
+    # positions the clone pops back to unchanged
+    r = cassino.rules(system, **options)
+    for seed in range(6):
+        s = cassino.State.deal(r, 0, seed)
+        rng = Rng(seed)
+        seen = [s.to_position()]
+        while not s.is_over and s.ply < 30:
+            moves = s.legal_moves()
+            s.push(moves[rng.below(len(moves))])
+            seen.append(s.to_position())
+        c = s.clone()
+        for _ in range(min(s.ply, 12)):
+            s.pop()
+        _play(s, Rng(seed + 1), 12)     # other moves over the same undo snapshots
+        for _ in range(c.ply):
+            assert c.to_position() == seen[c.ply]
+            c.pop()
+        assert c.to_position() == seen[0]

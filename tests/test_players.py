@@ -31,6 +31,7 @@ from cassino.players import (
 VIEW_FIELDS = {
     "rules",
     "aside_size",
+    "esun_owed",
     "seat",
     "to_move",
     "dealer",

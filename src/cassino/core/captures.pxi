@@ -1901,7 +1901,8 @@ cdef int filter_moves(Core* c, MoveBuf* buf) noexcept nogil:
     return <int>buf.n
 
 cdef uint64_t count_listed(Core* c) noexcept nogil:
-    """The number of legal moves, by listing them (rules whose lists gen_moves filters)."""
+    """The number of legal moves, by listing them (rules whose lists gen_moves filters,
+    Diloti)."""
     cdef MoveBuf buf
     cdef int n
     buf.moves = NULL
@@ -1910,7 +1911,7 @@ cdef uint64_t count_listed(Core* c) noexcept nogil:
     buf.limit = <size_t>-1
     buf.overflow = 0
     n = gen_play_moves(c, &buf)
-    if n > 0:
+    if n > 0 and c.p.post_filter:
         n = filter_moves(c, &buf)
     free(buf.moves)
     return <uint64_t>n if n > 0 else 0
@@ -2589,7 +2590,7 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
     if c.p.rank_pairs and pairs_needed(c):
         return pairs_count(c)
     if c.p.diloti:
-        return count_diloti(c)
+        return count_listed(c)     # (Diloti: by listing, gen_diloti)
     sweeping = sweep_applies(c)
     hand = c.h.hands[c.h.to_move]
     m = hand

@@ -462,21 +462,6 @@ cdef int gen_diloti(Core* c, MoveBuf* buf) noexcept nogil:
         sort_moves(buf.moves, buf.n)
     return <int>buf.n
 
-cdef uint64_t count_diloti(Core* c) noexcept nogil:
-    """The number of legal moves of a Diloti position, by listing them."""
-    cdef MoveBuf buf
-    cdef int n
-    if c.h.hands[c.h.to_move] == 0:
-        return 0
-    buf.moves = NULL
-    buf.n = 0
-    buf.cap = 0
-    buf.limit = <size_t>-1
-    buf.overflow = 0
-    n = gen_diloti(c, &buf)
-    free(buf.moves)
-    return <uint64_t>n if n > 0 else 0
-
 cdef void apply_declaration(Core* c, const CMove* m, int seat) noexcept nogil:
     """A declaring move (_reference.State._push_declaration): the cards taken and the
     declarations they touch become one declaration of m.value owned by the player; a raise

@@ -859,6 +859,11 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             self.esun_owed,
             self.chance,
         ) = self._stack.pop()
+        # (new lists: a clone shares the snapshots, and pushes change these lists in place)
+        self.hands = list(self.hands)
+        self.stock = list(self.stock)
+        self.defaults = list(self.defaults)
+        self.mulles = list(self.mulles)
         if self._piles_rewritten:
             self.piles = [list(p) for p in pile_lens]   # (a clone shares the snapshots)
         else:
