@@ -862,12 +862,14 @@ NORDIC_SETUPS = [
     ("elewenjewe_five_player", {"jokers": 0, "esun": True}),
     ("elewenjewe_amateur", {"esun": True, "esun_penalty": "unless_creator_took",
                             "esun_penalty_card": "random"}),
+    ("bella_donna", {}),
+    ("bella_donna", {"fixxa_stoppa": "stack", "combine_match_and_sum": True}),
 ]
 NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay", "sh", "sh-optional",
               "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options",
               "el2", "el3-options", "el6", "el-pro", "el5", "el5-no-jokers", "el4-yoruba",
               "el-pro-yoruba-capture", "el-pro-esun", "el3-esun-yoruba", "el5-no-jokers-esun",
-              "el2-esun-penalty-options"]
+              "el2-esun-penalty-options", "bd", "bd-stack-combine"]
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)

@@ -32,6 +32,8 @@ VIEW_FIELDS = {
     "rules",
     "aside_size",
     "esun_owed",
+    "fixxa",
+    "bonuses",
     "seat",
     "to_move",
     "dealer",

@@ -253,6 +253,7 @@ def test_mechanics_are_data_of_the_presets():
         "mokki": {"finnish_kasino"},
         "declarations": {"diloti", "diloti_four_player"},
         "elewenjewe": {"elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"},
+        "bella_donna": {"bella_donna"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -309,6 +310,7 @@ def test_implemented_systems():
         "elewenjewe_five_player",
         "shaniss",
         "stealing_bundles",
+        "bella_donna",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -324,7 +326,7 @@ def test_implemented_systems():
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
         "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
-        "elewenjewe_five_player")],
+        "elewenjewe_five_player", "bella_donna")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

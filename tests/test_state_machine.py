@@ -148,6 +148,12 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
         pts[t] -= 2 * n
     for t, n in enumerate(p.mulles):  # Mulle: the captures of the identical card
         pts[t] += r.mulle_points * n
+    if r.red_card_points:   # Bella Donna: red A 10 J Q K 2, red 2-9 1 (suits S H D C)
+        for t in range(n):
+            pts[t] += sum((2 if c // 4 in (0, 9, 10, 11, 12) else 1)
+                          for c in p.piles[t] if c % 4 in (1, 2))
+    for t, n in enumerate(p.bonuses):  # Bella Donna: the Fixxa and Stoppa points
+        pts[t] += n
     return pts
 
 
@@ -246,7 +252,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
     hs = s.hand_score()
     last = r.team_of(p.last_capturer) if p.is_over and p.last_capturer is not None else None
     assert hs == score_hand(
-        r, p.piles, p.sweep_order, p.defaults, last_team=last, scores=p.scores, mulles=p.mulles
+        r, p.piles, p.sweep_order, p.defaults, last_team=last, scores=p.scores, mulles=p.mulles,
+        bonuses=p.bonuses,
     )
     assert hs.totals() == pile_points(r, p)
     # serial forms round-trip
@@ -845,6 +852,15 @@ class KontsinaOptionsMachine(KontsinaMachine):
     options = {"combine_match_and_sum": True, "faces_capturable": False}  # noqa: RUF012
 
 
+# docs/rules.md §3.33: Bella Donna, the Fixxa and the Stoppa
+class BellaDonnaMachine(KontsinaMachine):
+    system = "bella_donna"
+
+
+class BellaDonnaStackMachine(BellaDonnaMachine):
+    options = {"fixxa_stoppa": "stack"}  # noqa: RUF012
+
+
 # docs/rules.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
 class DilotiMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -1031,6 +1047,8 @@ STATE_MACHINES = [
     ElewenjeweFiveNoJokersMachine,
     ElewenjeweEsunMachine,
     ElewenjeweEsunYorubaMachine,
+    BellaDonnaMachine,
+    BellaDonnaStackMachine,
 ]
 
 
@@ -1103,6 +1121,7 @@ GAME_SETUPS = [
     ("elewenjewe_amateur", {"match_hands": 2}),
     ("elewenjewe_professional", {"final_tie": "more_hands", "match_hands": 1}),
     ("elewenjewe_professional", {"esun": True, "match_hands": 1}),
+    ("bella_donna", {"target": 40}),
 ]
 
 

@@ -93,6 +93,8 @@ cdef struct Hot:
     uint8_t ngone
     uint8_t owed[MAX_SEATS]  # esun_penalty=unless_creator_took: penalties owed per seat
     uint64_t chance          # esun_penalty_card=random: the hand's chance RNG (Position.chance)
+    uint8_t fixxa1           # Bella Donna: the card the previous player trailed last + 1 (0: none)
+    uint8_t bonus[MAX_SEATS] # ... the Fixxa and Stoppa points per team
 
 cdef struct Params:
     int players
@@ -207,6 +209,8 @@ cdef struct Params:
     int esun                 # opt_esun: Esun piles (gen_esun; docs/rules.md §3.37, AMB-74, AMB-75)
     int esun_owed            # ... esun_penalty=unless_creator_took (Hot.owed)
     int esun_random          # ... esun_penalty_card=random (Hot.chance)
+    int red_cards            # Bella Donna: red honours 2, red 2-9 1 (red_card_points)
+    int fixxa                # ... fixxa_stoppa: 0 none, 1 once, 2 stack (Hot.fixxa1, Hot.bonus)
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

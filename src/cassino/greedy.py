@@ -20,7 +20,7 @@ from .moves import Move, MoveKind
 from .players import PLAYERS, View
 from .position import Build
 from .rules import Rules
-from .scoring import DEFAULT_PENALTY
+from .scoring import DEFAULT_PENALTY, red_card_points
 
 __all__ = [
     "BUILD_DISCOUNT",
@@ -109,6 +109,8 @@ def card_weights(r: Rules) -> tuple[float, ...]:
             w += float(r.good_ten_points)
         if r.seven_diamonds_points and c == _SEVEN_DIAMONDS:
             w += float(r.seven_diamonds_points)
+        if r.red_card_points:
+            w += float(red_card_points(c))     # Bella Donna's red cards
         if r.picture_points and _PICTURES & bit:
             w += float(r.picture_points)
         if r.spade_points != "none":

@@ -61,7 +61,8 @@ class View:
     with opt_pluck, ``plucked`` is the mask of the seats that have plucked in this deal and
     ``phase`` the phase of the turn (``Position.phase``, ``trailed``); ``defaults``
     (Michigan) and ``mulles`` (Mulle) are the public per-team counts of the position, empty
-    elsewhere, as ``esun_owed`` (opt_esun's penalties owed, per seat). ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
+    elsewhere, as ``esun_owed`` (opt_esun's penalties owed, per seat) and Bella Donna's
+    ``bonuses`` (Fixxa and Stoppa points per team) and ``fixxa`` (the card trailed last). ``piles`` (per team, in order), ``sweep_order`` and ``discard`` (the cards set
     aside) are public too: every capture is made in view. :meth:`sample_world` deals the
     unseen cards into a whole position consistent with all of it.
 
@@ -93,6 +94,8 @@ class View:
     defaults: tuple[int, ...] = ()
     mulles: tuple[int, ...] = ()
     esun_owed: tuple[int, ...] = ()
+    fixxa: int | None = None
+    bonuses: tuple[int, ...] = ()
     piles: tuple[tuple[int, ...], ...] = ()
     sweep_order: tuple[int, ...] = ()
     discard: tuple[int, ...] = ()
@@ -157,6 +160,8 @@ class View:
             defaults=pos.defaults,
             mulles=pos.mulles,
             esun_owed=pos.esun_owed,
+            fixxa=pos.fixxa,
+            bonuses=pos.bonuses,
             piles=piles,
             sweep_order=tuple(pos.sweep_order),
             discard=discard,
@@ -294,6 +299,8 @@ class View:
             defaults=self.defaults,
             mulles=self.mulles,
             esun_owed=self.esun_owed,
+            fixxa=self.fixxa,
+            bonuses=self.bonuses,
             # the hidden chance RNG (esun_penalty_card=random): one of this world's, drawn
             # from its hidden cards
             chance=deck_chance([c for h in hands for c in CardSet(h)] + list(stock) + list(aside))

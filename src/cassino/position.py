@@ -300,6 +300,11 @@ class Position:
     # of a penalty with esun_penalty_card=random (None otherwise). Players never see it.
     esun_owed: tuple[int, ...] = field(default=())
     chance: int | None = None
+    # Bella Donna (docs/rules.md §3.33, AMB-92): the card the previous player trailed on his
+    # last turn, if it was a trail (a capture that takes it is a Fixxa), and the Fixxa and
+    # Stoppa points per team in this hand, empty when there are none
+    fixxa: int | None = None
+    bonuses: tuple[int, ...] = field(default=())
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -425,6 +430,21 @@ class Position:
                 raise PositionError(f"esun_owed must be {n} counts from 0 to 255, one per seat")
             if not any(self.esun_owed):
                 raise PositionError("esun_owed of all zeros must be left out")
+        if self.bonuses:
+            if r.fixxa_stoppa == "none":
+                raise PositionError("bonuses are Bella Donna's Fixxa and Stoppa points: they need fixxa_stoppa")
+            if len(self.bonuses) != r.num_teams or any(
+                not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 255 for d in self.bonuses
+            ):
+                raise PositionError(f"bonuses must be {r.num_teams} counts from 0 to 255, one per team")
+            if not any(self.bonuses):
+                raise PositionError("bonuses of all zeros must be left out")
+        if self.fixxa is not None:
+            if r.fixxa_stoppa == "none":
+                raise PositionError("fixxa is Bella Donna's card trailed last (fixxa_stoppa)")
+            if not isinstance(self.fixxa, int) or isinstance(self.fixxa, bool) or not (
+                    self.loose >> self.fixxa & 1):
+                raise PositionError("fixxa must be a loose card: the card the previous player trailed")
         if (self.chance is not None) != (r.esun_penalty_card == "random"):
             raise PositionError(
                 "chance (the RNG state that draws an Esun penalty's card) is given exactly when "
@@ -609,6 +629,7 @@ class Position:
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
             "plucked", "phase", "trailed", "defaults", "mulles", "esun_owed", "chance",
+            "fixxa", "bonuses",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -678,6 +699,10 @@ class Position:
         if not any(esun_owed):
             esun_owed = ()
         chance = data.get("chance")
+        bonuses = tuple(_ints(data.get("bonuses", []), "bonuses"))
+        if not any(bonuses):
+            bonuses = ()
+        fixxa = None if data.get("fixxa") is None else parse_card(data["fixxa"])
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
@@ -711,6 +736,8 @@ class Position:
             mulles=mulles,
             esun_owed=esun_owed,
             chance=chance,
+            fixxa=fixxa,
+            bonuses=bonuses,
         )
         return pos.validate()
 
@@ -761,6 +788,10 @@ class Position:
             d["esun_owed"] = list(self.esun_owed)
         if self.chance is not None:
             d["chance"] = self.chance
+        if self.fixxa is not None:
+            d["fixxa"] = card_code(self.fixxa)
+        if self.bonuses:
+            d["bonuses"] = list(self.bonuses)
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -819,6 +850,10 @@ class Position:
             # opt_esun's penalty options: esun:<owed per seat, or ->[:<chance>]
             owed = ",".join(str(m) for m in self.esun_owed) or "-"
             fields.append("esun:" + owed + ("" if self.chance is None else f":{self.chance}"))
+        if self.bonuses or self.fixxa is not None:
+            # Bella Donna: bella:<bonuses per team, or ->[:<the card trailed last>]
+            bonuses = ",".join(str(m) for m in self.bonuses) or "-"
+            fields.append("bella:" + bonuses + ("" if self.fixxa is None else ":" + card_code(self.fixxa)))
         return " ".join(fields)
 
     @classmethod
@@ -830,6 +865,15 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) in (11, 12, 13, 14, 15, 16) and parts[-1].startswith("bella:"):
+            bonuses, _, card = parts.pop()[6:].partition(":")
+            try:
+                if bonuses != "-":
+                    pluck["bonuses"] = [int(m) for m in bonuses.split(",")]
+            except ValueError:
+                raise NotationError("bad bella field (bella:<points>,<points>[:<card>])") from None
+            if card:
+                pluck["fixxa"] = card
         if len(parts) in (11, 12, 13, 14, 15) and parts[-1].startswith("esun:"):
             owed, _, chance = parts.pop()[5:].partition(":")
             try:

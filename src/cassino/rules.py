@@ -56,6 +56,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "yoruba_scope": ("group", "capture"),
     "esun_penalty": ("on_table", "unless_creator_took"),
     "esun_penalty_card": ("top", "random"),
+    "fixxa_stoppa": ("none", "once", "stack"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
@@ -113,6 +114,7 @@ _DECK40_SYSTEMS = ("cassino_diamond",)
 _CALLABRA = "callabra"
 _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
+_BELLA = "bella_donna"
 _FINNISH = "finnish_kasino"
 # the parameters that make Diloti (docs/rules.md §3.17, §3.18); its options are the ambiguities
 # AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
@@ -146,6 +148,8 @@ MECHANICS: dict[str, str] = {
     "docs/rules.md §3.17, §3.18)",
     "elewenjewe": "the fixed palette 9D JD QD KD, jokers that take the whole table (Ipalemo), "
     "cards set aside from the stock (docs/rules.md §3.26-§3.29, AMB-73 to AMB-81)",
+    "bella_donna": "red cards score (honours 2, 2-9 1), and the Fixxa and Stoppa bonuses "
+    "(docs/rules.md §3.33, AMB-92, AMB-94)",
 }
 
 # Parameters a system cannot change (docs/rules.md §3.2-§3.4): option values that would make it
@@ -202,6 +206,10 @@ _FIXED: dict[str, dict[str, Any]] = {
     _KONTSINA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "game_end": "hands_won",
+    },
+    _BELLA: {
+        "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
+        "sweeps": False, "capture_extent": "single_group", "red_card_points": True,
     },
 }
 _FIXED_WHY = {
@@ -287,6 +295,13 @@ _FIXED_WHY = {
     (_ELEWE[1], "players"): ": the professional game is for two players",
     (_ELEWE[1], "jokers"): ": the professional game has no jokers",
     (_ELEWE[2], "players"): ": the five-player game (two to six: elewenjewe_amateur)",
+    (_BELLA, "players"): ": Bella Donna is a two-player game",
+    (_BELLA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.33)",
+    (_BELLA, "match_mode"): ": a card takes a card of its rank",
+    (_BELLA, "build_kinds"): ": there is no building in Bella Donna",
+    (_BELLA, "sweeps"): ": a capture that clears the table is a Stoppa (fixxa_stoppa)",
+    (_BELLA, "capture_extent"): ": a play takes one loose card of its rank or one sum group",
+    (_BELLA, "red_card_points"): ": red cards score (honours 2, 2-9 1)",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -476,6 +491,12 @@ class Rules:
     # can get, and the rest goes face up to the table
     mulle_points: int = 0
     point_cards_once: bool = False
+    # Bella Donna (docs/rules.md §3.33, mechanic "bella_donna"): red_card_points, the red
+    # honours (A K Q J 10) 2 each and the red 2-9 1 each; fixxa_stoppa, +1 a card of a capture
+    # that takes the card the previous player trailed on his last turn (Fixxa) or clears the
+    # table (Stoppa), "once" when both (AMB-92), "stack" +2
+    red_card_points: bool = False
+    fixxa_stoppa: str = "none"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -581,6 +602,11 @@ class Rules:
                 )
         self._check_bundles()
         self._check_elewenjewe()
+        if "bella_donna" not in self.mechanics and (self.red_card_points or self.fixxa_stoppa != "none"):
+            name = "red_card_points" if self.red_card_points else "fixxa_stoppa"
+            raise RulesError(f"{name} is a Bella Donna rule (bella_donna: docs/rules.md §3.33)")
+        if "bella_donna" in self.mechanics and self.fixxa_stoppa == "none":
+            raise RulesError("Bella Donna scores the Fixxa and the Stoppa: fixxa_stoppa=once or stack (AMB-92)")
         if self.tie_hand_target < 0:
             raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:
@@ -820,7 +846,7 @@ class Rules:
             "augment_who": self.augment_who != "any",
             "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
             "deal_order": self.deal_order == "whole_hands_then_table"
-            and "elewenjewe" not in self.mechanics,
+            and not {"elewenjewe", "bella_donna"} & self.mechanics,
             "xeri_first_play": self.xeri_first_play != "counts",
             "redeal_layout": self.redeal_layout != "none",
             "ace_points": self.ace_points != 0,
@@ -1605,7 +1631,22 @@ SYSTEMS: dict[str, SystemInfo] = {
             },
         ),
         _info("zwickern", "Zwickern", "2-8", "3.32", "Jokers with declared values; stacks up to 14; Zwicker."),
-        _info("bella_donna", "Bella Donna", "2", "3.33", "One group per capture; Fixxa and Stoppa bonuses."),
+        SystemInfo(
+            "bella_donna", "Bella Donna", "2",
+            "A play takes one matching card or one sum group, never compulsory; red honours 2, "
+            "red 2-9 1; +1 a card of a capture that takes the card just trailed (Fixxa) or clears "
+            "the table (Stoppa); play to 150.",
+            True, "3.33",
+            {
+                "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
+                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+                "capture_extent": "single_group", "combine_match_and_sum": False,
+                "most_cards_points": 0, "card_points": False, "sweeps": False,
+                "red_card_points": True, "fixxa_stoppa": "once", "target": 150,
+                "end_check": "compare_totals", "final_tie": "more_hands", "hand_size": 4,
+                "table_cards": 4, "deal_order": "whole_hands_then_table",
+            },
+        ),
         _info("bella_donna_halliel", "Bella Donna Halliel", "2", "3.34", "Bella Donna with whole-pile steals."),
         _info("laugh_and_lie_down", "Laugh and Lie Down", "5", "3.35", "Compulsory captures or lie down; chips."),
         _info("laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4", "3.36", "Four-player Laugh and Lie Down."),

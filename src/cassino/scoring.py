@@ -29,6 +29,7 @@ __all__ = [
     "hand_winner",
     "immediate_points",
     "instant_against",
+    "red_card_points",
     "score_hand",
     "spade_points",
     "tally_winner",
@@ -55,7 +56,22 @@ CATEGORIES = (
     "good_two",
     "good_ten",
     "mulle",
+    "red_cards",
+    "fixxa_stoppa",
 )
+
+
+def red_card_points(card: int) -> int:
+    """Bella Donna's points of a card (docs/rules.md §3.33): a red honour (A, 10, J, Q, K of
+    hearts or diamonds) 2, another red card 1, a black card 0.
+
+    >>> [red_card_points(parse_card(c)) for c in ("AH", "10D", "7H", "KS")]
+    [2, 2, 1, 0]
+    """
+    if card % 4 not in (1, 2):
+        return 0
+    return 2 if card // 4 in (0, 9, 10, 11, 12) else 1
+
 # opt_michigan (AMB-19): points a default on the build duty costs its player
 DEFAULT_PENALTY = 2
 
@@ -179,6 +195,7 @@ def score_hand(
     last_team: int | None = None,
     scores: Sequence[int] | None = None,
     mulles: Sequence[int] = (),
+    bonuses: Sequence[int] = (),
 ) -> HandScore:
     """Score captured piles (per team) and the sweeps made, in ordered-tally order.
 
@@ -200,7 +217,8 @@ def score_hand(
     scores at the start of the hand, which ``mokki_cutoff_check=hand_end`` reads.
 
     ``mulles`` counts the Mulle captures per team (docs/rules.md §3.20): ``mulle_points`` each,
-    after the sweeps."""
+    after the sweeps. Bella Donna (docs/rules.md §3.33): the red cards of each pile
+    (``red_card_points``), then ``bonuses``, the Fixxa and Stoppa points per team."""
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
@@ -275,6 +293,12 @@ def score_hand(
         events = base + cards + extra + sweeps
     if rules.mulle_points:
         events += [("mulle", t, rules.mulle_points * n) for t, n in enumerate(mulles) if n]
+    if rules.red_card_points:
+        for t, p in enumerate(piles):
+            n = sum(red_card_points(c) for c in p)
+            if n:
+                events.append(("red_cards", t, n))
+    events += [("fixxa_stoppa", t, n) for t, n in enumerate(bonuses) if n]
     return HandScore(rules.num_teams, tuple(events))
 
 
@@ -358,6 +382,10 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         out.append("defaults")
     if rules.mulle_points:
         out.append("mulle")
+    if rules.red_card_points:
+        out.append("red_cards")
+    if rules.fixxa_stoppa != "none":
+        out.append("fixxa_stoppa")
     return tuple(out)
 
 

@@ -455,6 +455,15 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      (1, 2, 3, 4, 5, 6, 7)),
     ("elewenjewe_amateur with opt_esun and mod_yoruba (AMB-78): random play, seed 97 after 6 plies",
      played(97, 6, 4, "elewenjewe_amateur", esun=True, yoruba=True), (1, 2, 3, 4)),
+    ("bella_donna: opening deal, seed 98", new_hand("bella_donna", seed=98).to_position(),
+     (1, 2, 3, 4, 5)),
+    ("bella_donna: a Fixxa (the card just trailed), a Stoppa (the table cleared), one group "
+     "a capture, across a deal",
+     pos(["7C 9S 5H", "7H QD 4C"], ["5D 2C 3H KH"], system="bella_donna", last_capturer=1,
+         stock="9H AS 2S 3S 4S 5S 6S 8S", extra={"fixxa": "KH"}),
+     (1, 2, 3, 4, 5, 6, 7)),
+    ("bella_donna with fixxa_stoppa=stack (AMB-92 option): random play, seed 99 after 9 plies",
+     played(99, 9, 2, "bella_donna", fixxa_stoppa="stack"), (1, 2, 3, 4, 5)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "

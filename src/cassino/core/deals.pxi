@@ -277,6 +277,26 @@ cdef inline mask_t pile_mask(Core* c, int t) noexcept nogil:
             m |= (<mask_t>1) << c.piles[t][i]
     return m
 
+cdef void fixxa_stoppa(Core* c, const CMove* m, int team) noexcept nogil:
+    """Bella Donna (AMB-92), after m's cards moved: a capture that takes the card the
+    previous player trailed last (Fixxa) or clears the table (Stoppa) scores +1 a card, the
+    card played included (fixxa_stoppa=stack: +2 for both); then the card m trailed, if
+    any, is the next Fixxa card (none after the hand's last card). As
+    reference.bella.BellaDonna._fixxa_stoppa."""
+    cdef int k = 0, n
+    if m.kind == K_CAPTURE:
+        if c.h.fixxa1 and (m.takes >> (c.h.fixxa1 - 1)) & 1:
+            k += 1
+        if table_mask(c) == 0:
+            k += 1
+        if k == 2 and c.p.fixxa == 1:
+            k = 1
+        n = c.h.bonus[team] + k * (cas_popcount(m.takes) + 1)
+        c.h.bonus[team] = <uint8_t>(n if n < 255 else 255)
+    c.h.fixxa1 = 0
+    if m.kind == K_TRAIL and not (all_hands_empty(c) and c.h.stock_pos >= c.stock_len):
+        c.h.fixxa1 = <uint8_t>(m.card + 1)
+
 cdef void esun_taken(Core* c, mask_t takes, int seat) noexcept nogil:
     """esun_penalty=unless_creator_took (AMB-75 option): each due Esun of another seat
     among ``takes`` still costs its creator a card at the deadline (Hot.owed)."""
@@ -445,6 +465,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
                 b.value = m.value
                 b.owners = <uint8_t>(1 << seat)
                 b.multiple = 0
+    if c.p.fixxa:
+        fixxa_stoppa(c, m, team)     # (Bella Donna, before the next deal)
     if c.p.draw_refill and c.h.stock_pos < c.stock_len:
         # cassino_draw: the top stock card, after the play (holding checked before it)
         c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]

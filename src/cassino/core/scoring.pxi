@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 19               # cassino.scoring.CATEGORIES
+    NCATS = 21               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
@@ -19,9 +19,21 @@ cdef enum:
     CAT_GOOD_TWO = 16
     CAT_GOOD_TEN = 17
     CAT_MULLE = 18
+    CAT_RED_CARDS = 19
+    CAT_FIXXA_STOPPA = 20
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
+
+# Bella Donna's red cards (cassino.scoring.red_card_points): the honours A 10 J Q K of hearts
+# and diamonds (ids 4 * rank + suit, suits S H D C), and the 2-9 of those suits
+cdef mask_t RED_HONOURS = 0
+cdef mask_t RED_PIPS = 0
+for _r in range(13):
+    if _r in (0, 9, 10, 11, 12):
+        RED_HONOURS |= (<mask_t>6) << (4 * _r)
+    else:
+        RED_PIPS |= (<mask_t>6) << (4 * _r)
 
 cdef int unique_best(int* counts, int n) noexcept nogil:
     """The index of the unique largest count, or -1 on a tie."""
@@ -180,6 +192,13 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     if c.p.mulle_points:
         for t in range(c.p.nteams):
             pts[t * NCATS + CAT_MULLE] = <int16_t>(c.p.mulle_points * c.h.nmulle[t])
+    if c.p.red_cards:                   # Bella Donna: red honours 2, red 2-9 1
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_RED_CARDS] = <int16_t>(
+                2 * cas_popcount(masks[t] & RED_HONOURS) + cas_popcount(masks[t] & RED_PIPS))
+    if c.p.fixxa:                       # ... and the Fixxa and Stoppa points
+        for t in range(c.p.nteams):
+            pts[t * NCATS + CAT_FIXXA_STOPPA] = <int16_t>c.h.bonus[t]
 
 cdef void score_totals(Core* c, int64_t* out) noexcept nogil:
     """Points per team, the sum of score_cats."""

@@ -145,6 +145,9 @@ cdef class State:
         for t, n in enumerate(pos.esun_owed):
             c.h.owed[t] = n          # (Position checks 0 to 255)
         c.h.chance = pos.chance or 0
+        for t, n in enumerate(pos.bonuses):
+            c.h.bonus[t] = n         # (Position checks 0 to 255)
+        c.h.fixxa1 = 0 if pos.fixxa is None else pos.fixxa + 1
         self._scores = tuple(pos.scores)
         set_start_scores(c, self._scores)
         if pos.rules.xeri_first_play == "first_hand" and any(self._scores):
@@ -282,7 +285,14 @@ cdef class State:
             mulles=self._mulles(),
             esun_owed=self._owed(),
             chance=c.h.chance if c.p.esun_random else None,
+            fixxa=None if c.h.fixxa1 == 0 else c.h.fixxa1 - 1,
+            bonuses=self._bonuses(),
         )
+
+    cdef tuple _bonuses(self):
+        cdef int t
+        cdef tuple d = tuple(self.c.h.bonus[t] for t in range(self.c.p.nteams))
+        return d if any(d) else ()
 
     cdef tuple _owed(self):
         cdef int s
@@ -419,7 +429,7 @@ cdef class State:
         team = self._rules.team_of(last) if last is not None and pos.is_over else None
         return score_hand(
             self._rules, pos.piles, pos.sweep_order, pos.defaults, last_team=team,
-            scores=pos.scores, mulles=pos.mulles,
+            scores=pos.scores, mulles=pos.mulles, bonuses=pos.bonuses,
         )
 
     def hand_totals(self) -> list:
@@ -577,6 +587,8 @@ cdef class State:
             [c.h.nmulle[t] for t in range(c.p.nteams)],
             [c.h.owed[s] for s in range(c.p.players)],
             c.h.chance if c.p.esun_random else None,
+            None if c.h.fixxa1 == 0 else c.h.fixxa1 - 1,
+            [c.h.bonus[t] for t in range(c.p.nteams)],
         )
 
     cdef Py_ssize_t _find(self, object move) except -2:

@@ -99,6 +99,8 @@ class StateBase:
     mulles: list[int]
     esun_owed: list[int]
     chance: int | None
+    fixxa: int | None
+    bonuses: list[int]
     _root: Position
     _stack: list[tuple[Any, ...]]
     _history: list[Move]
@@ -164,6 +166,8 @@ class StateBase:
         def _esun_reason(self, m: Move) -> str | None: ...
 
         def _esun_taken(self, takes: int, seat: int) -> None: ...
+
+        def _fixxa_stoppa(self, m: Move, team: int) -> None: ...
 
         def _esun_unlisted(self, m: Move) -> str | None: ...
 

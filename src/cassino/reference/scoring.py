@@ -21,6 +21,7 @@ class Scoring(StateBase):
             self.rules, self.piles, self.sweep_order, self.defaults, last_team=team,
             scores=self.scores,
             mulles=self.mulles,
+            bonuses=self.bonuses,
         )
 
     def hand_totals(self) -> list[int]:

@@ -27,6 +27,7 @@ from .base import (
     _int_arg,
     bits,
 )
+from .bella import BellaDonna
 from .builds import Builds
 from .captures import (
     Captures,
@@ -41,7 +42,7 @@ from .multi import MultiValued
 from .scoring import Scoring
 
 
-class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
+class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures, Scoring):
     """A position of one hand with its legal moves, push/pop and scoring."""
 
     def __init__(self, position: Position) -> None:
@@ -71,6 +72,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         self.mulles: list[int] = list(p.mulles) or [0] * p.rules.num_teams
         self.esun_owed: list[int] = list(p.esun_owed) or [0] * p.rules.players
         self.chance: int | None = p.chance
+        self.fixxa: int | None = p.fixxa
+        self.bonuses: list[int] = list(p.bonuses) or [0] * p.rules.num_teams
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -97,6 +100,7 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         last_capturer: int | None, sweep_order: list[int], scores: list[int],
         discard: list[int], plucked: int, phase: str, trailed: int | None,
         defaults: list[int], mulles: list[int], esun_owed: list[int], chance: int | None,
+        fixxa: int | None, bonuses: list[int],
     ) -> State:
         """A state from the parts of a position, unchecked and without a root position (no
         copy, pickle or reset): the one-use state that ``cassino._core.State.explain`` asks,
@@ -122,6 +126,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
         state.mulles = mulles
         state.esun_owed = esun_owed
         state.chance = chance
+        state.fixxa = fixxa
+        state.bonuses = bonuses
         state._stack = []
         state._history = []
         return state
@@ -203,6 +209,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             mulles=tuple(self.mulles) if any(self.mulles) else (),
             esun_owed=tuple(self.esun_owed) if any(self.esun_owed) else (),
             chance=self.chance,
+            fixxa=self.fixxa,
+            bonuses=tuple(self.bonuses) if any(self.bonuses) else (),
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -734,6 +742,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             list(self.mulles),
             list(self.esun_owed),
             self.chance,
+            self.fixxa,
+            list(self.bonuses),
         )
 
     @property
@@ -822,6 +832,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             else:
                 nb = Build(m.value, cards, 1 << seat, False, fixed)
             self.builds = sorted([*rest, nb])
+        if r.fixxa_stoppa != "none":
+            self._fixxa_stoppa(m, team)   # (Bella Donna, before the next deal)
         if r.draw_refill and self.stock:
             # cassino_draw: the top stock card, after the play (holding checked before it)
             self.hands[seat] |= 1 << self.stock.pop(0)
@@ -858,6 +870,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, Captures, Scoring):
             self.mulles,
             self.esun_owed,
             self.chance,
+            self.fixxa,
+            self.bonuses,
         ) = self._stack.pop()
         # (new lists: a clone shares the snapshots, and pushes change these lists in place)
         self.hands = list(self.hands)
