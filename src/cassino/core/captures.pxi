@@ -1976,31 +1976,35 @@ cdef bint esun_takes_build(Core* c, CBuild* b, int w) noexcept nogil:
         m &= m - 1
     return esun_takes(cnt, total, top, w, c.p.yoruba)
 
-cdef void esun_dfs(Core* c, MoveBuf* buf, int p, const uint8_t* ids, int n, int i, mask_t s,
-                   int* cnt, int total, int top, uint64_t held) noexcept nogil:
-    """The Esun piles of p and the cards of s with more of ids[i:]: those some value of held
-    takes (mod_yoruba: no value twice, AMB-78)."""
-    cdef int x, w
-    cdef uint64_t h
-    if i == n:
-        if s == 0:
-            return
-        h = held
-        while h:
-            w = cas_ctz64(h)
-            h &= h - 1
-            if esun_takes(cnt, total, top, w, c.p.yoruba):
-                esun_emit(buf, p, K_BUILD, s, total)
-                return
+cdef void esun_groups(Core* c, MoveBuf* buf, int p, int w, const uint8_t* ids, int n,
+                      mask_t used, int need, int start, int gmin, int* cnt, int ngroups) noexcept nogil:
+    """The Esun piles of p that split into ngroups or more groups of w: the current group
+    still needs ``need`` from the cards ids[start:] (ascending indices); a complete one is
+    emitted (with mod_yoruba, when no card has the value w), and another group may follow
+    whose lowest card comes after ``gmin``, the lowest card of the last one, so that each
+    set of groups comes once (a union of two different sets of groups comes twice:
+    gen_esun drops the repeats). mod_yoruba: no value twice (AMB-78)."""
+    cdef int i, x
+    if need == 0:
+        if used != 0 and not (c.p.yoruba and cnt[w]):
+            esun_emit(buf, p, K_BUILD, used, ngroups * w)
+        for i in range(gmin + 1, n):
+            x = c.p.val[ids[i]]
+            if (used >> ids[i]) & 1 or (c.p.yoruba and cnt[x]):
+                continue
+            cnt[x] += 1
+            esun_groups(c, buf, p, w, ids, n, used | ((<mask_t>1) << ids[i]), w - x, i + 1, i,
+                        cnt, ngroups + 1)
+            cnt[x] -= 1
         return
-    esun_dfs(c, buf, p, ids, n, i + 1, s, cnt, total, top, held)
-    x = c.p.val[ids[i]]
-    if c.p.yoruba and cnt[x]:
-        return
-    cnt[x] += 1
-    esun_dfs(c, buf, p, ids, n, i + 1, s | ((<mask_t>1) << ids[i]), cnt, total + x,
-             x if x > top else top, held)
-    cnt[x] -= 1
+    for i in range(start, n):
+        x = c.p.val[ids[i]]
+        if x > need or (used >> ids[i]) & 1 or (c.p.yoruba and cnt[x]):
+            continue
+        cnt[x] += 1
+        esun_groups(c, buf, p, w, ids, n, used | ((<mask_t>1) << ids[i]), need - x, i + 1, gmin,
+                    cnt, ngroups)
+        cnt[x] -= 1
 
 cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_play_moves with Esun piles: the moves of the loose cards (the other paths, the
@@ -2080,25 +2084,37 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
             T &= T - 1
         if held == 0:
             continue
-        w = NVALUES - 1                     # the highest value held
-        while not (held >> w) & 1:
-            w -= 1
-        if vp > w:
-            continue
-        k = 0
-        cand = c.h.loose & ~c.p.joker_mask
-        while cand:
-            i = cas_ctz(cand)
-            cand &= cand - 1
-            if 0 < c.p.val[i] <= w:
-                ids[k] = <uint8_t>i
-                k += 1
-        memset(cnt, 0, sizeof(cnt))
-        cnt[vp] = 1
-        esun_dfs(c, buf, p, ids, k, 0, 0, cnt, vp, vp, held)
+        # per value w held: the unions of p's group of w and more disjoint groups of w
+        while held:
+            w = cas_ctz64(held)
+            held &= held - 1
+            if vp > w:
+                continue
+            k = 0
+            cand = c.h.loose & ~c.p.joker_mask
+            while cand:
+                i = cas_ctz(cand)
+                cand &= cand - 1
+                if 0 < c.p.val[i] <= w:
+                    ids[k] = <uint8_t>i
+                    k += 1
+            memset(cnt, 0, sizeof(cnt))
+            cnt[vp] = 1
+            esun_groups(c, buf, p, w, ids, k, 0, w - vp, 0, -1, cnt, 1)
     if buf.overflow:
         return -1
     sort_moves(buf.moves, buf.n)
+    # (an Esun of several groups may split in more than one way, or be taken by two values)
+    wr = 0
+    for r in range(buf.n):
+        if wr and buf.moves[r].card == buf.moves[wr - 1].card and (
+                buf.moves[r].kind == buf.moves[wr - 1].kind) and (
+                buf.moves[r].takes == buf.moves[wr - 1].takes) and (
+                buf.moves[r].value == buf.moves[wr - 1].value):
+            continue
+        buf.moves[wr] = buf.moves[r]
+        wr += 1
+    buf.n = wr
     return <int>buf.n
 
 cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
