@@ -26,17 +26,13 @@ from cassino.cards import CardSet, parse_card
 from cassino.errors import IllegalMoveError, PositionError, RulesError
 from cassino.players import View
 from cassino.scoring import red_card_points, used_categories
-from conftest import make_state, notations, position_dict
+from conftest import ids, make_state, notations, position_dict
 
 BD = "bella_donna"
 
 
 def state(hands: list[str], table: str, **kw: Any) -> Any:
     return make_state(hands, table, system=BD, **kw)
-
-
-def ids(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 # -- preset and options -----------------------------------------------------------------------
