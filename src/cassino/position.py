@@ -403,42 +403,22 @@ class Position:
         if self.defaults:
             if not r.michigan:
                 raise PositionError("defaults are the fines of opt_michigan: they need michigan=true")
-            if len(self.defaults) != r.num_teams or any(
-                not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in self.defaults
-            ):
-                raise PositionError(f"defaults must be {r.num_teams} non-negative counts, one per team")
-            if not any(self.defaults):
-                raise PositionError("defaults of all zeros must be left out")
+            _check_counts("defaults", self.defaults, r.num_teams, "team")
         if self.mulles:
             if not r.mulle_points:
                 raise PositionError("mulles count the Mulle captures of Mulle: they need mulle_points")
-            if len(self.mulles) != r.num_teams or any(
-                not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in self.mulles
-            ):
-                raise PositionError(f"mulles must be {r.num_teams} non-negative counts, one per team")
-            if not any(self.mulles):
-                raise PositionError("mulles of all zeros must be left out")
+            _check_counts("mulles", self.mulles, r.num_teams, "team")
         if self.esun_owed:
             if r.esun_penalty != "unless_creator_took":
                 raise PositionError(
                     "esun_owed counts the penalties of Esun piles an opponent took: it needs "
                     "esun_penalty=unless_creator_took"
                 )
-            if len(self.esun_owed) != n or any(
-                not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 255 for d in self.esun_owed
-            ):
-                raise PositionError(f"esun_owed must be {n} counts from 0 to 255, one per seat")
-            if not any(self.esun_owed):
-                raise PositionError("esun_owed of all zeros must be left out")
+            _check_counts("esun_owed", self.esun_owed, n, "seat", 255)
         if self.bonuses:
             if r.fixxa_stoppa == "none":
                 raise PositionError("bonuses are Bella Donna's Fixxa and Stoppa points: they need fixxa_stoppa")
-            if len(self.bonuses) != r.num_teams or any(
-                not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 255 for d in self.bonuses
-            ):
-                raise PositionError(f"bonuses must be {r.num_teams} counts from 0 to 255, one per team")
-            if not any(self.bonuses):
-                raise PositionError("bonuses of all zeros must be left out")
+            _check_counts("bonuses", self.bonuses, r.num_teams, "team", 255)
         if self.fixxa is not None:
             if r.fixxa_stoppa == "none":
                 raise PositionError("fixxa is Bella Donna's card trailed last (fixxa_stoppa)")
@@ -689,19 +669,11 @@ class Position:
         else:
             order = tuple(t for t in range(nteams) for _ in range(sweeps[t]))
         scores = tuple(_ints(data.get("scores", [0] * nteams), "scores"))
-        defaults = tuple(_ints(data.get("defaults", []), "defaults"))
-        if not any(defaults):
-            defaults = ()
-        mulles = tuple(_ints(data.get("mulles", []), "mulles"))
-        if not any(mulles):
-            mulles = ()
-        esun_owed = tuple(_ints(data.get("esun_owed", []), "esun_owed"))
-        if not any(esun_owed):
-            esun_owed = ()
+        defaults = _counts(data, "defaults")
+        mulles = _counts(data, "mulles")
+        esun_owed = _counts(data, "esun_owed")
         chance = data.get("chance")
-        bonuses = tuple(_ints(data.get("bonuses", []), "bonuses"))
-        if not any(bonuses):
-            bonuses = ()
+        bonuses = _counts(data, "bonuses")
         fixxa = None if data.get("fixxa") is None else parse_card(data["fixxa"])
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
@@ -1026,6 +998,26 @@ def _mask(codes: list[Any], name: str) -> int:
             raise PositionError(f"card {card_code(c)} appears twice ({name} and {name})")
         m |= 1 << c
     return m
+
+
+def _counts(data: dict[str, Any], key: str) -> tuple[int, ...]:
+    """An optional count field of position JSON (defaults, mulles, esun_owed, bonuses): all
+    zeros and an absent field are the same, the empty tuple."""
+    counts = tuple(_ints(data.get(key, []), key))
+    return counts if any(counts) else ()
+
+
+def _check_counts(name: str, values: tuple[int, ...], size: int, per: str, most: int | None = None) -> None:
+    """A count field of a position: ``size`` integers (one per ``per``) from 0 (to ``most``),
+    not all zeros (written as an absent field)."""
+    if len(values) != size or any(
+        not isinstance(d, int) or isinstance(d, bool) or d < 0 or (most is not None and d > most)
+        for d in values
+    ):
+        bound = "non-negative counts" if most is None else f"counts from 0 to {most}"
+        raise PositionError(f"{name} must be {size} {bound}, one per {per}")
+    if not any(values):
+        raise PositionError(f"{name} of all zeros must be left out")
 
 
 def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Build:

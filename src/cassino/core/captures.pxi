@@ -2107,10 +2107,7 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     # (an Esun of several groups may split in more than one way, or be taken by two values)
     wr = 0
     for r in range(buf.n):
-        if wr and buf.moves[r].card == buf.moves[wr - 1].card and (
-                buf.moves[r].kind == buf.moves[wr - 1].kind) and (
-                buf.moves[r].takes == buf.moves[wr - 1].takes) and (
-                buf.moves[r].value == buf.moves[wr - 1].value):
+        if wr and cmp_moves(&buf.moves[wr - 1], &buf.moves[r]) == 0:
             continue
         buf.moves[wr] = buf.moves[r]
         wr += 1
