@@ -309,8 +309,15 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
             return self._pseudo_callabra(only)
         if self.rules.declarations:
             return self._pseudo_diloti(only, kinds)
-        if self.rules.pile_access == "steal_pile":
+        if self.rules.pile_access == "steal_pile" and self.rules.capture_extent != "single_group":
             return self._pseudo_bundles(only)
+        if self.rules.pile_access == "steal_pile":
+            # Bella Donna Halliel (docs/rules.md §3.34): one-group captures, and pile steals
+            out = self._pseudo_plain(only, kinds)
+            if kinds is None or STEAL in kinds:
+                for p in bits(self._playable(only)):
+                    out.extend(self._steals(p))
+            return out
         if self.rules.jokers:
             return self._with_jokers(self._pseudo_plain(only, kinds))
         return self._pseudo_plain(only, kinds)
@@ -785,6 +792,12 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
                 if t != team and pile and not sum(1 << c for c in pile) & ~m.takes:
                     taken.extend(pile)
                     self.piles[t] = []
+                    if r.steal_bonuses == "travel":
+                        # (Halliel, AMB-93 option: the pile's Fixxa and Stoppa points go with it)
+                        bonuses = list(self.bonuses)   # (a new list: snapshots share the old)
+                        bonuses[team] = min(255, bonuses[team] + bonuses[t])
+                        bonuses[t] = 0
+                        self.bonuses = bonuses
             if m.takes & self.loose:
                 self.last_capturer = seat
             self.loose &= ~m.takes
@@ -895,7 +908,17 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
 
     # -- search ----------------------------------------------------------------------------
     def perft(self, depth: int) -> int:
-        """Number of move sequences of length ``depth``; a finished hand is a leaf."""
+        """Number of move sequences of length ``depth``; a finished hand is a leaf.
+
+        The walk runs on a clone, so Ctrl-C (KeyboardInterrupt) leaves this state as it was
+        wherever it lands, even inside a push or a pop."""
+        if depth <= 0 or self.is_over:
+            return 1
+        if depth == 1:
+            return len(self._legal_with_reasons()[0])
+        return self.clone()._perft(depth)
+
+    def _perft(self, depth: int) -> int:
         if depth <= 0 or self.is_over:
             return 1
         moves = self._legal_with_reasons()[0]
@@ -904,10 +927,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
         total = 0
         for m in moves:
             self._push_unchecked(m)
-            try:
-                total += self.perft(depth - 1)
-            finally:  # Ctrl-C (KeyboardInterrupt) leaves the state as it was
-                self.pop()
+            total += self._perft(depth - 1)
+            self.pop()
         return total
 
     def playout(self, seed: int) -> HandScore:
