@@ -253,7 +253,7 @@ def test_mechanics_are_data_of_the_presets():
         "mokki": {"finnish_kasino"},
         "declarations": {"diloti", "diloti_four_player"},
         "elewenjewe": {"elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"},
-        "bella_donna": {"bella_donna"},
+        "bella_donna": {"bella_donna", "bella_donna_halliel"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -311,6 +311,7 @@ def test_implemented_systems():
         "shaniss",
         "stealing_bundles",
         "bella_donna",
+        "bella_donna_halliel",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -326,7 +327,7 @@ def test_implemented_systems():
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
         "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
-        "elewenjewe_five_player", "bella_donna")],
+        "elewenjewe_five_player", "bella_donna", "bella_donna_halliel")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

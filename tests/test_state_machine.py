@@ -861,6 +861,15 @@ class BellaDonnaStackMachine(BellaDonnaMachine):
     options = {"fixxa_stoppa": "stack"}  # noqa: RUF012
 
 
+# docs/rules.md §3.34: Bella Donna Halliel, pile captures (AMB-93 and its option)
+class BellaDonnaHallielMachine(KontsinaMachine):
+    system = "bella_donna_halliel"
+
+
+class BellaDonnaHallielTravelMachine(BellaDonnaHallielMachine):
+    options = {"steal_bonuses": "travel"}  # noqa: RUF012
+
+
 # docs/rules.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
 class DilotiMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -1049,6 +1058,8 @@ STATE_MACHINES = [
     ElewenjeweEsunYorubaMachine,
     BellaDonnaMachine,
     BellaDonnaStackMachine,
+    BellaDonnaHallielMachine,
+    BellaDonnaHallielTravelMachine,
 ]
 
 
@@ -1122,6 +1133,7 @@ GAME_SETUPS = [
     ("elewenjewe_professional", {"final_tie": "more_hands", "match_hands": 1}),
     ("elewenjewe_professional", {"esun": True, "match_hands": 1}),
     ("bella_donna", {"target": 40}),
+    ("bella_donna_halliel", {"target": 40, "steal_bonuses": "travel"}),
 ]
 
 

@@ -211,6 +211,7 @@ cdef struct Params:
     int esun_random          # ... esun_penalty_card=random (Hot.chance)
     int red_cards            # Bella Donna: red honours 2, red 2-9 1 (red_card_points)
     int fixxa                # ... fixxa_stoppa: 0 none, 1 once, 2 stack (Hot.fixxa1, Hot.bonus)
+    int bonus_travel         # ... steal_bonuses=travel (Halliel, AMB-93): a steal takes the bonus
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

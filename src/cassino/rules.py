@@ -57,6 +57,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "esun_penalty": ("on_table", "unless_creator_took"),
     "esun_penalty_card": ("top", "random"),
     "fixxa_stoppa": ("none", "once", "stack"),
+    "steal_bonuses": ("stay", "travel"),
     "turn_structure": ("simple",),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
@@ -115,6 +116,7 @@ _CALLABRA = "callabra"
 _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
 _BELLA = "bella_donna"
+_HALLIEL = "bella_donna_halliel"
 _FINNISH = "finnish_kasino"
 # the parameters that make Diloti (docs/rules.md §3.17, §3.18); its options are the ambiguities
 # AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
@@ -211,6 +213,11 @@ _FIXED: dict[str, dict[str, Any]] = {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "red_card_points": True,
     },
+    _HALLIEL: {
+        "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
+        "sweeps": False, "capture_extent": "single_group", "red_card_points": True,
+        "pile_access": "steal_pile",
+    },
 }
 _FIXED_WHY = {
     ("cassino_partnership", "teams"): ": two partnerships of two, partners sitting opposite",
@@ -295,13 +302,19 @@ _FIXED_WHY = {
     (_ELEWE[1], "players"): ": the professional game is for two players",
     (_ELEWE[1], "jokers"): ": the professional game has no jokers",
     (_ELEWE[2], "players"): ": the five-player game (two to six: elewenjewe_amateur)",
-    (_BELLA, "players"): ": Bella Donna is a two-player game",
-    (_BELLA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.33)",
-    (_BELLA, "match_mode"): ": a card takes a card of its rank",
-    (_BELLA, "build_kinds"): ": there is no building in Bella Donna",
-    (_BELLA, "sweeps"): ": a capture that clears the table is a Stoppa (fixxa_stoppa)",
-    (_BELLA, "capture_extent"): ": a play takes one loose card of its rank or one sum group",
-    (_BELLA, "red_card_points"): ": red cards score (honours 2, 2-9 1)",
+    **{
+        (sid, name): why for sid in (_BELLA, _HALLIEL) for name, why in (
+            ("players", ": Bella Donna is a two-player game"),
+            ("card_values", ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.33)"),
+            ("match_mode", ": a card takes a card of its rank"),
+            ("build_kinds", ": there is no building in Bella Donna"),
+            ("sweeps", ": a capture that clears the table is a Stoppa (fixxa_stoppa)"),
+            ("capture_extent", ": a play takes one loose card of its rank or one sum group"),
+            ("red_card_points", ": red cards score (honours 2, 2-9 1)"),
+        )
+    },
+    (_HALLIEL, "pile_access"): ": a card of the rank of the opponent's top card takes his whole "
+    "pile (docs/rules.md §3.34)",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -497,6 +510,10 @@ class Rules:
     # table (Stoppa), "once" when both (AMB-92), "stack" +2
     red_card_points: bool = False
     fixxa_stoppa: str = "none"
+    # Bella Donna Halliel (docs/rules.md §3.34): pile_access=steal_pile with Bella Donna's
+    # captures; steal_bonuses, whether the Fixxa and Stoppa points of a stolen pile stay with
+    # the player who earned them (AMB-93) or travel with the cards to the thief
+    steal_bonuses: str = "stay"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -607,6 +624,12 @@ class Rules:
             raise RulesError(f"{name} is a Bella Donna rule (bella_donna: docs/rules.md §3.33)")
         if "bella_donna" in self.mechanics and self.fixxa_stoppa == "none":
             raise RulesError("Bella Donna scores the Fixxa and the Stoppa: fixxa_stoppa=once or stack (AMB-92)")
+        if self.steal_bonuses != "stay" and not (
+                "bella_donna" in self.mechanics and self.pile_access == "steal_pile"):
+            raise RulesError(
+                "steal_bonuses is a Bella Donna Halliel rule: the Fixxa and Stoppa points of "
+                "stolen piles (bella_donna with pile_access=steal_pile, AMB-93)"
+            )
         if self.tie_hand_target < 0:
             raise RulesError(f"tie_hand_target must be 0 or more, not {self.tie_hand_target}")
         if self.target < 1:
@@ -776,6 +799,16 @@ class Rules:
         if self.steal_and_capture and not steal:
             raise RulesError("steal_and_capture applies only with pile_access=steal_pile")
         if not steal:
+            return
+        if "bella_donna" in self.mechanics:
+            # Bella Donna Halliel (docs/rules.md §3.34): Bella Donna's one-group captures, and
+            # a pile steal replaces the turn's table capture (AMB-93)
+            if self.steal_and_capture or self.deal_singles:
+                name = "steal_and_capture" if self.steal_and_capture else "deal_singles"
+                raise RulesError(
+                    f"{name}=true is a Stealing Bundles rule, not one of Bella Donna Halliel "
+                    "(a pile steal replaces the table capture, AMB-93)"
+                )
             return
         clash = {
             "build_kinds": self.build_kinds != "none", "sum_groups": self.sum_groups != "none",
@@ -1647,7 +1680,23 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "table_cards": 4, "deal_order": "whole_hands_then_table",
             },
         ),
-        _info("bella_donna_halliel", "Bella Donna Halliel", "2", "3.34", "Bella Donna with whole-pile steals."),
+        SystemInfo(
+            "bella_donna_halliel", "Bella Donna Halliel", "2",
+            "Bella Donna with one face-up pile each, the capturing card on top: a card of the "
+            "rank of the opponent's top card may take his whole pile instead of capturing "
+            "from the table, which earns no Fixxa, Stoppa or last capture.",
+            True, "3.34",
+            {
+                "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
+                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+                "capture_extent": "single_group", "combine_match_and_sum": False,
+                "most_cards_points": 0, "card_points": False, "sweeps": False,
+                "red_card_points": True, "fixxa_stoppa": "once", "target": 150,
+                "end_check": "compare_totals", "final_tie": "more_hands", "hand_size": 4,
+                "table_cards": 4, "deal_order": "whole_hands_then_table",
+                "pile_access": "steal_pile",
+            },
+        ),
         _info("laugh_and_lie_down", "Laugh and Lie Down", "5", "3.35", "Compulsory captures or lie down; chips."),
         _info("laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4", "3.36", "Four-player Laugh and Lie Down."),
     ]

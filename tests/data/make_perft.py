@@ -464,6 +464,17 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      (1, 2, 3, 4, 5, 6, 7)),
     ("bella_donna with fixxa_stoppa=stack (AMB-92 option): random play, seed 99 after 9 plies",
      played(99, 9, 2, "bella_donna", fixxa_stoppa="stack"), (1, 2, 3, 4, 5)),
+    ("bella_donna_halliel: opening deal, seed 100",
+     new_hand("bella_donna_halliel", seed=100).to_position(), (1, 2, 3, 4, 5)),
+    ("bella_donna_halliel: pile captures by the rank of the opponent's top card (AMB-93), "
+     "one-group captures and a Fixxa, across a deal",
+     pos(["9H 7C KD", "KS 4C 2D"], ["5D 2C 3H 9S"], system="bella_donna_halliel",
+         last_capturer=1, stock="9D AS 2S 3S 4S 5S 6S 8S", extra={"fixxa": "9S"}),
+     (1, 2, 3, 4, 5, 6, 7)),
+    ("bella_donna_halliel with steal_bonuses=travel (AMB-93 option) and fixxa_stoppa=stack: "
+     "random play, seed 101 after 10 plies",
+     played(101, 10, 3, "bella_donna_halliel", steal_bonuses="travel", fixxa_stoppa="stack"),
+     (1, 2, 3, 4, 5)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "

@@ -1701,8 +1701,16 @@ cdef uint64_t single_group_moves(Core* c, MoveBuf* buf) noexcept nogil:
     return total
 
 cdef int gen_single_group(Core* c, MoveBuf* buf) noexcept nogil:
-    """The moves of capture_extent=single_group in canonical order; -1 on overflow."""
+    """The moves of capture_extent=single_group in canonical order; -1 on overflow. With
+    pile_access=steal_pile (Bella Donna Halliel, docs/rules.md §3.34), also the steals of
+    emit_steals."""
+    cdef mask_t m
     single_group_moves(c, buf)
+    if c.p.steal:
+        m = c.h.hands[c.h.to_move]
+        while m:
+            emit_steals(c, buf, cas_ctz(m), 0)
+            m &= m - 1
     if buf.overflow:
         return -1
     sort_moves(buf.moves, buf.n)
@@ -1916,13 +1924,23 @@ cdef uint64_t count_listed(Core* c) noexcept nogil:
     free(buf.moves)
     return <uint64_t>n if n > 0 else 0
 
+cdef void emit_steals(Core* c, MoveBuf* buf, int p, mask_t same) noexcept nogil:
+    """pile_access=steal_pile: hand card p's steals of each other team's whole pile whose top
+    card has its rank (steal_and_capture: also with the loose cards ``same`` of its rank)."""
+    cdef int me = c.p.team_of[c.h.to_move]
+    cdef int t
+    for t in range(c.p.nteams):
+        if t != me and c.h.bundles[t] and c.h.tops[t] // 4 == p // 4:
+            emit(buf, p, K_STEAL, c.h.bundles[t], 0)
+            if c.p.steal_both and same:
+                emit(buf, p, K_STEAL, c.h.bundles[t] | same, 0)
+
 cdef int gen_bundles(Core* c, MoveBuf* buf) noexcept nogil:
     """Stealing Bundles (pile_access=steal_pile, docs/rules.md §3.31, AMB-85), before
     filter_moves: per hand card the trail, the capture of every loose card of its rank, and
     the steal of each other team's bundle whose top card has its rank (steal_and_capture:
     also with those loose cards); canonical order."""
-    cdef int me = c.p.team_of[c.h.to_move]
-    cdef int p, t
+    cdef int p
     cdef mask_t m = c.h.hands[c.h.to_move], same
     while m:
         p = cas_ctz(m)
@@ -1930,11 +1948,7 @@ cdef int gen_bundles(Core* c, MoveBuf* buf) noexcept nogil:
         emit(buf, p, K_TRAIL, 0, 0)
         if same:
             emit(buf, p, K_CAPTURE, same, 0)
-        for t in range(c.p.nteams):
-            if t != me and c.h.bundles[t] and c.h.tops[t] // 4 == p // 4:
-                emit(buf, p, K_STEAL, c.h.bundles[t], 0)
-                if c.p.steal_both and same:
-                    emit(buf, p, K_STEAL, c.h.bundles[t] | same, 0)
+        emit_steals(c, buf, p, same)
         m &= m - 1
     if buf.overflow:
         return -1
@@ -2137,10 +2151,10 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
         return gen_multi(c, buf)     # a card with two values in play (core/multi.pxi)
     if c.p.callabra:
         return gen_callabra(c, buf)
+    if c.p.single_group:
+        return gen_single_group(c, buf)     # (with Halliel's pile steals)
     if c.p.steal:
         return gen_bundles(c, buf)
-    if c.p.single_group:
-        return gen_single_group(c, buf)
     if c.p.rank_pairs and pairs_needed(c):
         return gen_pairs(c, buf)
     if c.p.diloti:

@@ -430,6 +430,11 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
             if i != team and c.h.bundles[i] and (c.h.bundles[i] & ~m.takes) == 0:
                 c.h.bundles[i] = 0
                 c.h.pile_len[i] = 0
+                if c.p.bonus_travel:
+                    # (Halliel, steal_bonuses=travel: the pile's Fixxa and Stoppa points go with it)
+                    target = c.h.bonus[team] + c.h.bonus[i]
+                    c.h.bonus[team] = <uint8_t>(target if target < 255 else 255)
+                    c.h.bonus[i] = 0
         if m.takes & c.h.loose:
             c.h.last_capturer = <int8_t>seat
         c.h.loose &= ~m.takes

@@ -49,6 +49,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.esun_random = 1 if rules.esun_penalty_card == "random" else 0
     p.red_cards = 1 if rules.red_card_points else 0
     p.fixxa = ("none", "once", "stack").index(rules.fixxa_stoppa)
+    p.bonus_travel = 1 if rules.steal_bonuses == "travel" else 0
     p.joker_mask = <mask_t>(rules.deck_mask & (((1 << rules.jokers) - 1) << 104))
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,

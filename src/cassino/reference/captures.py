@@ -273,20 +273,27 @@ class Captures(StateBase):
         """Per hand card: the trail, the capture of every loose card of its rank, and the steal
         of each other team's bundle whose top card has its rank (steal_and_capture: also
         with those loose cards)."""
-        r = self.rules
-        me = r.team_of(self.to_move)
         out: list[Move] = []
         for p in bits(self._playable(only)):
             same = self.loose & rank_mask(card_rank(p))
             out.append(Move(p, TRAIL))
             if same:
                 out.append(Move(p, CAPTURE, same))
-            for t, pile in enumerate(self.piles):
-                if t != me and pile and card_rank(pile[-1]) == card_rank(p):
-                    bundle = sum(1 << c for c in pile)
-                    out.append(Move(p, STEAL, bundle))
-                    if r.steal_and_capture and same:
-                        out.append(Move(p, STEAL, bundle | same))
+            out.extend(self._steals(p, same))
+        return out
+
+    def _steals(self, p: int, same: int = 0) -> list[Move]:
+        """The steals by hand card ``p`` of each other team's whole pile whose top card has
+        its rank (steal_and_capture: also with the loose cards ``same`` of its rank); Stealing
+        Bundles and Bella Donna Halliel (docs/rules.md §3.34)."""
+        out: list[Move] = []
+        me = self.rules.team_of(self.to_move)
+        for t, pile in enumerate(self.piles):
+            if t != me and pile and card_rank(pile[-1]) == card_rank(p):
+                bundle = sum(1 << c for c in pile)
+                out.append(Move(p, STEAL, bundle))
+                if self.rules.steal_and_capture and same:
+                    out.append(Move(p, STEAL, bundle | same))
         return out
 
     def _steal_reason(self, m: Move) -> str:
