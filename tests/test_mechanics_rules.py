@@ -86,7 +86,7 @@ def test_presets_are_registered():
         ("tablanette", {"sweeps": True, "five_of_spades_sweep": True}, r"cannot be combined"),
         ("tablanette", {"picture_points": -1}, r"between 0 and 100"),
         ("cassino_standard", {"build_kinds": "esun"}, r"module opt_esun: esun=true"),
-        ("cassino_standard", {"build_kinds": "zwickern_stack"}, r"not implemented yet"),
+        ("cassino_standard", {"build_kinds": "zwickern_stack"}, r"Zwickern rule"),
     ],
 )
 def test_impossible_options_are_rejected(system, options, message):

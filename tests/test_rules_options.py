@@ -254,6 +254,7 @@ def test_mechanics_are_data_of_the_presets():
         "declarations": {"diloti", "diloti_four_player"},
         "elewenjewe": {"elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"},
         "bella_donna": {"bella_donna", "bella_donna_halliel"},
+        "zwickern": {"zwickern"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -310,6 +311,7 @@ def test_implemented_systems():
         "elewenjewe_five_player",
         "shaniss",
         "stealing_bundles",
+        "zwickern",
         "bella_donna",
         "bella_donna_halliel",
     ]
@@ -327,7 +329,7 @@ def test_implemented_systems():
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
         "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
-        "elewenjewe_five_player", "bella_donna", "bella_donna_halliel")],
+        "elewenjewe_five_player", "zwickern", "bella_donna", "bella_donna_halliel")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

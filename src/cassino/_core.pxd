@@ -136,6 +136,7 @@ cdef struct Params:
     int card_points          # most spades, 10D, 2S and the aces score
     int spade_points         # Spade Cassino: 0 none, 1 inclusive, 2 additive (AMB-24)
     int seven_diamonds       # Diamond Cassino: points of the 7D
+    int seven_spades         # Zwickern: points of the 7S
     int aces_all_four        # Diamond Cassino: the aces score only as a set of four
     int cards_tie_spades     # Portuguese: a tie for cards goes to the side with most spades
     int all_eleven_bonus     # opt_all_eleven=bonus: +1 to a team with all 11 base points
@@ -212,6 +213,13 @@ cdef struct Params:
     int red_cards            # Bella Donna: red honours 2, red 2-9 1 (red_card_points)
     int fixxa                # ... fixxa_stoppa: 0 none, 1 once, 2 stack (Hot.fixxa1, Hot.bonus)
     int bonus_travel         # ... steal_bonuses=travel (Halliel, AMB-93): a steal takes the bonus
+    # Zwickern (docs/rules.md §3.32, core/zwickern.pxi): its generator gen_zwickern, its
+    # jokers (played as 2-14; loose: any value in a group with zw_any, joker_values=any), the
+    # holding rule of its stacks (holding_invariant, AMB-88 option)
+    int zwickern
+    mask_t zw_jokers
+    int zw_any
+    int zw_hold
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

@@ -25,6 +25,8 @@ action id          name        meaning
                                ``v`` from 1 to ``max_value``
 ``F + 5 + max``    STEAL       finish: take the bundle (and loose cards) of the takes
                                (Stealing Bundles; only where a system has steals)
+``D + v - 2``      DECLARE(v)  finish: capture the takes with a joker played as ``v``,
+                               2 to 14 (Zwickern with jokers; ``D`` follows the rest)
 =================  ==========  ======================================================
 
 ``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
@@ -82,7 +84,8 @@ class ActionSpace:
     Esun's value is its cards' total, so ``max_value`` is the deck's numeric total (220).
     """
 
-    __slots__ = ("alt", "finish", "max_value", "num_actions", "num_ids", "rules", "steal", "take")
+    __slots__ = ("alt", "declare", "finish", "max_value", "num_actions", "num_ids", "rules",
+                 "steal", "take")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -99,6 +102,11 @@ class ActionSpace:
         steals = rules.pile_access == "steal_pile"
         self.steal = self.finish + 5 + self.max_value if steals else -1
         self.num_actions = self.finish + 5 + self.max_value + (1 if steals else 0)
+        # Zwickern's jokers are played as a value: their captures finish with DECLARE(v)
+        self.declare = -1
+        if rules.jokers and "zwickern" in rules.mechanics:
+            self.declare = self.num_actions
+            self.num_actions += 13
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.rules.system!r}, num_actions={self.num_actions})"
@@ -129,6 +137,11 @@ class ActionSpace:
                                            "its second value")
                     seq.append(self.alt + c)
             seq.append(self.finish + 4 + move.value)
+        elif kind == MoveKind.CAPTURE and move.value:
+            if self.declare < 0 or not 2 <= move.value <= 14:
+                raise CassinoError(f"{move} declares a joker's value, which "
+                                   f"{self.rules.system} has no action for")
+            seq.append(self.declare + move.value - 2)
         elif kind == MoveKind.STEAL:
             if self.steal < 0:
                 raise CassinoError(f"{move} steals a bundle, which {self.rules.system} has no "
@@ -150,8 +163,11 @@ class ActionSpace:
             raise IllegalMoveError("an empty action sequence is no move")
         *body, last = actions
         f = last - self.finish
+        declared = 0
         if last == self.steal >= 0:
             f = -1     # (STEAL: after the builds)
+        elif 0 <= self.declare <= last < self.declare + 13:
+            f, declared = CAPTURE, last - self.declare + 2    # (a joker played as a value)
         elif not 0 <= f < 5 + self.max_value:
             raise IllegalMoveError(f"a sequence must end with a finish action, not {last}")
         if f == PASS:
@@ -185,11 +201,12 @@ class ActionSpace:
         if f == TWO_CARD:
             ranks = [_first_value(c) for c in range(takes.bit_length()) if takes >> c & 1]
             return Move(card, MoveKind.TWO_CARD, takes, max(ranks) if ranks else 0)
-        return Move(card, MoveKind.TRAIL if f == TRAIL else MoveKind.CAPTURE, takes, 0)
+        return Move(card, MoveKind.TRAIL if f == TRAIL else MoveKind.CAPTURE, takes, declared)
 
     def describe(self, action: int) -> str:
         """What ``action`` means: ``play 7H``, ``take 7H``, ``7H at 14``, ``trail``,
-        ``capture``, ``two-card capture``, ``pluck``, ``pass``, ``build 9`` or ``steal``."""
+        ``capture``, ``two-card capture``, ``pluck``, ``pass``, ``build 9``, ``steal`` or
+        ``capture as 9`` (a Zwickern joker)."""
         if not isinstance(action, int) or not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"no action {action!r} (ids 0-{self.num_actions - 1})")
         n = self.num_ids
@@ -202,6 +219,8 @@ class ActionSpace:
             return f"{card_code(c)} at {self.rules.second_value(c) or 'its second value'}"
         if action == self.steal:
             return "steal"
+        if self.declare >= 0 and action >= self.declare:
+            return f"capture as {action - self.declare + 2}"
         f = action - self.finish
         if f >= 5:
             return f"build {f - 4}"

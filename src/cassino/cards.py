@@ -245,7 +245,7 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < NUM_CARDS_DOUBLE and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < NUM_IDS and bool(self.mask >> card & 1)
 
     def __int__(self) -> int:
         return self.mask

@@ -320,7 +320,7 @@ class ExpertPlayer(GreedyPlayer):
             return ws           # three or more teams: the races are not two-sided
         cards_won = view.pile_sizes
         cards_open = (r.most_cards_points or r.two_card_capture) and all(
-            2 * n <= r.num_ids for n in cards_won
+            2 * n <= r.deck_size for n in cards_won
         )
         spades_open = True
         spade_race = bool(r.card_points and r.most_spades_points)

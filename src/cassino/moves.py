@@ -52,7 +52,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .cards import CardSet, card_code, parse_card
+from .cards import FIRST_JOKER, CardSet, card_code, parse_card
 from .errors import CardError, NotationError
 
 __all__ = ["NO_CARD", "Move", "MoveKind"]
@@ -91,7 +91,8 @@ MAX_MOVE_VALUE = 255
 class Move:
     """A move: ``card`` played, ``kind``, ``takes`` (mask of table cards), ``value``.
 
-    ``value`` is the declared value of the resulting build, or 0 for trails and captures.
+    ``value`` is the declared value of the resulting build, or 0 for trails and captures
+    (a Zwickern joker's capture: the value it is played as, written ``X1:9x4C,5D``).
     ``fixed`` (build kinds only) lists, by card, the multi-valued cards the move places in
     the pile at a value other than their first (Royal ace 14, Buckeye 10D 11).
     Moves order by ``(card, kind, takes, value, fixed)``, the order of ``legal_moves()``.
@@ -129,6 +130,14 @@ class Move:
             _check_two_card(self)
         elif self.kind == MoveKind.STEAL and (not self.takes or self.value or self.fixed):
             raise NotationError("a steal takes a whole bundle (at least one card) and has no value")
+        elif self.kind == MoveKind.CAPTURE and self.value and not (
+                self.card >= FIRST_JOKER and 2 <= self.value <= 14):
+            raise NotationError(
+                "a capture has no value, but a Zwickern joker's: the value it is played as, "
+                f"2 to 14 (X1:9x4C,5D), not {card_code(self.card)}:{self.value}"
+            )
+        elif self.kind == MoveKind.TRAIL and self.value:
+            raise NotationError("a trail has no value")
 
     @classmethod
     def trail(cls, card: int) -> Move:
@@ -196,7 +205,7 @@ class Move:
         if self.kind == MoveKind.TRAIL:
             return code
         if self.kind == MoveKind.CAPTURE:
-            return f"{code}x{takes}"
+            return f"{code}:{self.value}x{takes}" if self.value else f"{code}x{takes}"
         if self.kind == MoveKind.TWO_CARD:
             return f"{code}&{card_code(self.second_card)}x{card_code(self.table_card)}"
         if self.kind == MoveKind.STEAL:
@@ -245,7 +254,10 @@ class Move:
                 takes = _parse_takes(rest, text)
                 if not takes:
                     raise NotationError(f"capture {text!r} takes no cards")
-                return cls(parse_card(head), MoveKind.CAPTURE, takes, 0)
+                head, colon, declared = head.partition(":")
+                if colon and not (declared.isascii() and declared.isdigit() and len(declared) <= 3):
+                    raise NotationError(f"bad declared value {declared!r} in {text!r}")
+                return cls(parse_card(head), MoveKind.CAPTURE, takes, int(declared) if colon else 0)
             if "+" in s:
                 head, _, rest = s.partition("+")
                 body, eq, val = rest.partition("=")

@@ -247,6 +247,8 @@ class Build:
 
     def groups_for(self, r: Rules) -> list[int]:
         """A canonical grouping of the build's cards under the card values of ``r``."""
+        if r.build_kinds == "zwickern_stack":
+            return [self.cards]   # (a Zwickern stack: one pile of its total, AMB-88)
         if not r.multi_valued:
             return self.groups()
         groups = value_partition(self.cards, self.value, card_values(self.cards, r, self.fixed))
@@ -514,7 +516,7 @@ class Position:
                 )
         if (
             r.last_size == r.hand_size and len(self.stock) % per_deal and not r.draw_refill
-            and r.deal_rest == "exact"
+            and r.deal_rest == "exact" and "zwickern" not in r.mechanics
         ):
             raise PositionError(
                 f"the stock holds {len(self.stock)} cards, not a multiple of one deal ({per_deal})"
@@ -888,7 +890,7 @@ class Position:
                     build: dict[str, Any] = {
                         "groups": [g.split("+") for g in body.split("|")],
                         "value": int(val),
-                        "owners": [int(o) for o in owners.split(".")],
+                        "owners": [int(o) for o in owners.split(".") if o],
                     }
                     if bang:
                         build["raised"] = [int(t) for t in raised.split(".")]
@@ -1020,7 +1022,45 @@ def _check_counts(name: str, values: tuple[int, ...], size: int, per: str, most:
         raise PositionError(f"{name} of all zeros must be left out")
 
 
+def _stack_from_dict(item: dict[str, Any], i: int, r: Rules) -> Build:
+    """A Zwickern stack (docs/rules.md §3.32, AMB-88): one group, no owner; _check_stack
+    checks its value."""
+    extra = sorted(set(item) - {"groups", "value", "owners"})
+    if extra:
+        raise PositionError(f"unknown field {extra[0]!r} in stack table[{i}] (Zwickern stacks "
+                            "have groups, value and owners [])")
+    value = item.get("value")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"stack table[{i}] value must be an integer")
+    groups = _list(item.get("groups"), f"table[{i}].groups")
+    if len(groups) != 1:
+        raise PositionError(f"stack table[{i}] is one pile: one group of its cards, not {len(groups)}")
+    cards = _mask(_list(groups[0], f"table[{i}].groups"), f"table[{i}]")
+    if _ints(item.get("owners", []), f"table[{i}].owners"):
+        raise PositionError(f"stack table[{i}] has owners, but Zwickern stacks belong to nobody (AMB-88)")
+    return Build(value=value, cards=cards, owners=0, multiple=False)
+
+
+def _check_stack(b: Build, r: Rules) -> None:
+    """A Zwickern stack: two or more cards, no owner, a value of at most 14 that is the total
+    of its cards with each joker worth 2 to 14 (docs/rules.md §3.32, AMB-87, AMB-88)."""
+    ids = _bits(b.cards) if isinstance(b.cards, int) and b.cards > 0 else []
+    if len(ids) < 2:
+        raise PositionError(f"a stack of {b.value} holds two or more cards")
+    if b.owners or b.multiple or b.fixed or b.raised:
+        raise PositionError(f"the stack of {b.value} belongs to nobody: no owners, multiple, fixed or raised")
+    jokers = sum(1 for c in ids if c >= 104)
+    total = sum(r.card_value(c) for c in ids if c < 104)
+    low, high = total + 2 * jokers, total + 14 * jokers
+    if not isinstance(b.value, int) or not low <= b.value <= min(high, r.build_max_value):
+        shown = str(total) if not jokers else f"{low} to {min(high, r.build_max_value)}"
+        raise PositionError(f"a stack of these cards is worth {shown}, not {b.value} "
+                            f"(a stack totals at most {r.build_max_value})")
+
+
 def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Build:
+    if r.build_kinds == "zwickern_stack":
+        return _stack_from_dict(item, i, r)
     for key in ("groups", "value", "owners"):
         if key not in item:
             raise PositionError(f"build table[{i}] is missing the field {key!r}")
@@ -1123,6 +1163,9 @@ def _check_build(b: Build, players: int, r: Rules) -> None:
         raise PositionError(f"only an Esun (opt_esun) is due a penalty, not the build of {b.value}")
     if r.esun:
         _check_esun(b, players, r)
+        return
+    if r.build_kinds == "zwickern_stack":
+        _check_stack(b, r)
         return
     if r.face_cards_all_four and isinstance(b.value, int) and b.is_face_build:
         # a natural face build (opt_face_cards_all_four): two or more cards of its rank

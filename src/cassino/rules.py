@@ -44,7 +44,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sum_groups": ("single", "multi", "none"),
     "capture_extent": ("free", "maximal", "single_group", "all_matches"),
     "builds_as_sum_components": ("no",),
-    "build_kinds": ("simple+multiple", "none", "declarations"),
+    "build_kinds": ("simple+multiple", "none", "declarations", "zwickern_stack"),
     "table_only_build": ("no",),
     "increase_who": ("any_simple", "opponent_only"),
     "augment_who": ("any", "own_team"),
@@ -73,7 +73,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "aces_mode": ("each", "all_four_only"),
     "game_end": ("target", "each_deals_twice", "one_hand", "hands_won", "fixed_hands"),
     "final_tie": ("more_hands", "shared"),
-    "card_values": ("standard", "royal", "ranked", "finnish"),
+    "card_values": ("standard", "royal", "ranked", "finnish", "zwickern"),
+    "joker_values": ("any", "match_only"),
     "mokki_cutoff_check": ("capture", "hand_end"),
     "most_spades_tie": ("none", "split_two"),
     "deal_rest": ("exact", "rotation", "even"),
@@ -88,7 +89,7 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "sum_groups": (),
     "capture_extent": ("single_type", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
-    "build_kinds": ("zwickern_stack",),
+    "build_kinds": (),
     "table_only_build": ("free_op", "turn"),
     "increase_who": ("not_own",),
     "augment_who": ("own_team_or_captured_same_turn",),
@@ -117,6 +118,7 @@ _SWEDISH = "swedish_kassino"
 _KONTSINA = "kontsina"
 _BELLA = "bella_donna"
 _HALLIEL = "bella_donna_halliel"
+_ZWICKERN = "zwickern"
 _FINNISH = "finnish_kasino"
 # the parameters that make Diloti (docs/rules.md §3.17, §3.18); its options are the ambiguities
 # AMB-42..51: capture_extent (all_matches | free), declarations_in_capture, augment_who
@@ -150,6 +152,10 @@ MECHANICS: dict[str, str] = {
     "docs/rules.md §3.17, §3.18)",
     "elewenjewe": "the fixed palette 9D JD QD KD, jokers that take the whole table (Ipalemo), "
     "cards set aside from the stock (docs/rules.md §3.26-§3.29, AMB-73 to AMB-81)",
+    "zwickern": "A 11, J 12, Q 13, K 14, jokers declared 2-14 when played (any value when "
+    "loose, AMB-87); ownerless stacks of a hand card on one loose card or stack, at most 14, "
+    "made only when nothing can be captured; 4 cards drawn when a hand runs out, and a player "
+    "out of cards with the stock gone drops out (docs/rules.md §3.32)",
     "bella_donna": "red cards score (honours 2, 2-9 1), and the Fixxa and Stoppa bonuses "
     "(docs/rules.md §3.33, AMB-92, AMB-94)",
 }
@@ -212,6 +218,10 @@ _FIXED: dict[str, dict[str, Any]] = {
     _BELLA: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "red_card_points": True,
+    },
+    _ZWICKERN: {
+        "teams": "individual", "deck": "standard52", "card_values": "zwickern",
+        "match_mode": "value", "build_kinds": "zwickern_stack", "sweeps": True,
     },
     _HALLIEL: {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
@@ -313,6 +323,12 @@ _FIXED_WHY = {
             ("red_card_points", ": red cards score (honours 2, 2-9 1)"),
         )
     },
+    (_ZWICKERN, "teams"): ": each plays for himself",
+    (_ZWICKERN, "deck"): ": 52 cards and the jokers (jokers=0, 2, 4 or 6)",
+    (_ZWICKERN, "card_values"): ": 2-10 pip, A 11, J 12, Q 13, K 14 (docs/rules.md §3.32)",
+    (_ZWICKERN, "match_mode"): ": a card takes cards of its value",
+    (_ZWICKERN, "build_kinds"): ": Zwickern builds ownerless stacks to 14 (AMB-88)",
+    (_ZWICKERN, "sweeps"): ": a Zwicker (sweep) scores (sweep_points, 3)",
     (_HALLIEL, "pile_access"): ": a card of the rank of the opponent's top card takes his whole "
     "pile (docs/rules.md §3.34)",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
@@ -514,6 +530,11 @@ class Rules:
     # captures; steal_bonuses, whether the Fixxa and Stoppa points of a stolen pile stay with
     # the player who earned them (AMB-93) or travel with the cards to the thief
     steal_bonuses: str = "stay"
+    # Zwickern (docs/rules.md §3.32, mechanic "zwickern"): joker_values, whether a loose
+    # joker counts as any value in a sum group as well as a match (AMB-87) or as a match only;
+    # seven_spades_points for the 7S (the 7D is seven_diamonds_points)
+    joker_values: str = "any"
+    seven_spades_points: int = 0
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -584,7 +605,7 @@ class Rules:
         if self.own_increase != "allowed" and self.increase_who != "any_simple":
             raise RulesError("own_increase applies only when a player may increase his own builds")
         self._check_finnish()
-        if self.card_values in ("royal", "finnish"):
+        if self.card_values in ("royal", "finnish", "zwickern"):
             if self.match_mode != "value":
                 raise RulesError(
                     f"card_values={self.card_values} gives every card a value: it needs match_mode=value"
@@ -618,6 +639,7 @@ class Rules:
                     "cards_scoring=difference replaces most_cards_points: set it to 0"
                 )
         self._check_bundles()
+        self._check_zwickern()
         self._check_elewenjewe()
         if "bella_donna" not in self.mechanics and (self.red_card_points or self.fixxa_stoppa != "none"):
             name = "red_card_points" if self.red_card_points else "fixxa_stoppa"
@@ -686,6 +708,8 @@ class Rules:
         last = self.players * self.last_size
         if self.deal_rest != "exact":
             pass  # (Mulle: the short last deal is checked by _check_mulle)
+        elif "zwickern" in self.mechanics:
+            pass  # (Zwickern: each player draws 4 when his hand runs out, no rounds)
         elif self.last_size == self.hand_size:
             if rest % per_deal:
                 raise RulesError(
@@ -827,6 +851,38 @@ class Rules:
         if self.leftovers_to not in ("nobody", "last_capturer"):
             raise RulesError("Stealing Bundles' leftovers go to nobody or the last capturer (AMB-86)")
 
+    def _check_zwickern(self) -> None:
+        """The Zwickern parameters (docs/rules.md §3.32, AMB-87 to AMB-91)."""
+        zw = "zwickern" in self.mechanics
+        own = {
+            "card_values": self.card_values == "zwickern",
+            "build_kinds": self.build_kinds == "zwickern_stack",
+            "joker_values": self.joker_values != "any",
+            "seven_spades_points": self.seven_spades_points != 0,
+        }
+        if not zw:
+            for name, used in own.items():
+                if used:
+                    raise RulesError(
+                        f"{name}={_opt_text(getattr(self, name))} is a Zwickern rule "
+                        "(zwickern: docs/rules.md §3.32)"
+                    )
+            return
+        if self.jokers not in (0, 2, 4, 6):
+            raise RulesError(f"Zwickern is played with 0, 2, 4 or 6 jokers, not {self.jokers}")
+        if self.joker_values != "any" and not self.jokers:
+            raise RulesError("joker_values applies only with jokers (jokers=2, 4 or 6)")
+        if not 0 <= self.seven_spades_points <= 100:
+            raise RulesError(f"seven_spades_points must be between 0 and 100, not {self.seven_spades_points}")
+        if self.compulsion not in ("player", "none"):
+            raise RulesError("Zwickern's compulsion is player (AMB-90) or none, not "
+                             f"{self.compulsion}")
+        if self.leftovers_to not in ("nobody", "last_capturer"):
+            raise RulesError("Zwickern's leftovers go to nobody (AMB-89) or the last capturer")
+        if self.game_end not in ("one_hand", "target"):
+            raise RulesError("a Zwickern game is one hand (AMB-91) or played to a target "
+                             "(game_end=target)")
+
     def _check_elewenjewe(self) -> None:
         """The Elewenjewe parameters (docs/rules.md §3.26-§3.29, §3.37, AMB-73 to AMB-81)."""
         own = {
@@ -839,6 +895,8 @@ class Rules:
             "game_end": self.game_end == "fixed_hands",
         }
         if "elewenjewe" not in self.mechanics:
+            if "zwickern" in self.mechanics:
+                own["jokers"] = False      # (Zwickern's jokers: _check_zwickern)
             for name, used in own.items():
                 if used:
                     raise RulesError(
@@ -882,7 +940,7 @@ class Rules:
             and not {"elewenjewe", "bella_donna"} & self.mechanics,
             "xeri_first_play": self.xeri_first_play != "counts",
             "redeal_layout": self.redeal_layout != "none",
-            "ace_points": self.ace_points != 0,
+            "ace_points": self.ace_points != 0 and "zwickern" not in self.mechanics,
             "declarations_in_capture": not self.declarations_in_capture,
             "obligation_no_declare": self.obligation_no_declare,
             "declaration_min_cards": self.declaration_min_cards != 1,
@@ -949,7 +1007,7 @@ class Rules:
                 )
         if self.seven_diamonds_points < 0:
             raise RulesError(f"seven_diamonds_points must be 0 or more, not {self.seven_diamonds_points}")
-        if self.seven_diamonds_points and self.deck != "short40":
+        if self.seven_diamonds_points and self.deck != "short40" and "zwickern" not in self.mechanics:
             raise RulesError("seven_diamonds_points is a Diamond Cassino rule (cassino_diamond)")
         if self.aces_mode != "each" and self.deck != "short40":
             raise RulesError("aces_mode=all_four_only is a Diamond Cassino rule (cassino_diamond)")
@@ -960,8 +1018,10 @@ class Rules:
         if self.game_end == "each_deals_twice" and self.system != "cassino_california":
             raise RulesError("game_end=each_deals_twice is the California Cassino ending")
         if self.game_end == "one_hand" and not (
-                self.two_card_capture or self.pile_access == "steal_pile"):
-            raise RulesError("game_end=one_hand is the Callabra ending, and Stealing Bundles'")
+                self.two_card_capture or self.pile_access == "steal_pile"
+                or "zwickern" in self.mechanics):
+            raise RulesError("game_end=one_hand is the Callabra ending, and Stealing Bundles' "
+                             "and Zwickern's")
         if self.game_end == "hands_won" and self.system != _KONTSINA:
             raise RulesError("game_end=hands_won is the Kontsina match (docs/rules.md §3.16)")
         if self.game_end == "hands_won":
@@ -1140,8 +1200,8 @@ class Rules:
 
     @property
     def deals_per_hand(self) -> int:
-        """Number of deals in one hand (cassino_draw: one, refilled by draws)."""
-        if self.draw_refill:
+        """Number of deals in one hand (cassino_draw and Zwickern: one, refilled by draws)."""
+        if self.draw_refill or "zwickern" in self.mechanics:
             return 1
         if self.deal_rest != "exact":
             rest = self.deck_size - self.table_cards - self.set_aside - self.players * self.hand_size
@@ -1156,7 +1216,7 @@ class Rules:
 
     def deal_number(self, stock: int) -> int:
         """Which deal of the hand (1 = the first) is being played with ``stock`` cards left."""
-        if self.draw_refill:
+        if self.draw_refill or "zwickern" in self.mechanics:
             return 1
         if not stock:
             return self.deals_per_hand
@@ -1169,7 +1229,7 @@ class Rules:
     def stock_ok(self, stock: int) -> bool:
         """Whether ``stock`` cards can be left between two deals of a hand (cassino_draw:
         any number, the stock shrinks by one a turn)."""
-        if not stock or self.draw_refill:
+        if not stock or self.draw_refill or "zwickern" in self.mechanics:
             return True
         if self.deal_rest != "exact":
             first = self.deck_size - self.table_cards - self.set_aside - self.players * self.hand_size
@@ -1189,6 +1249,8 @@ class Rules:
         if card >= 104:
             return 0   # (a joker: no value)
         rank = card % 52 // 4 + 1
+        if self.card_values == "zwickern":
+            return 11 if rank == 1 else rank + 1 if rank > 10 else rank   # A 11, J 12, Q 13, K 14
         return rank if rank <= 10 or self.card_values != "standard" else 0
 
     def second_value(self, card: int, *, on_table: bool = False) -> int:
@@ -1269,6 +1331,9 @@ class Rules:
         if options.get("michigan") is True and not self.michigan:
             # Michigan sweeps score 2 (AMB-19): sweeps on at 2 points, unless given
             options = {"sweeps": True, "sweep_points": 2, **options}
+        if "players" in options and "zwickern" in self.mechanics and "jokers" not in options:
+            # docs/rules.md §3.32: 6 jokers for 2 to 4 players, none for 5 or more
+            options = {**options, "jokers": 6 if options["players"] <= 4 else 0}
         if "jokers" in options and "elewenjewe" in self.mechanics and "set_aside" not in options:
             # the cards set aside make the deck deal out evenly (docs/rules.md §3.26-§3.28,
             # AMB-79): 2 with the jokers (five players: none, a last deal of 2), none without
@@ -1663,7 +1728,24 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "game_end": "one_hand", "final_tie": "shared",
             },
         ),
-        _info("zwickern", "Zwickern", "2-8", "3.32", "Jokers with declared values; stacks up to 14; Zwicker."),
+        SystemInfo(
+            "zwickern", "Zwickern", "2-8",
+            "A 11, J 12, Q 13, K 14 and 6 jokers of a declared value; matches and sums, "
+            "compulsory; ownerless stacks to 14; 4 drawn when a hand runs out; a Zwicker "
+            "(sweep) 3, 10D 10, aces 2, 7D and 7S 1, most cards 1; one hand.",
+            True, "3.32",
+            {
+                "player_range": (2, 8), "mechanics": frozenset({"zwickern"}),
+                "card_values": "zwickern", "match_mode": "value", "face_capture": "any",
+                "build_kinds": "zwickern_stack", "build_max_value": 14,
+                "unique_build_values": False, "obligation": "none", "holding_invariant": False,
+                "compulsion": "player", "jokers": 6, "sweeps": True, "sweep_points": 3,
+                "leftovers_to": "nobody", "card_points": False, "most_cards_points": 1,
+                "ace_points": 2, "good_ten_points": 10, "seven_diamonds_points": 1,
+                "seven_spades_points": 1, "game_end": "one_hand", "final_tie": "shared",
+                "hand_size": 4, "table_cards": 4, "deal_order": "hands_then_table",
+            },
+        ),
         SystemInfo(
             "bella_donna", "Bella Donna", "2",
             "A play takes one matching card or one sum group, never compulsory; red honours 2, "

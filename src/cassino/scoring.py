@@ -58,6 +58,7 @@ CATEGORIES = (
     "mulle",
     "red_cards",
     "fixxa_stoppa",
+    "seven_spades",
 )
 
 
@@ -84,6 +85,7 @@ _SINGLES = (
     ("ace_diamonds", parse_card("AD"), 1),
 )
 _SEVEN_DIAMONDS = parse_card("7D")
+_SEVEN_SPADES = parse_card("7S")
 _GOOD_TWO = parse_card("2C")
 _GOOD_TEN = parse_card("10D")
 _JACK_SPADES = parse_card("JS")
@@ -173,6 +175,10 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
         for t, m in enumerate(masks):
             if m >> _SEVEN_DIAMONDS & 1:
                 events.append(("seven_diamonds", t, rules.seven_diamonds_points))
+    if rules.seven_spades_points:
+        for t, m in enumerate(masks):   # (Zwickern, docs/rules.md §3.32)
+            if m >> _SEVEN_SPADES & 1:
+                events.append(("seven_spades", t, rules.seven_spades_points))
     return events
 
 
@@ -370,6 +376,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         out.append("pictures")
     if rules.seven_diamonds_points:
         out.append("seven_diamonds")
+    if rules.seven_spades_points:
+        out.append("seven_spades")
     if rules.spade_points != "none":
         out.append("spade_points")
     if rules.all_eleven == "bonus":

@@ -2147,6 +2147,8 @@ cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
     hand = c.h.hands[c.h.to_move]
     if hand == 0:
         return 0
+    if c.p.zwickern:
+        return gen_zwickern(c, buf)  # (core/zwickern.pxi)
     if c.p.nmulti and multi_position(c):
         return gen_multi(c, buf)     # a card with two values in play (core/multi.pxi)
     if c.p.callabra:

@@ -447,6 +447,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
             b.value = m.value
             b.owners = <uint8_t>(1 << seat)
             b.multiple = 1 if mask_sum(c, b.cards) // m.value >= 2 else 0
+            if c.p.zwickern:
+                b.owners = 0                # (a Zwickern stack belongs to nobody, AMB-88)
+                b.multiple = 0
             if c.p.face_builds and (FACE_MASK >> m.card) & 1:
                 b.multiple = 1          # a natural face build (Q on Q)
             b.alt = 0
@@ -468,7 +471,7 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
                 b.multiple = 1
             else:
                 b.value = m.value
-                b.owners = <uint8_t>(1 << seat)
+                b.owners = <uint8_t>(0 if c.p.zwickern else 1 << seat)
                 b.multiple = 0
     if c.p.fixxa:
         fixxa_stoppa(c, m, team)     # (Bella Donna, before the next deal)
@@ -476,6 +479,8 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
         # cassino_draw: the top stock card, after the play (holding checked before it)
         c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
         c.h.stock_pos += 1
+    if c.p.zwickern:
+        zw_refill(c, seat)           # (4 cards when the hand ran out)
     if c.p.rounds_to_5 and max_against(c) >= 3:
         end_early(c)
     elif c.p.pluck and c.h.phase == PH_START:

@@ -50,7 +50,13 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.red_cards = 1 if rules.red_card_points else 0
     p.fixxa = ("none", "once", "stack").index(rules.fixxa_stoppa)
     p.bonus_travel = 1 if rules.steal_bonuses == "travel" else 0
-    p.joker_mask = <mask_t>(rules.deck_mask & (((1 << rules.jokers) - 1) << 104))
+    jokers = rules.deck_mask & (((1 << rules.jokers) - 1) << 104)
+    p.zwickern = 1 if "zwickern" in rules.mechanics else 0
+    p.zw_jokers = <mask_t>jokers if p.zwickern else 0
+    p.zw_any = 1 if rules.joker_values == "any" else 0
+    p.zw_hold = 1 if p.zwickern and rules.holding_invariant else 0
+    # (Elewenjewe's jokers take the table, Ipalemo: Zwickern's are played as a value)
+    p.joker_mask = <mask_t>jokers if "elewenjewe" in rules.mechanics else 0
     p.table_cards = rules.table_cards
     p.deal_order = {"opponent_table_dealer": 0, "opponent_dealer_table": 1,
                     "hands_then_table": 2, "whole_hands_then_table": 3}[rules.deal_order]
@@ -104,6 +110,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.card_points = 1 if rules.card_points else 0
     p.spade_points = {"none": 0, "inclusive": 1, "additive": 2}[rules.spade_points]
     p.seven_diamonds = rules.seven_diamonds_points
+    p.seven_spades = rules.seven_spades_points
     p.aces_all_four = 1 if rules.aces_mode == "all_four_only" else 0
     p.cards_tie_spades = 1 if rules.cards_tie_spades else 0
     p.all_eleven_bonus = 1 if rules.all_eleven == "bonus" else 0
@@ -128,6 +135,9 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     if rules.card_values != "standard":        # royal, ranked, finnish: J 11, Q 12, K 13
         for i in range(min(p.nids, 104)):
             p.val[i] = i % 52 // 4 + 1
+    if p.zwickern:                             # A 11, J 12, Q 13, K 14
+        for i in range(min(p.nids, 104)):
+            p.val[i] = rules.card_value(i)
     for i in range(NCARDS):
         finnish = rules.card_values == "finnish" and i < p.nids
         p.hval[i] = rules.hand_value(i) if finnish else p.val[i]
@@ -167,7 +177,7 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     p.deal_singles = 1 if rules.deal_singles else 0
     p.cards_each = 1 if rules.cards_scoring == "each" else 0
     p.post_filter = 1 if (p.compel or p.steal or (p.all_matches and not p.diloti)
-                          or p.joker_mask or p.match_one or p.yoruba or p.esun) else 0
+                          or p.joker_mask or p.match_one or p.yoruba or p.esun or p.zwickern) else 0
     p.leftovers_nobody = 1 if rules.leftovers_to == "nobody" else 0
     p.cards_diff = 1 if rules.cards_scoring == "difference" else 0
     p.pick_ok = 1 if pick_params(p, rules) else 0

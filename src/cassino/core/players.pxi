@@ -534,7 +534,7 @@ cdef void expert_weights(Core* c, const double* ws) noexcept nogil:
     if c.p.nteams == 2:
         if c.p.most_cards_points or c.p.callabra:
             for t in range(2):
-                if 2 * pile_count(c, t) > c.p.nids:
+                if 2 * pile_count(c, t) > cas_popcount(c.p.deck_mask | c.p.palette):
                     cards_won = 1
         if c.p.card_points and c.p.most_spades_points:
             every = 0

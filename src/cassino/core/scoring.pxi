@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 21               # cassino.scoring.CATEGORIES
+    NCATS = 22               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
@@ -21,6 +21,7 @@ cdef enum:
     CAT_MULLE = 18
     CAT_RED_CARDS = 19
     CAT_FIXXA_STOPPA = 20
+    CAT_SEVEN_SPADES = 21
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
@@ -161,6 +162,8 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
             pts[t * NCATS + CAT_GOOD_TEN] = <int16_t>c.p.good_ten_points
         if c.p.seven_diamonds and (masks[t] >> 26) & 1:        # 7D
             pts[t * NCATS + CAT_SEVEN_DIAMONDS] = <int16_t>c.p.seven_diamonds
+        if c.p.seven_spades and (masks[t] >> 24) & 1:          # 7S (Zwickern)
+            pts[t * NCATS + CAT_SEVEN_SPADES] = <int16_t>c.p.seven_spades
         if c.p.spade_points:
             k = spades[t] + <int>((masks[t] >> 40) & 1)         # JS counts 2
             if c.p.spade_points == 2:

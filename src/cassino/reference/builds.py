@@ -151,6 +151,8 @@ class Builds(StateBase):
     def _violation(self, m: Move) -> str | None:
         """Why a structurally valid move is illegal here, or None."""
         r = self.rules
+        if "zwickern" in r.mechanics:
+            return None     # (Zwickern lists its legal moves alone; compulsion: _compelled)
         if r.declarations:
             return self._diloti_violation(m)
         if r.esun and m.kind == BUILD:

@@ -114,7 +114,7 @@ def _sweep_cards(rules: Rules) -> tuple[int, int]:
         cards, mode = 1 << FIVE_OF_SPADES, 0
     elif rules.jacks_take_all:
         cards, mode = rank_mask(11), 1
-    elif rules.jokers:
+    elif rules.jokers and "elewenjewe" in rules.mechanics:
         return rules.deck_mask & JOKERS, 2 if rules.joker_trail else 1   # (Ipalemo)
     else:
         return 0, 0

@@ -39,10 +39,11 @@ from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
 from .esun import Esun
 from .multi import MultiValued
+from .zwickern import Zwickern
 from .scoring import Scoring
 
 
-class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures, Scoring):
+class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Captures, Scoring):
     """A position of one hand with its legal moves, push/pop and scoring."""
 
     def __init__(self, position: Position) -> None:
@@ -301,6 +302,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
         out: list[Move] = []
         if self.is_over or self.phase == "after":
             return out
+        if "zwickern" in self.rules.mechanics:
+            return self._pseudo_zwickern(only, kinds)
         if self.rules.multi_valued:
             return self._pseudo_multi(only, kinds)
         if self.rules.finnish:
@@ -520,7 +523,7 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
             return True
         if self.phase == "after" or not self.hands[self.to_move] >> card & 1:
             return True
-        if m.kind == STEAL or (r.jokers and self.loose & JOKERS):
+        if m.kind == STEAL or (r.jokers and self.loose & JOKERS) or "zwickern" in r.mechanics:
             return False   # (a bundle is not on the table; loose jokers: the listing decides)
         if m.kind == TWO_CARD or takes & ~self.table_mask:
             return True
@@ -629,6 +632,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
         for b in self.builds:
             if b.cards & m.takes and b.cards & ~m.takes:
                 return f"the build of {b.value} must be taken or added to as a whole"
+        if "zwickern" in self.rules.mechanics:
+            return self._zwickern_reason(m)
         if m.kind in BUILD_KINDS and self.rules.esun:
             if m.kind != BUILD:
                 return "an Esun can never be added to or split (opt_esun)"
@@ -824,6 +829,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
             if logs and not self.table_mask and (r.last_card_sweep or not last_card) and not first:
                 if not r.finnish or self._mokki_counts():
                     self.sweep_order.append(team)
+        elif "zwickern" in r.mechanics and m.kind in BUILD_KINDS:
+            self._zw_push(m, seat)     # (an ownerless stack, AMB-88)
         elif m.kind == BUILD:
             self.loose &= ~m.takes
             cards = m.takes | bit
@@ -850,6 +857,8 @@ class State(Deals, Declarations, MultiValued, Builds, Esun, BellaDonna, Captures
         if r.draw_refill and self.stock:
             # cassino_draw: the top stock card, after the play (holding checked before it)
             self.hands[seat] |= 1 << self.stock.pop(0)
+        if "zwickern" in r.mechanics:
+            self._zw_refill(seat)    # (4 cards when the hand ran out)
         if r.michigan_rounds_to_5 and max(instant_against(r, self.sweep_order, self.defaults)) >= 3:
             self._end_early()
         elif r.pluck and self.phase == "start":

@@ -1,0 +1,156 @@
+# Zwickern (docs/rules.md §3.32, AMB-87 to AMB-91): captures with declared jokers and the
+# ownerless stacks. The reference side: cassino/reference/zwickern.py.
+# Included by _core.pyx, in the order it lists.
+#
+# A card of value v takes any non-empty set of table items that splits into groups: a loose
+# card of v, a stack of v (whole), two or more loose cards totalling v; a loose joker is a
+# match alone and (joker_values=any) any value 2-14 in a group. Cards of v are matches and
+# cards above v never fit, so a set of loose cards is takeable when its cards below v split
+# into groups of exactly v and "short" groups (total at most v - 2), no more short groups
+# than jokers, each short group completed by one joker (zw_split). Compulsion (AMB-90) is
+# filter_moves' compulsion=player.
+
+cdef enum:
+    ZW_MIN = 2             # the values a joker may be played or counted as
+    ZW_MAX = 14            # ... and the highest stack total (AMB-88)
+
+cdef bint zw_grow(int* cnt, int v, int budget, int total, int top) noexcept nogil:
+    """A group started (its cards total ``total``, the next card at most ``top``): closed as
+    a group of v, or as a short one (a joker of the budget completes it), or grown."""
+    cdef int b, hi
+    cdef bint ok
+    if total == v:
+        return zw_split(cnt, v, budget)
+    if total <= v - 2 and budget > 0 and zw_split(cnt, v, budget - 1):
+        return True
+    hi = v - total
+    if hi > top:
+        hi = top
+    b = hi
+    while b >= ZW_MIN:
+        if cnt[b]:
+            cnt[b] -= 1
+            ok = zw_grow(cnt, v, budget, total + b, b)
+            cnt[b] += 1
+            if ok:
+                return True
+        b -= 1
+    return False
+
+cdef bint zw_split(int* cnt, int v, int budget) noexcept nogil:
+    """Whether the counts cnt[2..v-1] split into groups of exactly v and at most ``budget``
+    short groups (reference.zwickern.fewest_short_groups); each group holds the largest
+    value left, so each split is tried once."""
+    cdef int a = v - 1
+    cdef bint ok
+    while a >= ZW_MIN and cnt[a] == 0:
+        a -= 1
+    if a < ZW_MIN:
+        return True
+    cnt[a] -= 1
+    ok = zw_grow(cnt, v, budget, a, a)
+    cnt[a] += 1
+    return ok
+
+cdef void zw_captures(Core* c, MoveBuf* buf, int p, int v, int declared) noexcept nogil:
+    """Emit hand card p's captures as value v (``declared``: a joker's move value, else 0):
+    every takeable set of loose cards, with every set of the stacks of v."""
+    cdef mask_t cand = 0, sub, m, stacks_all = 0
+    cdef int cnt[ZW_MAX + 1]
+    cdef int k, i, n, jokers, nst = 0
+    cdef mask_t st[MAX_BUILDS]
+    m = c.h.loose
+    while m:
+        k = cas_ctz(m)
+        m &= m - 1
+        if (c.p.zw_jokers >> k) & 1 or c.p.val[k] <= v:
+            cand |= (<mask_t>1) << k
+    for i in range(c.h.nbuilds):
+        if c.h.builds[i].value == v:
+            st[nst] = c.h.builds[i].cards
+            nst += 1
+    sub = 0
+    while True:
+        # the loose set sub (the empty one too: the stacks alone)
+        for i in range(ZW_MAX + 1):
+            cnt[i] = 0
+        jokers = 0
+        m = sub
+        while m:
+            k = cas_ctz(m)
+            m &= m - 1
+            if (c.p.zw_jokers >> k) & 1:
+                jokers += 1
+            elif c.p.val[k] < v:
+                cnt[c.p.val[k]] += 1
+        if zw_split(cnt, v, jokers if c.p.zw_any else 0):
+            for n in range(1 << nst):
+                if n == 0 and sub == 0:
+                    continue
+                m = sub
+                for i in range(nst):
+                    if (n >> i) & 1:
+                        m |= st[i]
+                emit(buf, p, K_CAPTURE, m, declared)
+        sub = (sub - cand) & cand
+        if sub == 0:
+            break
+
+cdef inline bint zw_holds(Core* c, int p, int total) noexcept nogil:
+    """holding_invariant (AMB-88 option): another hand card takes a stack of ``total``."""
+    cdef mask_t m = c.h.hands[c.h.to_move] & ~((<mask_t>1) << p)
+    cdef int k
+    while m:
+        k = cas_ctz(m)
+        m &= m - 1
+        if (c.p.zw_jokers >> k) & 1 or c.p.val[k] == total:
+            return True
+    return False
+
+cdef int gen_zwickern(Core* c, MoveBuf* buf) noexcept nogil:
+    """Every move of the player to act before compulsion (filter_moves), in canonical
+    order: captures at each value a card may be played as, the trail, new stacks on one
+    loose card and additions to stacks (as reference.zwickern.Zwickern._pseudo_zwickern)."""
+    cdef mask_t hand = c.h.hands[c.h.to_move], m
+    cdef int p, v, k, lo, hi, clo, chi, t, i
+    cdef bint joker
+    while hand:
+        p = cas_ctz(hand)
+        hand &= hand - 1
+        joker = (c.p.zw_jokers >> p) & 1
+        lo = ZW_MIN if joker else c.p.val[p]
+        hi = ZW_MAX if joker else c.p.val[p]
+        for v in range(lo, hi + 1):
+            zw_captures(c, buf, p, v, v if joker else 0)
+        emit(buf, p, K_TRAIL, 0, 0)
+        m = c.h.loose
+        while m:
+            k = cas_ctz(m)
+            m &= m - 1
+            clo = ZW_MIN if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
+            chi = ZW_MAX if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
+            t = lo + clo
+            while t <= hi + chi and t <= ZW_MAX:
+                if not c.p.zw_hold or zw_holds(c, p, t):
+                    emit(buf, p, K_BUILD, (<mask_t>1) << k, t)
+                t += 1
+        for i in range(c.h.nbuilds):
+            t = c.h.builds[i].value + lo
+            while t <= c.h.builds[i].value + hi and t <= ZW_MAX:
+                if not c.p.zw_hold or zw_holds(c, p, t):
+                    emit(buf, p, K_INCREASE, c.h.builds[i].cards, t)
+                t += 1
+    if buf.overflow:
+        return -1
+    sort_moves(buf.moves, buf.n)
+    return <int>buf.n
+
+cdef void zw_refill(Core* c, int seat) noexcept nogil:
+    """A player whose hand ran out draws 4 from the stock, all that is left if fewer."""
+    cdef int k
+    if c.h.hands[seat] == 0:
+        for k in range(4):
+            if c.h.stock_pos >= c.stock_len:
+                break
+            c.h.hands[seat] |= (<mask_t>1) << c.stock[c.h.stock_pos]
+            c.h.stock_pos += 1
