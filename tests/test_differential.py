@@ -866,12 +866,17 @@ NORDIC_SETUPS = [
     ("bella_donna", {"fixxa_stoppa": "stack", "combine_match_and_sum": True}),
     ("bella_donna_halliel", {}),
     ("bella_donna_halliel", {"steal_bonuses": "travel", "fixxa_stoppa": "stack"}),
+    ("zwickern", {}),
+    ("zwickern", {"players": 3, "joker_values": "match_only", "leftovers_to": "last_capturer"}),
+    ("zwickern", {"players": 5}),
+    ("zwickern", {"compulsion": "none", "holding_invariant": True, "jokers": 2}),
 ]
 NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay", "sh", "sh-optional",
               "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options",
               "el2", "el3-options", "el6", "el-pro", "el5", "el5-no-jokers", "el4-yoruba",
               "el-pro-yoruba-capture", "el-pro-esun", "el3-esun-yoruba", "el5-no-jokers-esun",
-              "el2-esun-penalty-options", "bd", "bd-stack-combine", "bh", "bh-travel-stack"]
+              "el2-esun-penalty-options", "bd", "bd-stack-combine", "bh", "bh-travel-stack", "zw", "zw3-options",
+              "zw5", "zw-free-holding"]
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)

@@ -108,7 +108,7 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
                 pts[tied.index(max(tied))] += 3
     aces = sum(1 << cassino.parse_card(c) for c in ("AS", "AC", "AH", "AD"))
     for code, award in (("10D", 2), ("2S", 1), ("AS", 1), ("AC", 1), ("AH", 1), ("AD", 1),
-                        ("7D", r.seven_diamonds_points)):
+                        ("7D", r.seven_diamonds_points), ("7S", r.seven_spades_points)):
         card = cassino.parse_card(code)
         for t in range(n):
             if code[0] == "A" and r.aces_mode == "all_four_only" and masks[t] & aces != aces:
@@ -116,7 +116,7 @@ def pile_points(r: cassino.Rules, p: Position) -> list[int]:
             # (Mulle: each copy, id + 52, or once with point_cards_once)
             copies = (masks[t] >> card & 1) + (masks[t] >> (card + 52) & 1)
             copies = min(copies, 1) if r.point_cards_once else copies
-            pts[t] += award * copies * (r.card_points or code == "7D")
+            pts[t] += award * copies * (r.card_points or code in ("7D", "7S"))
     for t in range(n):  # Tablanette: picture_points per J, Q, K
         pts[t] += r.picture_points * sum(masks[t] >> (40 + k) & 1 for k in range(12))
     if r.spade_points != "none":
@@ -207,6 +207,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert p.table_mask == 0 and (not p.stock or cleared)
     elif r.two_card_capture:   # (two-card captures and the short deal in rotation)
         assert p.hands[s.to_move]
+    elif "zwickern" in r.mechanics:   # (4 drawn when a hand runs out; drop-outs)
+        assert 0 < p.hands[s.to_move].bit_count() <= 4
     elif not after:
         sizes = [h.bit_count() for h in p.hands]
         assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
@@ -235,6 +237,9 @@ def check_state(s: Any, start: Position) -> list[Move]:
             assert b.value == sum(card_value(c) for c in CardSet(b.cards)) and not b.multiple
             assert b.cards.bit_count() >= 2 and b.owners.bit_count() == 1
             assert not r.yoruba or len({card_value(c) for c in CardSet(b.cards)}) == b.cards.bit_count()
+            continue
+        if "zwickern" in r.mechanics:   # an ownerless stack to 14, of two cards or more
+            assert 4 <= b.value <= 14 and not b.owners and not b.multiple and b.cards.bit_count() >= 2
             continue
         if b.is_face_build and r.face_cards_all_four:  # two or more cards of its rank
             assert b.multiple and b.cards.bit_count() >= 2 and b.owners
@@ -870,6 +875,19 @@ class BellaDonnaHallielTravelMachine(BellaDonnaHallielMachine):
     options = {"steal_bonuses": "travel"}  # noqa: RUF012
 
 
+# docs/rules.md §3.32: Zwickern, declared jokers, ownerless stacks, refills and drop-outs
+class ZwickernMachine(StateMachine):
+    examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
+    system = "zwickern"
+
+
+class ZwickernOptionsMachine(ZwickernMachine):
+    options = {  # noqa: RUF012
+        "players": 3, "compulsion": "none", "holding_invariant": True, "joker_values": "match_only",
+        "leftovers_to": "last_capturer",
+    }
+
+
 # docs/rules.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
 class DilotiMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -1060,6 +1078,8 @@ STATE_MACHINES = [
     BellaDonnaStackMachine,
     BellaDonnaHallielMachine,
     BellaDonnaHallielTravelMachine,
+    ZwickernMachine,
+    ZwickernOptionsMachine,
 ]
 
 
@@ -1134,6 +1154,8 @@ GAME_SETUPS = [
     ("elewenjewe_professional", {"esun": True, "match_hands": 1}),
     ("bella_donna", {"target": 40}),
     ("bella_donna_halliel", {"target": 40, "steal_bonuses": "travel"}),
+    ("zwickern", {}),
+    ("zwickern", {"players": 4, "game_end": "target", "target": 25, "final_tie": "more_hands"}),
 ]
 
 

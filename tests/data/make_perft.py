@@ -475,6 +475,21 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
      "random play, seed 101 after 10 plies",
      played(101, 10, 3, "bella_donna_halliel", steal_bonuses="travel", fixxa_stoppa="stack"),
      (1, 2, 3, 4, 5)),
+    ("zwickern: opening deal with the six jokers, seed 102",
+     new_hand("zwickern", seed=102).to_position(), (1, 2, 3, 4, 5)),
+    ("zwickern: a joker played as each value it takes with, a loose joker as a match and an "
+     "addend (AMB-87), a stack of 12 taken whole, refills of 4 and the last 2",
+     pos(["X1 9H 5C", "QD 3S 7C"], ["X2 4D 8S", {"groups": [["5H", "7H"]], "value": 12, "owners": []}],
+         system="zwickern", stock="AS 2S 3C 4S 5S 6S"),
+     (1, 2, 3, 4, 5, 6)),
+    ("zwickern with compulsion=none and holding_invariant (AMB-90, AMB-88 options): stacks "
+     "on loose cards, jokers and stacks, to 14",
+     pos(["X1 3H 10C", "2D 4S 8C"], ["7D 9C X2"], system="zwickern", stock="AS 2S 3S 4H",
+         options={"compulsion": "none", "holding_invariant": True}),
+     (1, 2, 3, 4)),
+    ("zwickern, three players without jokers: random play, seed 103 after 7 plies (drop-outs "
+     "at the end of the stock)",
+     played(103, 7, 2, "zwickern", players=3, jokers=0), (1, 2, 3, 4, 5)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "

@@ -39,8 +39,8 @@ from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
 from .esun import Esun
 from .multi import MultiValued
-from .zwickern import Zwickern
 from .scoring import Scoring
+from .zwickern import Zwickern
 
 
 class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Captures, Scoring):
@@ -618,6 +618,10 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         code = card_code(m.card)
         if not self.hands[self.to_move] >> m.card & 1:
             return f"{code} is not in the hand of seat {self.to_move}"
+        if m.kind in (TRAIL, CAPTURE) and m.value and not (
+                m.kind == CAPTURE and m.card >= 104 and "zwickern" in self.rules.mechanics):
+            return (f"a {m.kind.label} has no value ({code}:{m.value}); only a Zwickern joker is "
+                    "played as a value (X1:9x4C,5D)")
         if m.kind == TWO_CARD and not self.rules.two_card_capture:
             return f"two-card captures are a callabra move, not one of {self.rules.system}"
         if m.kind == STEAL:
