@@ -154,6 +154,11 @@ SYSTEM_NOTES = {
     "diloti_four_player": "`gen_diloti`; raises record the team",
     "callabra": "shorter hands, one small generator",
     "kontsina": "one small generator, `gen_single_group`",
+    "bella_donna_halliel": "`gen_single_group` and the pile steals, through the list filter",
+    "zwickern": (
+        "the 128-bit wide copy (58 cards with the jokers); `gen_zwickern` tries a joker in hand "
+        "at each of its 13 values and every subset of the loose cards for a split (`zw_split`)"
+    ),
 }
 """A word on each system whose playouts run at another speed (the README's table)."""
 
