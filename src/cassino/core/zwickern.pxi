@@ -57,7 +57,8 @@ cdef void zw_captures(Core* c, MoveBuf* buf, int p, int v, int declared) noexcep
     every takeable set of loose cards, with every set of the stacks of v."""
     cdef mask_t cand = 0, sub, m, stacks_all = 0
     cdef int cnt[ZW_MAX + 1]
-    cdef int k, i, n, jokers, nst = 0
+    cdef int k, i, jokers, nst = 0
+    cdef int64_t n
     cdef mask_t st[MAX_BUILDS]
     m = c.h.loose
     while m:
@@ -84,7 +85,7 @@ cdef void zw_captures(Core* c, MoveBuf* buf, int p, int v, int declared) noexcep
             elif c.p.val[k] < v:
                 cnt[c.p.val[k]] += 1
         if zw_split(cnt, v, jokers if c.p.zw_any else 0):
-            for n in range(1 << nst):
+            for n in range((<int64_t>1) << nst):
                 if n == 0 and sub == 0:
                     continue
                 m = sub
@@ -92,6 +93,8 @@ cdef void zw_captures(Core* c, MoveBuf* buf, int p, int v, int declared) noexcep
                     if (n >> i) & 1:
                         m |= st[i]
                 emit(buf, p, K_CAPTURE, m, declared)
+                if buf.overflow:
+                    return  # (over the listing limit: MoveLimitError)
         sub = (sub - cand) & cand
         if sub == 0:
             break
