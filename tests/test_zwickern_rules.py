@@ -275,6 +275,21 @@ def test_random_hands_conserve_the_cards(options):
         assert sum(hs.totals()) == sum(pts for _, _, pts in hs.events)
 
 
+def test_cli_moves_and_play_show_the_declared_value(tmp_path):
+    from cassino.cli import cli
+
+    s = state(["X1 2C", "2D 3D"], "5D 9S")
+    path = tmp_path / "zw.txt"
+    path.write_text(s.to_position().to_text())
+    out = CliRunner().invoke(cli, ["moves", str(path)])
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(r["move"], r["declared"]) for r in records] == [
+        ("X1:5x5D", 5), ("X1:9x9S", 9), ("X1:14x5D,9S", 14)]
+    played = CliRunner().invoke(cli, ["play", "--system", ZW, "--seed", "3", "--no-color"],
+                                input="X2:13xQD,QC\nquit\n")
+    assert "You play X2:13xQD,QC: capture Q♦ Q♣ with X2 as 13" in played.stdout
+
+
 def test_cli_simulate():
     from cassino.cli import cli
 

@@ -175,13 +175,16 @@ def move_record(
         }
         if move.fixed:
             result["fixed"] = {card_code(c): v for c, v in move.fixed}
-    return {
+    out = {
         "move": str(move),
         "card": card_code(move.card) if move.plays_card else None,
         "kind": kind.label,
         "takes": CardSet(move.takes).codes(),
         "result": result,
     }
+    if kind == MoveKind.CAPTURE and move.value:
+        out["declared"] = move.value    # (a Zwickern joker played as this value)
+    return out
 
 
 def result_multiple(move: Move, rules: Rules | None, builds: Sequence[Build] = ()) -> bool:

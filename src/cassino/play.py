@@ -193,6 +193,8 @@ class _Session:
             return Text.assemble("trail ", self.card(m.card))
         if m.kind == MoveKind.CAPTURE:
             out = Text.assemble("capture ", what, " with ", self.card(m.card))
+            if m.value:
+                out.append(f" as {m.value}")     # (a Zwickern joker's declared value)
             if m.takes == view.table.mask:
                 sweep = " (Xeri)" if self.rules.declarations else " (sweep)"
                 out.append(sweep if self.rules.sweeps else " (clears the table)")
