@@ -888,6 +888,13 @@ class ZwickernOptionsMachine(ZwickernMachine):
     }
 
 
+# (five players or more: no jokers, so the 64-bit core; four, six, seven and eight run with
+# the slow tests)
+ZWICKERN_MACHINES = [
+    type(f"Zwickern{n}Machine", (ZwickernMachine,), {"options": {"players": n}}) for n in range(4, 9)
+]
+
+
 # docs/rules.md §3.17, §3.18: Diloti declarations, raises, Xeri (AMB-42..51 and their options)
 class DilotiMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -1080,6 +1087,7 @@ STATE_MACHINES = [
     BellaDonnaHallielTravelMachine,
     ZwickernMachine,
     ZwickernOptionsMachine,
+    *ZWICKERN_MACHINES,
 ]
 
 
@@ -1105,7 +1113,7 @@ def _playable(sid: str, n: int) -> bool:
 # the two-player machines already cover) run with the slow tests
 _SLOW_MACHINES = (CaliforniaThreeMachine, CaliforniaFourMachine, CaliforniaSixMachine,
                   PortugueseFourMachine, DiamondThreeMachine, DiamondFourMachine,
-                  *CALLABRA_MACHINES[2:])
+                  *CALLABRA_MACHINES[2:], *ZWICKERN_MACHINES[:1], *ZWICKERN_MACHINES[2:])
 
 
 @pytest.mark.parametrize(

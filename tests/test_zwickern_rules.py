@@ -275,6 +275,27 @@ def test_random_hands_conserve_the_cards(options):
         assert sum(hs.totals()) == sum(pts for _, _, pts in hs.events)
 
 
+@pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="the core's multiset counter")
+def test_counting_by_value_multisets_matches_the_listing():
+    for options in ({}, {"compulsion": "none", "holding_invariant": True},
+                    {"compulsion": "none", "joker_values": "match_only"}, {"players": 5}):
+        r = rules(ZW, **options)
+        for seed in range(4):
+            s = cassino.State.deal(r, seed % r.players, seed)
+            rng = cassino.Rng(seed)
+            while not s.is_over and s._count_by_multisets() <= 5000:
+                moves = s.legal_moves()
+                assert s._count_by_multisets() == len(moves)
+                trails = [m for m in moves if m.kind.name == "TRAIL"]
+                s.push(trails[0] if trails and rng.below(4) else moves[rng.below(len(moves))])
+    # a table of 26 cards: millions of captures, counted without listing them
+    table = "2S 2H 2D 3S 3H 3D 4S 4H 4D 5S 5H 5D 6S 6H 6D 7H 7D 8S 8H 8D 9S 9H 9D 10S 10H X3"
+    s = state(["KC X1", "2C 3C"], table, options={"compulsion": "none"})
+    assert s.count_moves() == 69_915_845
+    with pytest.raises(cassino.MoveLimitError, match="69915845 legal moves"):
+        s.legal_moves(limit=1000)
+
+
 def test_cli_moves_and_play_show_the_declared_value(tmp_path):
     from cassino.cli import cli
 

@@ -2608,6 +2608,8 @@ cdef uint64_t count_play_moves(Core* c) noexcept nogil:
         return 0
     if c.p.pick_ok and pick_setup(c, &P):
         return P.total
+    if c.p.zwickern:
+        return zw_count(c)           # (core/zwickern.pxi: by value multisets)
     if c.p.post_filter:
         return count_listed(c)
     if c.p.nmulti and multi_position(c):
