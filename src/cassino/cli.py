@@ -175,7 +175,7 @@ def move_record(
         }
         if move.fixed:
             result["fixed"] = {card_code(c): v for c, v in move.fixed}
-    out = {
+    out: dict[str, Any] = {
         "move": str(move),
         "card": card_code(move.card) if move.plays_card else None,
         "kind": kind.label,
