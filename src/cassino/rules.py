@@ -882,6 +882,23 @@ class Rules:
         if self.game_end not in ("one_hand", "target"):
             raise RulesError("a Zwickern game is one hand (AMB-91) or played to a target "
                              "(game_end=target)")
+        # the options its generator and stacks do not read (docs/rules.md §3.32)
+        clash = {
+            "capture_extent": self.capture_extent != "free", "sum_groups": self.sum_groups != "multi",
+            "combine_match_and_sum": not self.combine_match_and_sum,
+            "obligation": self.obligation != "none", "build_max_value": self.build_max_value != 14,
+            "unique_build_values": self.unique_build_values, "pile_access": self.pile_access != "none",
+            "pluck": self.pluck, "michigan": self.michigan, "count_out": self.count_out,
+            "initial_pairs": self.initial_pairs, "five_of_spades_sweep": self.five_of_spades_sweep,
+            "jacks_take_all": self.jacks_take_all, "sudden_death": self.sudden_death != "none",
+            "all_eleven": self.all_eleven != "none",
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Zwickern's "
+                    "captures and stacks (docs/rules.md §3.32)"
+                )
 
     def _check_elewenjewe(self) -> None:
         """The Elewenjewe parameters (docs/rules.md §3.26-§3.29, §3.37, AMB-73 to AMB-81)."""
