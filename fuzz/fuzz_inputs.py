@@ -96,6 +96,14 @@ FIXED_TEXTS = [
     "AD,3C,4D,5H,(2H+4H=6@2!1),(2D+5D=7@2),(3D+5C|8S=8@1) "
     "AS,3H,5S,6D,7C,9S,9C,10H,10C,JH,JC,QH,QC,KH,KC/AC,4C,6S,7D,8H,9H,10S,10D,JS,JD,QS,QD,KS,KD"
     " - 3 - 0,0",
+    # Zwickern (docs/rules.md §3.32): a joker in hand (played as a value), a loose joker, a stack
+    "zwickern 1 0 2C,9H,X1/2D,3D,KC 5D,9S,X2,(5H+7H=12@) AH,AC,3H,4H,4C,5C,6H,6C,7D,8S,8D,9D,"
+    "10S,10D,JS,JD,QS,QD,KS,KD,X4,X6/AD,2H,3C,4D,5S,6S,6D,7S,7C,8H,8C,9C,10H,10C,JH,JC,QH,QC,"
+    "KH,X3,X5 AS,2S,3S,4S - - 0,0",
+    # Bella Donna Halliel (docs/rules.md §3.34): KD takes the pile under KC, a Fixxa card
+    "bella_donna_halliel 1 0 7C,9H,KD/2D,4C,KS 2C,3H,5D,9S AH,AC,3D,4H,5H,6H,6C,7H,8H,8C,10S,"
+    "10D,JS,JD,QS,QD,KH/AD,2H,3C,4D,5C,6D,7S,7D,8D,9C,10H,10C,JH,JC,QH,QC,KC 9D,AS,2S,3S,4S,5S,"
+    "6S,8S 1 - 0,0 bella:-:9S",
 ]
 
 
@@ -335,7 +343,9 @@ def seed_inputs() -> list[bytes]:
         for m in moves[:: max(1, len(moves) // 2)][:2]:
             out.append(bytes([2]) + str(m).encode())
             out.append(bytes([3, k]) + str(m).encode())
-            out.append(bytes([4, k, m.card, int(m.kind)]) + m.takes.to_bytes(8, "little") + bytes([1, m.value]))
+            if m.takes < 1 << 64 and m.card < 256:   # (target 4 reads 8 bytes of takes)
+                out.append(bytes([4, k, m.card, int(m.kind)]) + m.takes.to_bytes(8, "little")
+                           + bytes([1, m.value]))
     out += [
         bytes([5]) + b"cassino_standard sweeps=true obligation=v2",
         bytes([5]) + b"cassino_standard_002 players=3 direction=ccw",
