@@ -183,6 +183,23 @@ def make_state(*args: Any, **kwargs: Any) -> Any:
     return cassino.State.from_position(make_position(*args, **kwargs))
 
 
+def assert_actions_round_trip(state: Any) -> None:
+    """Every legal move of ``state`` encodes to one action sequence of the system's
+    :class:`ActionSpace`, decodes back, and :class:`MoveBuilder` reaches it action by action."""
+    from cassino.actions import ActionSpace, MoveBuilder
+
+    space = ActionSpace(state.rules)
+    legal = state.legal_moves()
+    for m in legal:
+        seq = space.encode(m)
+        assert space.decode(seq) == m
+        b = MoveBuilder(space, legal)
+        got = None
+        for a in seq:
+            got = b.apply(a)
+        assert got == m
+
+
 def notations(state: Any) -> set[str]:
     """The notation of every legal move."""
     return {str(m) for m in state.legal_moves()}

@@ -19,13 +19,13 @@ from click.testing import CliRunner
 
 import cassino
 from cassino import Game, Move, MoveKind, rules
-from cassino.actions import ActionSpace, MoveBuilder
+from cassino.actions import ActionSpace
 from cassino.cards import parse_card
 from cassino.errors import IllegalMoveError, NotationError, PositionError, RulesError
 from cassino.players import View
 from cassino.position import Position, bundle_order
 from cassino.scoring import score_hand, used_categories
-from conftest import ids, notations, position_dict
+from conftest import assert_actions_round_trip, ids, notations, position_dict
 
 SB = "stealing_bundles"
 
@@ -223,14 +223,7 @@ def test_steals_in_the_action_space():
     s = state(["9H 4S", "2D 3D"], "9S 5C", ["", "2C 9C"], options={"steal_and_capture": True})
     space = ActionSpace(s.rules)
     assert space.describe(space.steal) == "steal" and space.num_actions == space.steal + 1
-    for m in s.legal_moves():
-        seq = space.encode(m)
-        assert space.decode(seq) == m
-        b = MoveBuilder(space, s.legal_moves())
-        got = None
-        for a in seq:
-            got = b.apply(a)
-        assert got == m
+    assert_actions_round_trip(s)
 
 
 def test_greedy_prefers_a_big_steal():

@@ -24,13 +24,13 @@ from click.testing import CliRunner
 
 import cassino
 from cassino import Game, Move, rules
-from cassino.actions import ActionSpace, MoveBuilder
+from cassino.actions import ActionSpace
 from cassino.cards import CardSet, parse_card
 from cassino.errors import IllegalMoveError, PositionError, RulesError
 from cassino.players import View
 from cassino.position import Position
 from cassino.scoring import used_categories
-from conftest import ids, notations, position_dict
+from conftest import assert_actions_round_trip, ids, notations, position_dict
 
 ZW = "zwickern"
 
@@ -251,14 +251,7 @@ def test_declared_captures_in_the_action_space():
     s = state(["X1 2C", "2D 3D"], "5D 9S X2")
     space = ActionSpace(s.rules)
     assert space.describe(space.declare + 7) == "capture as 9" and space.num_actions <= 300
-    for m in s.legal_moves():
-        seq = space.encode(m)
-        assert space.decode(seq) == m
-        b = MoveBuilder(space, s.legal_moves())
-        got = None
-        for a in seq:
-            got = b.apply(a)
-        assert got == m
+    assert_actions_round_trip(s)
     assert ActionSpace(rules(ZW, players=5)).declare == -1
 
 

@@ -1480,6 +1480,17 @@ _ELEWE_PRESET: dict[str, Any] = {
     "card_points": False, "match_hands": 4, "final_tie": "shared",
 }
 
+# Bella Donna (docs/rules.md §3.33); Bella Donna Halliel (§3.34) adds the pile steals
+_BELLA_PRESET: dict[str, Any] = {
+    "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
+    "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+    "capture_extent": "single_group", "combine_match_and_sum": False,
+    "most_cards_points": 0, "card_points": False, "sweeps": False,
+    "red_card_points": True, "fixxa_stoppa": "once", "target": 150,
+    "end_check": "compare_totals", "final_tie": "more_hands", "hand_size": 4,
+    "table_cards": 4, "deal_order": "whole_hands_then_table",
+}
+
 SYSTEMS: dict[str, SystemInfo] = {
     s.id: s
     for s in [
@@ -1769,15 +1780,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "red 2-9 1; +1 a card of a capture that takes the card just trailed (Fixxa) or clears "
             "the table (Stoppa); play to 150.",
             True, "3.33",
-            {
-                "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
-                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
-                "capture_extent": "single_group", "combine_match_and_sum": False,
-                "most_cards_points": 0, "card_points": False, "sweeps": False,
-                "red_card_points": True, "fixxa_stoppa": "once", "target": 150,
-                "end_check": "compare_totals", "final_tie": "more_hands", "hand_size": 4,
-                "table_cards": 4, "deal_order": "whole_hands_then_table",
-            },
+            _BELLA_PRESET,
         ),
         SystemInfo(
             "bella_donna_halliel", "Bella Donna Halliel", "2",
@@ -1785,16 +1788,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "rank of the opponent's top card may take his whole pile instead of capturing "
             "from the table, which earns no Fixxa, Stoppa or last capture.",
             True, "3.34",
-            {
-                "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
-                "build_kinds": "none", "obligation": "none", "holding_invariant": False,
-                "capture_extent": "single_group", "combine_match_and_sum": False,
-                "most_cards_points": 0, "card_points": False, "sweeps": False,
-                "red_card_points": True, "fixxa_stoppa": "once", "target": 150,
-                "end_check": "compare_totals", "final_tie": "more_hands", "hand_size": 4,
-                "table_cards": 4, "deal_order": "whole_hands_then_table",
-                "pile_access": "steal_pile",
-            },
+            {**_BELLA_PRESET, "pile_access": "steal_pile"},
         ),
         _info("laugh_and_lie_down", "Laugh and Lie Down", "5", "3.35", "Compulsory captures or lie down; chips."),
         _info("laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4", "3.36", "Four-player Laugh and Lie Down."),
