@@ -306,6 +306,10 @@ def test_cli_moves_and_play_show_the_declared_value(tmp_path):
     played = CliRunner().invoke(cli, ["play", "--system", ZW, "--seed", "3", "--no-color"],
                                 input="X2:13xQD,QC\nquit\n")
     assert "You play X2:13xQD,QC: capture Q♦ Q♣ with X2 as 13" in played.stdout
+    played = CliRunner().invoke(cli, ["play", "--system", ZW, "--seed", "3", "--no-color",
+                                      "--option", "compulsion=none"], input="3S+8C=11\nquit\n")
+    assert "[3♠+8♣ = 11, stack, anyone's]" in played.stdout
+    assert "stack, owned by nobody" in state(["KC 2H", "2D 3D"], [stack("3H+7D+X2", 14)]).to_position().board()
 
 
 def test_cli_simulate():

@@ -162,11 +162,14 @@ class _Session:
                 for c in CardSet(g)
             )
             for g in b.groups_for(r)
-        ) if (r := self.rules).multi_valued else Text(" | ").join(self.cards(g, "+") for g in b.groups())
+        ) if (r := self.rules).multi_valued else Text(" | ").join(
+            self.cards(g, "+") for g in b.groups_for(r))
         owners = ", ".join(self.who(s) for s in b.owner_seats())
         kind = "multiple" if b.multiple else "simple"
         if r.declarations:   # Diloti (docs/rules.md §3.17)
             kind = "family" if b.multiple else "plain"
+        if r.build_kinds == "zwickern_stack":   # (Zwickern: an ownerless stack, AMB-88)
+            kind, owners = "stack", "anyone's"
         return Text.assemble("[", groups, f" = {b.value}, {kind}, {owners}]", style="")
 
     def describe(self, m: Move, view: View) -> Text:

@@ -368,8 +368,8 @@ class Position:
         for b in self.builds:
             groups = " | ".join(
                 "+".join(b.card_text(c, r) for c in _bits(g)) for g in b.groups_for(r))
-            owners = ", ".join(f"seat {s}" for s in b.owner_seats())
-            kind = "multiple" if b.multiple else "simple"
+            owners = ", ".join(f"seat {s}" for s in b.owner_seats()) or "nobody"
+            kind = "stack" if r.build_kinds == "zwickern_stack" else "multiple" if b.multiple else "simple"
             lines.append(f"  build   {b.value}: {groups}, {kind}, owned by {owners}")
         last = "no capture yet" if self.last_capturer is None else (
             f"last capture by seat {self.last_capturer}")
