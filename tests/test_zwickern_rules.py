@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cassino
 from cassino import Game, Move, rules
@@ -126,6 +128,34 @@ def test_capture_is_compulsory_unless_compulsion_none():
     assert "compulsion=player" in s.explain(Move.parse("3C"))
     s = state(["9H 3C", "2D 3D"], "9S 6C", options={"compulsion": "none"})
     assert notations(s) == {"9Hx9S", "9H", "3C", "3C+6C=9", "3C+9S=12"}
+
+
+def _set_partitions(items: list[int]) -> Any:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1:]]
+        yield [[first], *part]
+
+
+@settings(max_examples=150, deadline=None)
+@given(v=st.integers(4, 14), values=st.lists(st.integers(2, 13), max_size=7))
+def test_the_split_search_agrees_with_every_set_partition(v, values):
+    """reference.zwickern.fewest_short_groups (and so the core's zw_split, which the
+    differential tests hold to it) against a brute force over the set partitions."""
+    from cassino.reference.zwickern import fewest_short_groups
+
+    small = sorted(x for x in values if x < v)
+    best = None
+    for part in _set_partitions(small):
+        sums = [sum(b) for b in part]
+        if all(t == v or t <= v - 2 for t in sums):
+            short = sum(t != v for t in sums)
+            best = short if best is None else min(best, short)
+    assert fewest_short_groups(tuple(small), v) == best
 
 
 # -- stacks (AMB-88) ------------------------------------------------------------------------------------
