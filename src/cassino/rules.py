@@ -1771,6 +1771,7 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "leftovers_to": "nobody", "card_points": False, "most_cards_points": 1,
                 "ace_points": 2, "good_ten_points": 10, "seven_diamonds_points": 1,
                 "seven_spades_points": 1, "game_end": "one_hand", "final_tie": "shared",
+                "end_check": "compare_totals",   # (game_end=target: the highest total wins)
                 "hand_size": 4, "table_cards": 4, "deal_order": "hands_then_table",
             },
         ),
