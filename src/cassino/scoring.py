@@ -164,21 +164,14 @@ def _point_cards(rules: Rules, masks: Sequence[int]) -> list[tuple[str, int, int
             if m >> card & 1:
                 events.append((name, t, rules.ace_points))
     for name, card, pts in (
-        ("good_two", _GOOD_TWO, rules.good_two_points),
-        ("good_ten", _GOOD_TEN, rules.good_ten_points),
+        ("good_two", _GOOD_TWO, rules.good_two_points),      # Kontsina (§3.16, AMB-40)
+        ("good_ten", _GOOD_TEN, rules.good_ten_points),      # (and Zwickern's 10D, §3.32)
+        ("seven_diamonds", _SEVEN_DIAMONDS, rules.seven_diamonds_points),   # Diamond, Zwickern
+        ("seven_spades", _SEVEN_SPADES, rules.seven_spades_points),         # Zwickern
     ):
-        # Kontsina (docs/rules.md §3.16, AMB-40)
         for t, m in enumerate(masks):
             if pts and m >> card & 1:
                 events.append((name, t, pts))
-    if rules.seven_diamonds_points:
-        for t, m in enumerate(masks):
-            if m >> _SEVEN_DIAMONDS & 1:
-                events.append(("seven_diamonds", t, rules.seven_diamonds_points))
-    if rules.seven_spades_points:
-        for t, m in enumerate(masks):   # (Zwickern, docs/rules.md §3.32)
-            if m >> _SEVEN_SPADES & 1:
-                events.append(("seven_spades", t, rules.seven_spades_points))
     return events
 
 

@@ -55,7 +55,7 @@ cdef bint zw_split(int* cnt, int v, int budget) noexcept nogil:
 cdef void zw_captures(Core* c, MoveBuf* buf, int p, int v, int declared) noexcept nogil:
     """Emit hand card p's captures as value v (``declared``: a joker's move value, else 0):
     every takeable set of loose cards, with every set of the stacks of v."""
-    cdef mask_t cand = 0, sub, m, stacks_all = 0
+    cdef mask_t cand = 0, sub, m
     cdef int cnt[ZW_MAX + 1]
     cdef int k, i, jokers, nst = 0
     cdef int64_t n
@@ -110,39 +110,57 @@ cdef inline bint zw_holds(Core* c, int p, int total) noexcept nogil:
             return True
     return False
 
+cdef inline void zw_range(Core* c, int card, int* lo, int* hi) noexcept nogil:
+    """The values ``card`` may count: a joker's 2 to 14, another card's one."""
+    if (c.p.zw_jokers >> card) & 1:
+        lo[0] = ZW_MIN
+        hi[0] = ZW_MAX
+    else:
+        lo[0] = c.p.val[card]
+        hi[0] = c.p.val[card]
+
+cdef uint64_t zw_stack_moves(Core* c, MoveBuf* buf, int p) noexcept nogil:
+    """List (buf not NULL) or count hand card p's stack moves: on one loose card (build) or
+    on one stack (increase), each total to 14 it can make (a joker on either side: each)."""
+    cdef mask_t m = c.h.loose
+    cdef uint64_t n = 0
+    cdef int k, lo, hi, clo, chi, t, i
+    zw_range(c, p, &lo, &hi)
+    while m:
+        k = cas_ctz(m)
+        m &= m - 1
+        zw_range(c, k, &clo, &chi)
+        t = lo + clo
+        while t <= hi + chi and t <= ZW_MAX:
+            if not c.p.zw_hold or zw_holds(c, p, t):
+                n += 1
+                if buf != NULL:
+                    emit(buf, p, K_BUILD, (<mask_t>1) << k, t)
+            t += 1
+    for i in range(c.h.nbuilds):
+        t = c.h.builds[i].value + lo
+        while t <= c.h.builds[i].value + hi and t <= ZW_MAX:
+            if not c.p.zw_hold or zw_holds(c, p, t):
+                n += 1
+                if buf != NULL:
+                    emit(buf, p, K_INCREASE, c.h.builds[i].cards, t)
+            t += 1
+    return n
+
 cdef int gen_zwickern(Core* c, MoveBuf* buf) noexcept nogil:
     """Every move of the player to act before compulsion (filter_moves), in canonical
     order: captures at each value a card may be played as, the trail, new stacks on one
     loose card and additions to stacks (as reference.zwickern.Zwickern._pseudo_zwickern)."""
-    cdef mask_t hand = c.h.hands[c.h.to_move], m
-    cdef int p, v, k, lo, hi, clo, chi, t, i
-    cdef bint joker
+    cdef mask_t hand = c.h.hands[c.h.to_move]
+    cdef int p, v, lo, hi
     while hand:
         p = cas_ctz(hand)
         hand &= hand - 1
-        joker = (c.p.zw_jokers >> p) & 1
-        lo = ZW_MIN if joker else c.p.val[p]
-        hi = ZW_MAX if joker else c.p.val[p]
+        zw_range(c, p, &lo, &hi)
         for v in range(lo, hi + 1):
-            zw_captures(c, buf, p, v, v if joker else 0)
+            zw_captures(c, buf, p, v, v if (c.p.zw_jokers >> p) & 1 else 0)
         emit(buf, p, K_TRAIL, 0, 0)
-        m = c.h.loose
-        while m:
-            k = cas_ctz(m)
-            m &= m - 1
-            clo = ZW_MIN if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
-            chi = ZW_MAX if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
-            t = lo + clo
-            while t <= hi + chi and t <= ZW_MAX:
-                if not c.p.zw_hold or zw_holds(c, p, t):
-                    emit(buf, p, K_BUILD, (<mask_t>1) << k, t)
-                t += 1
-        for i in range(c.h.nbuilds):
-            t = c.h.builds[i].value + lo
-            while t <= c.h.builds[i].value + hi and t <= ZW_MAX:
-                if not c.p.zw_hold or zw_holds(c, p, t):
-                    emit(buf, p, K_INCREASE, c.h.builds[i].cards, t)
-                t += 1
+        zw_stack_moves(c, buf, p)
     if buf.overflow:
         return -1
     sort_moves(buf.moves, buf.n)
@@ -219,15 +237,12 @@ cdef uint64_t zw_count(Core* c) noexcept nogil:
     list them."""
     cdef mask_t hand = c.h.hands[c.h.to_move], m
     cdef uint64_t caps = 0, rest = 0
-    cdef int p, v, k, lo, hi, clo, chi, t, i
-    cdef bint joker
+    cdef int p, v, lo, hi
     m = hand
     while m:
         p = cas_ctz(m)
         m &= m - 1
-        joker = (c.p.zw_jokers >> p) & 1
-        lo = ZW_MIN if joker else c.p.val[p]
-        hi = ZW_MAX if joker else c.p.val[p]
+        zw_range(c, p, &lo, &hi)
         for v in range(lo, hi + 1):
             caps += zw_count_value(c, v)
     if caps and c.p.compel:
@@ -236,24 +251,5 @@ cdef uint64_t zw_count(Core* c) noexcept nogil:
     while m:
         p = cas_ctz(m)
         m &= m - 1
-        joker = (c.p.zw_jokers >> p) & 1
-        lo = ZW_MIN if joker else c.p.val[p]
-        hi = ZW_MAX if joker else c.p.val[p]
-        rest += 1                                   # the trail
-        for k in range(NCARDS):
-            if not (c.h.loose >> k) & 1:
-                continue
-            clo = ZW_MIN if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
-            chi = ZW_MAX if (c.p.zw_jokers >> k) & 1 else c.p.val[k]
-            t = lo + clo
-            while t <= hi + chi and t <= ZW_MAX:
-                if not c.p.zw_hold or zw_holds(c, p, t):
-                    rest += 1
-                t += 1
-        for i in range(c.h.nbuilds):
-            t = c.h.builds[i].value + lo
-            while t <= c.h.builds[i].value + hi and t <= ZW_MAX:
-                if not c.p.zw_hold or zw_holds(c, p, t):
-                    rest += 1
-                t += 1
+        rest += 1 + zw_stack_moves(c, NULL, p)      # (the trail, the stack moves)
     return caps + rest

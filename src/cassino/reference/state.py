@@ -834,7 +834,7 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
                 if not r.finnish or self._mokki_counts():
                     self.sweep_order.append(team)
         elif "zwickern" in r.mechanics and m.kind in BUILD_KINDS:
-            self._zw_push(m, seat)     # (an ownerless stack, AMB-88)
+            self._zw_push(m)           # (an ownerless stack, AMB-88)
         elif m.kind == BUILD:
             self.loose &= ~m.takes
             cards = m.takes | bit

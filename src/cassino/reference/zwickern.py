@@ -151,22 +151,14 @@ class Zwickern(StateBase):
                     "(AMB-88 option)")
         return f"placing {code} there does not make a stack of {m.value}"
 
-    def _zw_push(self, m: Move, seat: int) -> bool:
-        """Stack moves of ``m`` (no owner, AMB-88); False for the moves the common code
-        plays."""
+    def _zw_push(self, m: Move) -> None:
+        """The stack move ``m``: a new stack (build) or a stack grown (increase), with no
+        owner (AMB-88)."""
         from ..position import Build
 
-        if m.kind == BUILD:
-            self.loose &= ~m.takes
-            nb = Build(m.value, m.takes | 1 << m.card, 0, False)
-            self.builds = sorted([*self.builds, nb])
-            return True
-        if m.kind == INCREASE:
-            target = next(b for b in self.builds if b.cards == m.takes)
-            rest = [b for b in self.builds if b is not target]
-            self.builds = sorted([*rest, Build(m.value, target.cards | 1 << m.card, 0, False)])
-            return True
-        return False
+        rest = [b for b in self.builds if not b.cards & m.takes]
+        self.loose &= ~m.takes
+        self.builds = sorted([*rest, Build(m.value, m.takes | 1 << m.card, 0, False)])
 
     def _zw_refill(self, seat: int) -> None:
         """A player whose hand ran out draws 4 from the stock, all that is left if fewer."""
