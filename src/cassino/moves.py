@@ -18,6 +18,12 @@ pass       ``pass``                    end the turn without the pluck it allows
 two_card   ``5H&6SxJC``                Callabra: play 5H and 6S together, take JC (11)
 steal      ``7H>2C,7D,9S``             Stealing Bundles: play 7H, take the whole bundle
                                        2C 7D 9S (whose top card is a 7)
+pair       ``7S&7Hx7D,7C``             Laugh and Lie Down: the pair 7S 7H from hand takes
+                                       the pair 7D 7C from the table
+lie_down   ``down``                    Laugh and Lie Down: lay the whole hand face up on
+                                       the table and drop out of the hand
+bank       ``bank:7S,7H``              Laugh and Lie Down: a decision, bank two cards of a
+                                       Prial or the released pair (``pass``: decline)
 =========  ==========================  ===========================================
 
 Augment and increase are written like a build: the takes name every table card that ends up
@@ -28,6 +34,19 @@ into the pile at a value other than its first value is written with that value a
 ``AH:14+AS,KS=14`` (the ace of hearts counts 14, the ace of spades 1): ``Move.fixed`` holds
 these ``(card, value)`` pairs, and the value stays fixed while the pile is on the table.
 Captures never write values: the cards taken identify the move.
+
+A Laugh and Lie Down pair capture (kind ``PAIR``, 9) plays two hand cards of a rank and
+takes the other two, which lie on the table: ``card`` is the lower hand card, ``value`` the
+other hand card's id and ``takes`` the two table cards; ``7S&7Hx7D,7C``. Lying down
+(``LIE_DOWN``, ``down``) and a decision to bank cards (``BANK``, ``bank:7H,7S``, which may be
+declined with ``pass``) play no hand card: ``card`` is ``NO_CARD``; a bank's ``takes`` are the
+cards banked from the decider's hand (``bank:7S,7H``).
+
+>>> m = Move.parse("7s&7hx7d,7c")
+>>> m.kind, str(m)
+(<MoveKind.PAIR: 9>, '7S&7Hx7D,7C')
+>>> Move.parse("bank:7h,7s"), Move.parse("DOWN")
+(Move('bank:7S,7H'), Move('down'))
 
 A Callabra two-card capture (kind ``TWO_CARD``, 7) plays two hand cards whose values add up
 to one table card's value. ``card`` is the lower of the two hand cards, ``takes`` holds the
@@ -73,6 +92,9 @@ class MoveKind(enum.IntEnum):
     PASS = 6
     TWO_CARD = 7   # Callabra: two hand cards adding up to one table card (docs/rules.md §3.14)
     STEAL = 8      # Stealing Bundles: take another player's whole bundle (docs/rules.md §3.31)
+    PAIR = 9       # Laugh and Lie Down: a pair from hand takes the table pair (docs/rules.md §3.35)
+    LIE_DOWN = 10  # ... the whole hand goes face up to the table (AMB-96)
+    BANK = 11      # ... a decision: two cards of the decider's hand go to his pile
 
     @property
     def label(self) -> str:
@@ -128,6 +150,8 @@ class Move:
             _check_fixed(self)
         if self.kind == MoveKind.TWO_CARD:
             _check_two_card(self)
+        elif self.kind == MoveKind.PAIR:
+            _check_pair(self)
         elif self.kind == MoveKind.STEAL and (not self.takes or self.value or self.fixed):
             raise NotationError("a steal takes a whole bundle (at least one card) and has no value")
 
@@ -151,8 +175,21 @@ class Move:
 
     @property
     def second_card(self) -> int:
-        """A two-card capture's second (higher) hand card."""
+        """A two-card capture's or a pair capture's second (higher) hand card."""
+        if self.kind == MoveKind.PAIR:
+            return self.value
         return (self.takes & ~(1 << self.table_card)).bit_length() - 1
+
+    @classmethod
+    def lie_down(cls) -> Move:
+        """Lay the whole hand face up on the table (Laugh and Lie Down, AMB-96)."""
+        return cls(NO_CARD, MoveKind.LIE_DOWN, 0, 0)
+
+    @classmethod
+    def bank(cls, takes: int) -> Move:
+        """Bank the cards of mask ``takes`` from the decider's hand (Laugh and Lie Down: two
+        cards of a Prial before play, or the pair released by another player's capture)."""
+        return cls(NO_CARD, MoveKind.BANK, takes, 0)
 
     @property
     def taken(self) -> CardSet:
@@ -184,7 +221,7 @@ class Move:
 
     @property
     def plays_card(self) -> bool:
-        """Whether the move plays a hand card (every kind but pluck and pass)."""
+        """Whether the move plays a hand card (every kind but pluck, pass, lie down and bank)."""
         return self.kind not in _NO_CARD_KINDS
 
     def notation(self) -> str:
@@ -193,6 +230,10 @@ class Move:
             return "^" + card_code(self.takes.bit_length() - 1)
         if self.kind == MoveKind.PASS:
             return "pass"
+        if self.kind == MoveKind.LIE_DOWN:
+            return "down"
+        if self.kind == MoveKind.BANK:
+            return "bank:" + ",".join(CardSet(self.takes).codes())
         code = card_code(self.card)
         takes = ",".join(CardSet(self.takes).codes())
         if self.kind == MoveKind.TRAIL:
@@ -201,6 +242,8 @@ class Move:
             return f"{code}:{self.value}x{takes}" if self.value else f"{code}x{takes}"
         if self.kind == MoveKind.TWO_CARD:
             return f"{code}&{card_code(self.second_card)}x{card_code(self.table_card)}"
+        if self.kind == MoveKind.PAIR:
+            return f"{code}&{card_code(self.value)}x{takes}"
         if self.kind == MoveKind.STEAL:
             return f"{code}>{takes}"
         if self.fixed:
@@ -232,7 +275,12 @@ class Move:
             raise NotationError("empty move notation")
         if s == "PASS":
             return cls.pass_turn()
+        if s == "DOWN":
+            return cls.lie_down()
         try:
+            if s.startswith("BANK:"):
+                takes = _parse_takes(s[5:], text)
+                return cls.bank(takes)
             if s.startswith("^"):
                 return cls.pluck(parse_card(s[1:]))
             if "&" in s:
@@ -269,7 +317,7 @@ class Move:
             raise NotationError(f"bad move {text!r}: {exc}") from None
 
 
-_NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS)
+_NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS, MoveKind.LIE_DOWN, MoveKind.BANK)
 
 
 def _check_no_card(m: Move) -> None:
@@ -278,9 +326,13 @@ def _check_no_card(m: Move) -> None:
         raise NotationError(f"a {m.kind.label} plays no hand card: its card must be NO_CARD (255)")
     if m.value != 0 or m.fixed:
         raise NotationError(f"a {m.kind.label} has no value")
-    if m.kind == MoveKind.PASS:
+    if m.kind in (MoveKind.PASS, MoveKind.LIE_DOWN):
         if m.takes != 0:
-            raise NotationError("a pass takes no cards")
+            raise NotationError(f"a {m.kind.label} takes no cards")
+        return
+    if m.kind == MoveKind.BANK:
+        if not _int_in(m.takes, _ALL_CARDS) or not m.takes:
+            raise NotationError(f"a bank takes cards from the hand, not {m.takes!r}")
         return
     if not _int_in(m.takes, _ALL_CARDS) or m.takes.bit_count() != 1:
         raise NotationError(f"a pluck takes exactly one card, not {m.takes!r}")
@@ -302,8 +354,17 @@ def _capture_split(s: str) -> int | None:
 
 
 def _parse_two_card(s: str, text: str) -> Move:
-    """``5H&6SxJC``: two hand cards and the one table card their values add up to."""
+    """``5H&6SxJC``: two hand cards and the one table card their values add up to; with two
+    table cards, ``7S&7Hx7D,7C``, a pair capture (Laugh and Lie Down)."""
     head, x, table = s.partition("X")
+    if x and "," in table and "&" not in table:
+        first, _, second = head.partition("&")
+        if not first or not second or "&" in second:
+            raise NotationError(f"pair capture {text!r} must name two hand cards, as in 7S&7H")
+        a, b = sorted((parse_card(first), parse_card(second)))
+        if a == b:
+            raise NotationError(f"pair capture {text!r} names a card twice")
+        return Move(a, MoveKind.PAIR, _parse_takes(table, text), b)
     if not x or not table or "," in table or "&" in table:
         raise NotationError(
             f"two-card capture {text!r} must name one table card after x, as in 5H&6SxJC"
@@ -331,6 +392,23 @@ def _check_two_card(m: Move) -> None:
     second = takes[1 - ranks.index(m.value)]
     if second < m.card:
         raise NotationError("a two-card capture's card is the lower of the two hand cards")
+
+
+def _check_pair(m: Move) -> None:
+    """A pair capture: ``card`` and ``value`` (the second hand card, above ``card``) and the
+    two table cards of ``takes`` are four cards of one rank."""
+    if not _int_in(m.value, 51) or m.value <= m.card or m.card > 51:
+        raise NotationError(
+            "a pair capture's value is its second hand card, a card id above its card, "
+            f"not {m.value!r}"
+        )
+    takes = list(CardSet(m.takes))
+    ranks = {c // 4 for c in [m.card, m.value, *takes]}
+    if len(takes) != 2 or len(ranks) != 1 or m.card in takes or m.value in takes:
+        raise NotationError(
+            "a pair capture takes the other two cards of its rank from the table, not "
+            f"{CardSet(m.takes)} with {card_code(m.card)} and {card_code(m.value)}"
+        )
 
 
 def _int_in(x: object, top: int) -> bool:

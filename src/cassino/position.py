@@ -307,6 +307,15 @@ class Position:
     # Stoppa points per team in this hand, empty when there are none
     fixxa: int | None = None
     bonuses: tuple[int, ...] = field(default=())
+    # Laugh and Lie Down (docs/rules.md §3.35, §3.36): ``scores`` are the chips each seat
+    # holds (after this hand's antes) and ``centre`` the chips in the centre; ``laid`` the
+    # cards each seat laid down (a mask per seat, empty when nobody has); in phase "prial"
+    # or "release" a decision is pending: ``to_move`` decides whether to bank two cards of
+    # rank ``decision[0]`` (1-13) from his hand, and then the turn passes to the next seat
+    # holding cards after seat ``decision[1]``
+    centre: int = 0
+    laid: tuple[int, ...] = field(default=())
+    decision: tuple[int, int] | None = None
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -350,6 +359,10 @@ class Position:
         opts = " ".join(f"{k}={v}" for k, v in sorted(r.options().items()) if k != "players")
         if self.is_over:
             turn = "the hand is over"
+        elif self.decision is not None:
+            turn = (f"seat {self.to_move} decides whether to bank the "
+                    f"{'Prial' if self.phase == 'prial' else 'released pair'} of "
+                    f"{_RANK_NAMES[self.decision[0]]}")
         else:
             turn = f"seat {self.to_move} to move" + (
                 f" ({self.phase} a pluck)" if self.phase != "start" else "")
@@ -371,6 +384,11 @@ class Position:
             owners = ", ".join(f"seat {s}" for s in b.owner_seats()) or "nobody"
             kind = "stack" if r.build_kinds == "zwickern_stack" else "multiple" if b.multiple else "simple"
             lines.append(f"  build   {b.value}: {groups}, {kind}, owned by {owners}")
+        for seat, laid in enumerate(self.laid):
+            if laid:
+                lines.append(f"  laid    seat {seat}: {' '.join(card_code(c) for c in _bits(laid))}")
+        if r.laugh:
+            lines.append(f"  chips   {'-'.join(map(str, self.scores))}; centre {self.centre}")
         last = "no capture yet" if self.last_capturer is None else (
             f"last capture by seat {self.last_capturer}")
         lines.append(
@@ -531,6 +549,7 @@ class Position:
         if r.two_card_capture and self.sweep_order and self.table_mask:
             raise PositionError("the sweep log records a clear, but cards are on the table")
         self._validate_pluck()
+        self._validate_laugh()
         if self.phase == "after":
             pass  # the player who has just played may pluck, even with an empty hand
         elif not any(self.hands):
@@ -544,11 +563,67 @@ class Position:
             raise PositionError(f"to_move is seat {self.to_move}, whose hand is empty")
         return self
 
+    def _validate_laugh(self) -> None:
+        """The Laugh and Lie Down fields: chips, laid cards and a pending decision."""
+        r = self.rules
+        n = r.players
+        if not r.laugh:
+            if self.centre or self.laid or self.decision is not None:
+                raise PositionError(
+                    "centre, laid and decision are Laugh and Lie Down fields (docs/rules.md §3.35)")
+            return
+        if not isinstance(self.centre, int) or isinstance(self.centre, bool):
+            raise PositionError(f"centre must be a number of chips, not {self.centre!r}")
+        if self.laid:
+            if len(self.laid) != n or any(
+                    not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < 1 << 52
+                    for m in self.laid):
+                raise PositionError(f"laid must hold one card mask per seat ({n})")
+            for s, m in enumerate(self.laid):
+                if m and self.hands[s]:
+                    raise PositionError(f"seat {s} has laid down his hand, but holds cards")
+                for t in range(s + 1, n):
+                    if m & self.laid[t]:
+                        raise PositionError("laid lists a card for two seats")
+        for rank in range(1, 14):
+            mask = 0xF << 4 * (rank - 1)
+            if (self.loose & mask) == mask:
+                raise PositionError(
+                    f"a Mournival of {_RANK_NAMES[rank]} lies on the table: it is claimed at once")
+            for s, h in enumerate(self.hands):
+                if (h & mask) == mask:
+                    raise PositionError(
+                        f"seat {s} holds a Mournival of {_RANK_NAMES[rank]}: it is banked at the deal")
+        decision = self.phase in ("prial", "release")
+        if decision != (self.decision is not None):
+            raise PositionError("a decision (rank, after) is pending exactly in phase prial or release")
+        if self.decision is not None:
+            d = self.decision
+            if (not isinstance(d, tuple) or len(d) != 2
+                    or any(not isinstance(x, int) or isinstance(x, bool) for x in d)
+                    or not 1 <= d[0] <= 13 or not 0 <= d[1] < n):
+                raise PositionError(f"decision must be (rank 1-13, seat 0-{n - 1}), not {d!r}")
+            if not 0 <= self.to_move < n:
+                raise PositionError(f"to_move must be a seat from 0 to {n - 1}, not {self.to_move}")
+            held = (self.hands[self.to_move] >> 4 * (d[0] - 1) & 0xF).bit_count()
+            want = 3 if self.phase == "prial" else 2
+            if held != want:
+                raise PositionError(
+                    f"seat {self.to_move} decides on a {'Prial' if want == 3 else 'pair'} of "
+                    f"{_RANK_NAMES[d[0]]}, but holds {held} of them")
+        elif any(self.hands) and sum(1 for h in self.hands if h) < 2:
+            raise PositionError(
+                "one seat alone holds cards: the hand is over (the last holder takes the rest)")
+
     def _validate_pluck(self) -> None:
         r = self.rules
         n = r.players
         if self.phase not in PHASES:
             raise PositionError(f"phase must be one of {', '.join(PHASES)}, not {self.phase!r}")
+        if self.phase in ("prial", "release"):
+            if not r.laugh:
+                raise PositionError(f"phase {self.phase} is a Laugh and Lie Down decision")
+            return
         if not r.pluck:
             if self.plucked or self.phase != "start" or self.trailed is not None:
                 raise PositionError(f"plucked, phase and trailed need pluck=true (opt_pluck), not {r.system}")
@@ -611,7 +686,7 @@ class Position:
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
             "plucked", "phase", "trailed", "defaults", "mulles", "esun_owed", "chance",
-            "fixxa", "bonuses",
+            "fixxa", "bonuses", "centre", "laid", "decision",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -690,6 +765,19 @@ class Position:
             raise PositionError("phase must be a string")
         trailed_raw = data.get("trailed")
         trailed = None if trailed_raw is None else parse_card(trailed_raw)
+        centre = data.get("centre", 0)
+        if not isinstance(centre, int) or isinstance(centre, bool):
+            raise PositionError("centre must be a number of chips")
+        laid_raw = _list(data.get("laid", []), "laid")
+        laid = tuple(_mask(_list(h, f"laid[{i}]"), f"laid[{i}]") for i, h in enumerate(laid_raw))
+        if not any(laid):
+            laid = ()
+        decision = None
+        if data.get("decision") is not None:
+            d = data["decision"]
+            if not isinstance(d, dict) or set(d) != {"rank", "after"}:
+                raise PositionError('decision must be an object {"rank": 1-13, "after": seat}')
+            decision = (d["rank"], d["after"])
         pos = cls(
             rules=r,
             dealer=data["dealer"],
@@ -712,6 +800,9 @@ class Position:
             chance=chance,
             fixxa=fixxa,
             bonuses=bonuses,
+            centre=centre,
+            laid=laid,
+            decision=decision,
         )
         return pos.validate()
 
@@ -766,6 +857,12 @@ class Position:
             d["fixxa"] = card_code(self.fixxa)
         if self.bonuses:
             d["bonuses"] = list(self.bonuses)
+        if self.centre:
+            d["centre"] = self.centre
+        if self.laid:
+            d["laid"] = [CardSet(m).codes() for m in self.laid]
+        if self.decision is not None:
+            d["decision"] = {"rank": self.decision[0], "after": self.decision[1]}
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -812,7 +909,7 @@ class Position:
             fields.append(_codes_text([card_code(c) for c in self.discard]))
         if self.defaults:
             fields.append(",".join(str(d) for d in self.defaults))
-        if self.plucked or self.phase != "start":
+        if self.plucked or self.phase in ("plucked", "after"):
             seats = "".join(str(s) for s in range(self.rules.players) if self.plucked >> s & 1)
             extra = f"pluck:{seats or '-'}:{self.phase}"
             if self.trailed is not None:
@@ -828,6 +925,13 @@ class Position:
             # Bella Donna: bella:<bonuses per team, or ->[:<the card trailed last>]
             bonuses = ",".join(str(m) for m in self.bonuses) or "-"
             fields.append("bella:" + bonuses + ("" if self.fixxa is None else ":" + card_code(self.fixxa)))
+        if self.rules.laugh:
+            # Laugh and Lie Down: lld:<centre>:<laid per seat>[:<phase>:<rank>:<after>]
+            laid = "/".join(_codes_text(CardSet(m).codes()) for m in self.laid) or "-"
+            extra = f"lld:{self.centre}:{laid}"
+            if self.decision is not None:
+                extra += f":{self.phase}:{self.decision[0]}:{self.decision[1]}"
+            fields.append(extra)
         return " ".join(fields)
 
     @classmethod
@@ -839,6 +943,8 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) >= 11 and parts[-1].startswith("lld:"):
+            pluck |= _lld_field(parts.pop())
         if len(parts) in (11, 12, 13, 14, 15, 16) and parts[-1].startswith("bella:"):
             bonuses, _, card = parts.pop()[6:].partition(":")
             try:
@@ -927,13 +1033,34 @@ class Position:
             raise NotationError(f"bad position text: {exc}") from None
 
 
-PHASES = ("start", "plucked", "after")
+PHASES = ("start", "plucked", "after", "prial", "release")
+_RANK_NAMES = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+               "nines", "tens", "jacks", "queens", "kings")
+
+
+def _lld_field(text: str) -> dict[str, Any]:
+    """The optional last field ``lld:<centre>:<laid>[:<phase>:<rank>:<after>]`` of position
+    text (Laugh and Lie Down)."""
+    parts = text.split(":")
+    bad = f"bad lld field {text!r} (lld:<centre>:<laid>[:<phase>:<rank>:<after>])"
+    if len(parts) not in (3, 6):
+        raise NotationError(bad)
+    try:
+        out: dict[str, Any] = {"centre": int(parts[1])}
+        if parts[2] != "-":
+            out["laid"] = [_text_codes(h) for h in parts[2].split("/")]
+        if len(parts) == 6:
+            out["phase"] = parts[3]
+            out["decision"] = {"rank": int(parts[4]), "after": int(parts[5])}
+    except ValueError:
+        raise NotationError(bad) from None
+    return out
 
 
 def _pluck_field(text: str) -> dict[str, Any]:
     """The optional last field ``pluck:<seats>:<phase>[:<trailed>]`` of position text."""
     parts = text.split(":")
-    if len(parts) not in (3, 4) or parts[2] not in PHASES:
+    if len(parts) not in (3, 4) or parts[2] not in PHASES[:3]:
         raise NotationError(f"bad pluck field {text!r} (pluck:<seats>:<phase>[:<card>])")
     seats = parts[1]
     if seats != "-" and not (seats.isascii() and seats.isdigit()):

@@ -49,8 +49,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "increase_who": ("any_simple", "opponent_only"),
     "augment_who": ("any", "own_team"),
     "obligation": ("none", "v1", "v2", "v3", "diloti"),
-    "leftovers_to": ("last_capturer", "nobody", "last_to_play"),
-    "compulsion": ("none", "lay_match_forced", "player"),
+    "leftovers_to": ("last_capturer", "nobody", "last_to_play", "last_holder"),
+    "compulsion": ("none", "lay_match_forced", "player", "must_or_lie_down"),
     "cards_scoring": ("most", "difference", "each"),
     "pile_access": ("none", "steal_pile"),
     "yoruba_scope": ("group", "capture"),
@@ -71,7 +71,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
     "aces_mode": ("each", "all_four_only"),
-    "game_end": ("target", "each_deals_twice", "one_hand", "hands_won", "fixed_hands"),
+    "game_end": ("target", "each_deals_twice", "one_hand", "hands_won", "fixed_hands", "chips_out"),
     "final_tie": ("more_hands", "shared"),
     "card_values": ("standard", "royal", "ranked", "finnish", "zwickern"),
     "joker_values": ("any", "match_only"),
@@ -94,8 +94,8 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "increase_who": ("not_own",),
     "augment_who": ("own_team_or_captured_same_turn",),
     "obligation": ("african_2p",),
-    "leftovers_to": ("last_holder",),
-    "compulsion": ("must_or_lie_down",),
+    "leftovers_to": (),
+    "compulsion": (),
     "turn_structure": ("compound",),
 }
 
@@ -138,6 +138,7 @@ _ELEWE = ("elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_play
 PALETTE_MASK = 1 << 34 | 1 << 42 | 1 << 46 | 1 << 50
 _SHANISS = "shaniss"
 _BUNDLES = "stealing_bundles"
+_LLD = ("laugh_and_lie_down", "laugh_and_lie_down_4p")
 
 # Rules fields that are no options: the system, and what its preset fixes (player_range,
 # mechanics)
@@ -158,6 +159,11 @@ MECHANICS: dict[str, str] = {
     "out of cards with the stock gone drops out (docs/rules.md §3.32)",
     "bella_donna": "red cards score (honours 2, 2-9 1), and the Fixxa and Stoppa bonuses "
     "(docs/rules.md §3.33, AMB-92, AMB-94)",
+    "laugh_and_lie_down": "chips and antes; Mournivals and Prials banked before play (a Prial "
+    "by the holder's decision); a card takes one of one or two cards of its rank or all "
+    "three, a pair takes the table pair; a player who cannot capture lies down his hand; the "
+    "holder of a released pair banks it by his decision; the last holder takes the rest "
+    "(docs/rules.md §3.35, §3.36, AMB-95 to AMB-97)",
 }
 
 # Parameters a system cannot change (docs/rules.md §3.2-§3.4): option values that would make it
@@ -227,6 +233,16 @@ _FIXED: dict[str, dict[str, Any]] = {
         "players": 2, "card_values": "standard", "match_mode": "rank", "build_kinds": "none",
         "sweeps": False, "capture_extent": "single_group", "red_card_points": True,
         "pile_access": "steal_pile",
+    },
+    **{
+        sid: {
+            "players": n, "teams": "individual", "deck": "standard52", "card_values": "standard",
+            "match_mode": "rank", "build_kinds": "none", "sum_groups": "none", "sweeps": False,
+            "leftovers_to": "last_holder", "hand_size": size, "table_cards": 12,
+            "deal_order": "hands_then_table", "last_holder_chips": bonus,
+            "chips_threshold": size,
+        }
+        for sid, n, size, bonus in ((_LLD[0], 5, 8, 5), (_LLD[1], 4, 10, 3))
     },
 }
 _FIXED_WHY = {
@@ -331,6 +347,28 @@ _FIXED_WHY = {
     (_ZWICKERN, "sweeps"): ": a Zwicker (sweep) scores (sweep_points, 3)",
     (_HALLIEL, "pile_access"): ": a card of the rank of the opponent's top card takes his whole "
     "pile (docs/rules.md §3.34)",
+    **{
+        (sid, name): why for sid in _LLD for name, why in (
+            ("teams", ": each plays for himself"),
+            ("deck", ": one 52-card deck"),
+            ("card_values", ": cards match by rank only (docs/rules.md §3.35)"),
+            ("match_mode", ": a card takes cards of its rank"),
+            ("build_kinds", ": there is no building in Laugh and Lie Down"),
+            ("sum_groups", ": there are no sums in Laugh and Lie Down (ranks only)"),
+            ("sweeps", ": Laugh and Lie Down has no sweeps"),
+            ("leftovers_to", ": the last player holding cards takes the table (AMB-96)"),
+            ("table_cards", ": the last 12 cards go face up to the table"),
+            ("deal_order", ": all the hands, then the rest face up to the table"),
+        )
+    },
+    (_LLD[0], "players"): ": five players (laugh_and_lie_down_4p is the game for four)",
+    (_LLD[1], "players"): ": four players (laugh_and_lie_down is the game for five)",
+    (_LLD[0], "hand_size"): ": eight cards each",
+    (_LLD[1], "hand_size"): ": ten cards each",
+    (_LLD[0], "last_holder_chips"): ": the last holder takes 5 chips",
+    (_LLD[1], "last_holder_chips"): ": the last holder takes 3 chips",
+    (_LLD[0], "chips_threshold"): ": a chip per two cards over or under 8",
+    (_LLD[1], "chips_threshold"): ": a chip per two cards over or under 10",
     (_KONTSINA, "players"): ": Kontsina is a two-player game",
     (_KONTSINA, "card_values"): ": A 1, 2-10 pip, J Q K by rank only (docs/rules.md §3.16)",
     (_KONTSINA, "match_mode"): ": a card takes a card of its rank",
@@ -535,6 +573,16 @@ class Rules:
     # seven_spades_points for the 7S (the 7D is seven_diamonds_points)
     joker_values: str = "any"
     seven_spades_points: int = 0
+    # Laugh and Lie Down (docs/rules.md §3.35, §3.36, mechanic "laugh_and_lie_down"): each
+    # seat starts the game with start_chips; the dealer antes 3 and the others 2; the last
+    # holder takes last_holder_chips from the centre, and each player one chip per two cards
+    # captured over chips_threshold and pays one per two under it (AMB-97); laid_cards_dead:
+    # a hand laid down leaves play instead of joining the table (AMB-96 option);
+    # game_end=fixed_hands plays match_hands hands, chips_out ends when a player has no chips
+    start_chips: int = 0
+    last_holder_chips: int = 0
+    chips_threshold: int = 0
+    laid_cards_dead: bool = False
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -639,6 +687,7 @@ class Rules:
                     "cards_scoring=difference replaces most_cards_points: set it to 0"
                 )
         self._check_bundles()
+        self._check_laugh()
         self._check_zwickern()
         self._check_elewenjewe()
         if "bella_donna" not in self.mechanics and (self.red_card_points or self.fixxa_stoppa != "none"):
@@ -815,7 +864,7 @@ class Rules:
     def _check_bundles(self) -> None:
         """Stealing Bundles' parameters (docs/rules.md §3.31, AMB-85, AMB-86)."""
         steal = self.pile_access == "steal_pile"
-        if self.sum_groups == "none" and not steal:
+        if self.sum_groups == "none" and not steal and "laugh_and_lie_down" not in self.mechanics:
             raise RulesError(
                 "sum_groups=none (ranks only) is the Stealing Bundles capture (pile_access="
                 "steal_pile)"
@@ -900,6 +949,67 @@ class Rules:
                     "captures and stacks (docs/rules.md §3.32)"
                 )
 
+    def _check_laugh(self) -> None:
+        """The Laugh and Lie Down parameters (docs/rules.md §3.35, §3.36, AMB-95 to AMB-97)."""
+        lld = "laugh_and_lie_down" in self.mechanics
+        own = {
+            "compulsion": self.compulsion == "must_or_lie_down",
+            "leftovers_to": self.leftovers_to == "last_holder",
+            "game_end": self.game_end == "chips_out",
+            "start_chips": self.start_chips != 0,
+            "last_holder_chips": self.last_holder_chips != 0,
+            "chips_threshold": self.chips_threshold != 0,
+            "laid_cards_dead": self.laid_cards_dead,
+        }
+        if not lld:
+            for name, used in own.items():
+                if used:
+                    raise RulesError(
+                        f"{name}={_opt_text(getattr(self, name))} is a Laugh and Lie Down rule "
+                        "(laugh_and_lie_down, laugh_and_lie_down_4p: docs/rules.md §3.35)"
+                    )
+            return
+        if not 1 <= self.start_chips <= 10000:
+            raise RulesError(f"start_chips must be between 1 and 10000, not {self.start_chips}")
+        if self.game_end not in ("fixed_hands", "chips_out"):
+            raise RulesError(
+                "a Laugh and Lie Down game is a number of hands (game_end=fixed_hands, "
+                "match_hands, AMB-97) or lasts until a player has no chips (chips_out)"
+            )
+        if self.game_end == "fixed_hands" and (
+                self.match_hands < 1 or self.match_hands % self.players):
+            raise RulesError(
+                f"match_hands must be a multiple of the {self.players} players, so that each "
+                f"deals equally often (AMB-97), not {self.match_hands}"
+            )
+        if self.compulsion not in ("must_or_lie_down", "player", "none"):
+            raise RulesError(
+                "Laugh and Lie Down's compulsion is must_or_lie_down (no trailing, AMB-95), "
+                "player (a trail only when nothing captures) or none (a card that captures "
+                f"nothing may be trailed), not {self.compulsion}"
+            )
+        # the options its generator and settlement do not read (docs/rules.md §3.35)
+        clash = {
+            "capture_extent": self.capture_extent != "free",
+            "face_capture": self.face_capture != "one_or_three",
+            "obligation": self.obligation != "none", "holding_invariant": self.holding_invariant,
+            "pile_access": self.pile_access != "none", "pluck": self.pluck,
+            "michigan": self.michigan, "count_out": self.count_out,
+            "initial_pairs": self.initial_pairs, "five_of_spades_sweep": self.five_of_spades_sweep,
+            "jacks_take_all": self.jacks_take_all, "sudden_death": self.sudden_death != "none",
+            "all_eleven": self.all_eleven != "none", "draw_refill": self.draw_refill,
+            "cards_scoring": self.cards_scoring != "most",
+            "most_cards_points": self.most_cards_points != 0, "card_points": self.card_points,
+            "most_spades_points": self.most_spades_points != 0,
+            "last_hand_size": self.last_hand_size != 0, "jokers": self.jokers != 0,
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Laugh and "
+                    "Lie Down's captures and chips (docs/rules.md §3.35)"
+                )
+
     def _check_elewenjewe(self) -> None:
         """The Elewenjewe parameters (docs/rules.md §3.26-§3.29, §3.37, AMB-73 to AMB-81)."""
         own = {
@@ -909,7 +1019,7 @@ class Rules:
             "esun_penalty": self.esun_penalty != "on_table",
             "esun_penalty_card": self.esun_penalty_card != "top",
             "leftovers_to": self.leftovers_to == "last_to_play",
-            "game_end": self.game_end == "fixed_hands",
+            "game_end": self.game_end == "fixed_hands" and "laugh_and_lie_down" not in self.mechanics,
         }
         if "elewenjewe" not in self.mechanics:
             if "zwickern" in self.mechanics:
@@ -1003,6 +1113,21 @@ class Rules:
                 )
 
     @property
+    def laugh(self) -> bool:
+        """Whether this is Laugh and Lie Down (docs/rules.md §3.35, §3.36): chips, banking
+        decisions, lying down."""
+        return "laugh_and_lie_down" in self.mechanics
+
+    def antes(self, dealer: int) -> list[int]:
+        """The chips each seat antes at a deal of Laugh and Lie Down: the dealer 3, the
+        others 2 (docs/rules.md §3.35).
+
+        >>> rules("laugh_and_lie_down_4p").antes(1)
+        [2, 3, 2, 2]
+        """
+        return [3 if s == dealer else 2 for s in range(self.players)]
+
+    @property
     def two_card_capture(self) -> bool:
         """Whether two hand cards may take a table card of their total (Callabra, §3.14);
         the capture that clears the table then ends the game (AMB-36)."""
@@ -1049,7 +1174,7 @@ class Rules:
                 )
             if self.count_out:
                 raise RulesError("count_out claims the target, but a Kontsina match counts hands won")
-        elif self.match_hands != 6 and self.game_end != "fixed_hands":
+        elif self.match_hands != 6 and self.game_end not in ("fixed_hands", "chips_out"):
             raise RulesError(
                 "match_hands applies only to game_end=hands_won (Kontsina) and fixed_hands "
                 "(Elewenjewe)"
@@ -1481,6 +1606,16 @@ _ELEWE_PRESET: dict[str, Any] = {
 }
 
 # Bella Donna (docs/rules.md §3.33); Bella Donna Halliel (§3.34) adds the pile steals
+_LLD_PRESET: dict[str, Any] = {
+    "player_range": (5, 5), "players": 5, "mechanics": frozenset({"laugh_and_lie_down"}),
+    "card_values": "standard", "match_mode": "rank", "sum_groups": "none",
+    "build_kinds": "none", "obligation": "none", "holding_invariant": False,
+    "compulsion": "must_or_lie_down", "leftovers_to": "last_holder", "sweeps": False,
+    "hand_size": 8, "table_cards": 12, "deal_order": "hands_then_table",
+    "most_cards_points": 0, "card_points": False, "most_spades_points": 0,
+    "game_end": "fixed_hands", "match_hands": 5, "final_tie": "shared", "first_dealer": "low",
+    "start_chips": 25, "last_holder_chips": 5, "chips_threshold": 8,
+}
 _BELLA_PRESET: dict[str, Any] = {
     "player_range": (2, 2), "mechanics": frozenset({"bella_donna"}),
     "build_kinds": "none", "obligation": "none", "holding_invariant": False,
@@ -1791,8 +1926,22 @@ SYSTEMS: dict[str, SystemInfo] = {
             True, "3.34",
             {**_BELLA_PRESET, "pile_access": "steal_pile"},
         ),
-        _info("laugh_and_lie_down", "Laugh and Lie Down", "5", "3.35", "Compulsory captures or lie down; chips."),
-        _info("laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4", "3.36", "Four-player Laugh and Lie Down."),
+        SystemInfo(
+            "laugh_and_lie_down", "Laugh and Lie Down", "5",
+            "Eight cards each and 12 face up, chips and antes; Mournivals and Prials banked "
+            "before play; a card takes one of one or two of its rank, or all three, a pair the "
+            "table pair; no trailing: a player who cannot capture lies his hand down; the last "
+            "holder takes the rest and 5 chips; a chip per two cards over or under 8.",
+            True, "3.35", _LLD_PRESET,
+        ),
+        SystemInfo(
+            "laugh_and_lie_down_4p", "Laugh and Lie Down for four", "4",
+            "Laugh and Lie Down for four: ten cards each, the last holder takes 3 chips, a "
+            "chip per two cards over or under 10.",
+            True, "3.36",
+            {**_LLD_PRESET, "player_range": (4, 4), "players": 4, "hand_size": 10,
+             "last_holder_chips": 3, "chips_threshold": 10, "match_hands": 4},
+        ),
     ]
 }
 

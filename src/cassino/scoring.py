@@ -4,7 +4,8 @@ Categories are scored in the ordered-tally order: most cards 3, most spades 1, m
 (Kontsina), big cassino (10D) 2, little cassino (2S) 1, the aces of spades, clubs, hearts
 and diamonds 1 each, the Good 2 and Good 10 (Kontsina), the 7D (Diamond Cassino), pictures
 (Tablanette), spade points (Spade Cassino), the all-eleven bonus, sistan (Swedish
-Kassino), then sweeps in the order they were made, then Mulle captures (docs/rules.md §3.1,
+Kassino), then sweeps in the order they were made, then Mulle captures; Laugh and Lie Down
+scores chips: one per two cards over or under the threshold and the last holder's (docs/rules.md §3.1,
 §3.6, §3.12, §3.13, §3.16, §3.19, §3.20, §3.37). In Mulle's double deck (ids 52-103 are the
 second copies) suits count both copies and every copy of a point card scores (AMB-56).
 """
@@ -29,6 +30,7 @@ __all__ = [
     "hand_winner",
     "immediate_points",
     "instant_against",
+    "laugh_score",
     "red_card_points",
     "score_hand",
     "spade_points",
@@ -59,6 +61,8 @@ CATEGORIES = (
     "red_cards",
     "fixxa_stoppa",
     "seven_spades",
+    "chip_cards",
+    "last_holder",
 )
 
 
@@ -217,7 +221,10 @@ def score_hand(
 
     ``mulles`` counts the Mulle captures per team (docs/rules.md §3.20): ``mulle_points`` each,
     after the sweeps. Bella Donna (docs/rules.md §3.33): the red cards of each pile
-    (``red_card_points``), then ``bonuses``, the Fixxa and Stoppa points per team."""
+    (``red_card_points``), then ``bonuses``, the Fixxa and Stoppa points per team. Laugh and
+    Lie Down: :func:`laugh_score`, ``last_team`` the last holder."""
+    if rules.laugh:
+        return laugh_score(rules, piles, last_team)
     if rules.two_card_capture:
         return _callabra_score(rules, piles, sweep_order)
     masks = [sum(1 << c for c in p) for p in piles]
@@ -348,9 +355,35 @@ def _callabra_score(
     )
 
 
+def laugh_score(
+    rules: Rules, piles: Sequence[Sequence[int]], last_holder: int | None
+) -> HandScore:
+    """Laugh and Lie Down's settlement (docs/rules.md §3.35, §3.36, AMB-97), in chips: each
+    seat with ``n`` cards captured takes one chip per two cards over ``chips_threshold``
+    (8; 10 for four) and pays one per two under it, rounded down (``chip_cards``); the last
+    holder of a finished hand takes ``last_holder_chips`` (5; 3 for four).
+
+    >>> from cassino.rules import rules
+    >>> r = rules("laugh_and_lie_down")
+    >>> laugh_score(r, [[0] * 13, [0] * 9, [0] * 7, [0] * 4, []], 0).events
+    (('chip_cards', 0, 2), ('chip_cards', 3, -2), ('chip_cards', 4, -4), ('last_holder', 0, 5))
+    """
+    events: list[tuple[str, int, int]] = []
+    for seat, pile in enumerate(piles):
+        d = len(pile) - rules.chips_threshold
+        pts = d // 2 if d > 0 else -(-d // 2)
+        if pts:
+            events.append(("chip_cards", seat, pts))
+    if last_holder is not None:
+        events.append(("last_holder", last_holder, rules.last_holder_chips))
+    return HandScore(rules.num_teams, tuple(events))
+
+
 def used_categories(rules: Rules) -> tuple[str, ...]:
     """The categories a system scores, in tally order (without sudden death): the eight
     standard ones, then 7D, spade points, the all-eleven bonus and sweeps when they apply."""
+    if rules.laugh:
+        return ("chip_cards", "last_holder")
     if rules.two_card_capture:
         return ("cards", "sweeps")
     out = ["cards"] if rules.most_cards_points or rules.cards_scoring != "most" else []

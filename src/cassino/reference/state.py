@@ -38,12 +38,15 @@ from .deals import Deals, first_player, initial_deal, initial_pairs
 from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
 from .esun import Esun
+from .laugh import Laugh, laugh_deal
 from .multi import MultiValued
 from .scoring import Scoring
 from .zwickern import Zwickern
 
 
-class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Captures, Scoring):
+class State(
+    Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Laugh, Captures, Scoring
+):
     """A position of one hand with its legal moves, push/pop and scoring."""
 
     def __init__(self, position: Position) -> None:
@@ -75,6 +78,9 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         self.chance: int | None = p.chance
         self.fixxa: int | None = p.fixxa
         self.bonuses: list[int] = list(p.bonuses) or [0] * p.rules.num_teams
+        self.centre = p.centre
+        self.laid = list(p.laid)
+        self.decision = p.decision
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -101,7 +107,8 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         last_capturer: int | None, sweep_order: list[int], scores: list[int],
         discard: list[int], plucked: int, phase: str, trailed: int | None,
         defaults: list[int], mulles: list[int], esun_owed: list[int], chance: int | None,
-        fixxa: int | None, bonuses: list[int],
+        fixxa: int | None, bonuses: list[int], centre: int = 0, laid: list[int] | None = None,
+        decision: tuple[int, int] | None = None,
     ) -> State:
         """A state from the parts of a position, unchecked and without a root position (no
         copy, pickle or reset): the one-use state that ``cassino._core.State.explain`` asks,
@@ -129,6 +136,9 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         state.chance = chance
         state.fixxa = fixxa
         state.bonuses = bonuses
+        state.centre = centre
+        state.laid = laid if laid and any(laid) else []
+        state.decision = decision
         state._stack = []
         state._history = []
         return state
@@ -140,12 +150,19 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
 
     @classmethod
     def new_hand(
-        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None
+        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None,
+        centre: int = 0,
     ) -> State:
-        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front.
+
+        Laugh and Lie Down: ``scores`` are the chips each seat holds before the antes
+        (default ``start_chips`` each) and ``centre`` the chips left in the centre; the antes
+        go in, and the Mournivals are banked (docs/rules.md §3.35)."""
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         hands, table, stock = initial_deal(rules, dealer, system_deck(rules, deck))
+        if rules.laugh:
+            return cls._laugh_hand(rules, dealer, hands, table, scores, centre)
         aside: list[int] = []
         if rules.set_aside:
             # Elewenjewe (AMB-79): unseen cards from the bottom of the stock, out of play
@@ -175,6 +192,33 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
             scores=tuple(scores or [0] * rules.num_teams),
             discard=tuple(aside),
             chance=deck_chance(system_deck(rules, deck)) if rules.esun_penalty_card == "random" else None,
+        )
+        return cls(pos)
+
+    @classmethod
+    def _laugh_hand(
+        cls, rules: Rules, dealer: int, hands: list[int], table: int,
+        scores: list[int] | None, centre: int,
+    ) -> State:
+        """new_hand of Laugh and Lie Down: antes, then the banking (laugh_deal)."""
+        chips = list(scores) if scores else [rules.start_chips] * rules.players
+        antes = rules.antes(dealer)
+        hands, table, piles, to_move, phase, decision, last = laugh_deal(rules, dealer, hands, table)
+        pos = Position(
+            rules=rules,
+            dealer=dealer,
+            to_move=to_move,
+            hands=tuple(hands),
+            loose=table,
+            builds=(),
+            piles=tuple(tuple(p) for p in piles),
+            stock=(),
+            last_capturer=last,
+            sweep_order=(),
+            scores=tuple(c - a for c, a in zip(chips, antes, strict=True)),
+            phase=phase,
+            centre=centre + sum(antes),
+            decision=decision,
         )
         return cls(pos)
 
@@ -212,6 +256,9 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
             chance=self.chance,
             fixxa=self.fixxa,
             bonuses=tuple(self.bonuses) if any(self.bonuses) else (),
+            centre=self.centre,
+            laid=tuple(self.laid) if any(self.laid) else (),
+            decision=self.decision,
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -354,6 +401,8 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         return self._sweep_moves(out, only, captures)
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
+        if self.rules.laugh:
+            return self._laugh_moves(), {}
         legal, reasons = self._card_moves()
         pluck = self._pluckable()
         legal.extend(Move.pluck(c) for c in bits(pluck))
@@ -462,6 +511,8 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
     def _explain(self, move: Move, shortcut: bool) -> str | None:
         """:meth:`explain`; without ``shortcut``, even a :meth:`_malformed` move is looked
         for among the listed moves (tests compare the two)."""
+        if self.rules.laugh:
+            return None if move in self._laugh_moves() else self._laugh_reason(move)
         if shortcut and self._malformed(move):
             return self._structural_sentence(move)
         legal, reasons = self._moves_for(move)
@@ -760,6 +811,8 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
             self.chance,
             self.fixxa,
             list(self.bonuses),
+            self.laid,
+            self.decision,
         )
 
     @property
@@ -774,6 +827,9 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
         r = self.rules
         seat = self.to_move
         team = r.team_of(seat)
+        if r.laugh:
+            self._laugh_push(m, seat)
+            return
         if not m.plays_card:
             self._push_pluck(m, seat, team)
             return
@@ -898,6 +954,8 @@ class State(Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna
             self.chance,
             self.fixxa,
             self.bonuses,
+            self.laid,
+            self.decision,
         ) = self._stack.pop()
         # (new lists: a clone shares the snapshots, and pushes change these lists in place)
         self.hands = list(self.hands)
