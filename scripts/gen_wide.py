@@ -28,7 +28,7 @@ CORE = Path(__file__).resolve().parent.parent / "src" / "cassino"
 
 # the include files of _core.pyx, in its order
 ORDER = ("decks", "captures", "builds", "deals", "scoring", "params", "players", "state",
-         "playouts", "stream", "multi", "declarations", "zwickern")
+         "playouts", "stream", "multi", "declarations", "zwickern", "laugh")
 
 PREFIX = "_w_"
 WIDE_STATE = "_WideState"

@@ -42,12 +42,18 @@ cdef enum Kind:
     K_TWO_CARD = 7           # Callabra: card and the hand card in takes take one table card
     K_STEAL = 8              # Stealing Bundles: takes another team's whole bundle (with
                              # steal_and_capture, also the loose cards of the card's rank)
+    K_PAIR = 9               # Laugh and Lie Down: card and the hand card ``value`` take the
+                             # table pair ``takes``
+    K_LIE = 10               # ... lie down: card NO_CARD, the hand goes to the table
+    K_BANK = 11              # ... a decision: card NO_CARD, ``takes`` go to the decider's pile
 
 cdef enum:
     NO_CARD = 255            # CMove.card of the moves that play no hand card
     PH_START = 0             # Hot.phase (opt_pluck): the turn begins
     PH_PLUCKED = 1           # ... the player has plucked and must play a card
     PH_AFTER = 2             # ... the player has played a card and may pluck or pass
+    PH_PRIAL = 3             # Laugh and Lie Down: to_move decides on his Prial of Hot.dec_rank
+    PH_RELEASE = 4           # ... on the released pair of Hot.dec_rank
 
 cdef struct CBuild:
     mask_t cards
@@ -95,6 +101,11 @@ cdef struct Hot:
     uint64_t chance          # esun_penalty_card=random: the hand's chance RNG (Position.chance)
     uint8_t fixxa1           # Bella Donna: the card the previous player trailed last + 1 (0: none)
     uint8_t bonus[MAX_SEATS] # ... the Fixxa and Stoppa points per team
+    # Laugh and Lie Down (core/laugh.pxi): the cards each seat laid down, and in PH_PRIAL or
+    # PH_RELEASE the rank decided on (1-13) and the seat after which the turn passes on
+    mask_t laid[MAX_SEATS]
+    uint8_t dec_rank
+    int8_t dec_after
 
 cdef struct Params:
     int players
@@ -220,6 +231,14 @@ cdef struct Params:
     mask_t zw_jokers
     int zw_any
     int zw_hold
+    # Laugh and Lie Down (docs/rules.md §3.35, §3.36, core/laugh.pxi): its generator and
+    # push; compulsion (0 must_or_lie_down, 1 player, 2 none); laid cards dead (AMB-96
+    # option); the settlement's threshold and the last holder's chips
+    int laugh
+    int lld_trail
+    int lld_dead
+    int lld_threshold
+    int lld_bonus
     int pick_ok              # capture-only rules: count and pick moves without listing
                              # (pick_setup, core/captures.pxi)
 

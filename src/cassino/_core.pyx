@@ -62,6 +62,7 @@ include "core/stream.pxi"
 include "core/multi.pxi"
 include "core/declarations.pxi"
 include "core/zwickern.pxi"
+include "core/laugh.pxi"
 
 # The wide copy of all the above, for Mulle's 104 card ids (128-bit masks): _WideState and
 # the _w_ names. Written by scripts/gen_wide.py (run by setup.py) from the files above.

@@ -88,7 +88,9 @@ def card_weights(r: Rules) -> tuple[float, ...]:
         c = card % 52
         bit = 1 << c
         w = 0.0
-        if r.most_cards_points or r.two_card_capture:
+        if r.laugh:
+            w += 0.5    # (Laugh and Lie Down: a chip per two cards)
+        elif r.most_cards_points or r.two_card_capture:
             w += CARD_WEIGHT
         elif r.cards_scoring != "most":
             w += 1.0    # (every card scores 1, or moves Shaniss's difference by 1)
@@ -122,6 +124,18 @@ def card_weights(r: Rules) -> tuple[float, ...]:
                 w += 1.0
         out.append(w)
     return tuple(out)
+
+
+def laugh_gain(weights: Sequence[float], move: Move) -> float:
+    """Laugh and Lie Down's greedy score: the weight of the cards a capture, a pair capture
+    or a bank gains; a trail, a lie-down or a pass gains nothing."""
+    if move.kind == MoveKind.BANK:
+        return _weight(weights, move.takes)
+    if move.kind == MoveKind.CAPTURE:
+        return _weight(weights, move.takes | 1 << move.card)
+    if move.kind == MoveKind.PAIR:
+        return _weight(weights, move.takes | 1 << move.card | 1 << move.value)
+    return 0.0
 
 
 def _weight(weights: Sequence[float], mask: int) -> float:
@@ -207,6 +221,8 @@ class GreedyPlayer:
         r = view.rules
         ws = self._weights(view)
         seat = view.seat
+        if r.laugh:
+            return laugh_gain(ws, move)
         if not move.plays_card:
             # opt_pluck: a pluck gains its card and changes nothing else of note; a pass
             # gains nothing

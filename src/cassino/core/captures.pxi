@@ -1792,6 +1792,8 @@ cdef int gen_moves(Core* c, MoveBuf* buf) noexcept nogil:
     hand card, then (opt_pluck) the plucks and the pass, which sort after them."""
     cdef int n, i
     cdef mask_t m
+    if c.p.laugh:
+        return gen_laugh(c, buf)     # (core/laugh.pxi)
     if c.p.pluck and c.h.phase == PH_AFTER and c.h.to_move >= 0:
         buf.n = 0
         buf.overflow = 0
@@ -2591,6 +2593,8 @@ cdef uint64_t pairs_count(Core* c) noexcept nogil:
 cdef uint64_t count_moves_c(Core* c) noexcept nogil:
     """The number of legal moves, as gen_moves lists them (plucks and pass included)."""
     cdef uint64_t n
+    if c.p.laugh:
+        return count_laugh(c)        # (core/laugh.pxi)
     if c.p.pluck and c.h.phase == PH_AFTER and c.h.to_move >= 0:
         return <uint64_t>cas_popcount(pluckable(c)) + 1
     n = count_play_moves(c)

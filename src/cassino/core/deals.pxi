@@ -141,6 +141,8 @@ cdef void init_hand(Core* c, const uint8_t* deck, int ncards, int dealer) noexce
     c.h.to_move = <int8_t>c.p.first_player
     if c.p.initial_pairs:
         grant_pairs(c)
+    if c.p.laugh:
+        lld_deal(c)                  # (Mournivals and the first Prial decision)
 
 cdef void grant_pairs(Core* c) noexcept nogil:
     """opt_initial_pairs (docs/rules.md §3.37, AMB-20), part of the deal: every rank with exactly
@@ -374,6 +376,9 @@ cdef void apply_move(Core* c, const CMove* m) noexcept nogil:
     cdef int i, target
     cdef bint first
     cdef CBuild* b
+    if c.p.laugh:
+        apply_laugh(c, m)            # (core/laugh.pxi)
+        return
     if m.kind == K_PLUCK or m.kind == K_PASS:
         apply_pluck(c, m, seat, team)     # (card is NO_CARD: no bit to shift)
         return

@@ -180,6 +180,14 @@ cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
                           or p.joker_mask or p.match_one or p.yoruba or p.esun or p.zwickern) else 0
     p.leftovers_nobody = 1 if rules.leftovers_to == "nobody" else 0
     p.cards_diff = 1 if rules.cards_scoring == "difference" else 0
+    p.laugh = 1 if rules.laugh else 0
+    p.lld_trail = ("must_or_lie_down", "player", "none").index(rules.compulsion) if p.laugh else 0
+    p.lld_dead = 1 if rules.laid_cards_dead else 0
+    p.lld_threshold = rules.chips_threshold
+    p.lld_bonus = rules.last_holder_chips
+    if p.laugh:
+        p.compel = 0
+        p.post_filter = 0
     p.pick_ok = 1 if pick_params(p, rules) else 0
     return 0
 

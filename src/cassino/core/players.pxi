@@ -448,6 +448,17 @@ cdef int greedy_eval(Core* c, const CMove* m, double* out) noexcept nogil:
     cdef double gain = 0.0, own, risk, sign
     cdef bint captured = False, others_empty, hand_ends
     cdef uint8_t owners
+    if p.laugh:
+        # Laugh and Lie Down (greedy.laugh_gain): the cards a capture or a bank gains
+        if kind == K_BANK:
+            out[0] = gweight(p, m.takes)
+        elif kind == K_CAPTURE:
+            out[0] = gweight(p, m.takes | ((<mask_t>1) << m.card))
+        elif kind == K_PAIR:
+            out[0] = gweight(p, m.takes | ((<mask_t>1) << m.card) | ((<mask_t>1) << m.value))
+        else:
+            out[0] = 0.0
+        return 0
     if kind == K_PLUCK or kind == K_PASS:
         out[0] = gweight(p, m.takes)
         return 0

@@ -49,10 +49,12 @@ cdef int greedy_pick(Core* c, MoveBuf* buf, int n, Rng64* rng) noexcept nogil:
         m = &buf.moves[i]
         if m.kind == K_TRAIL:
             g = -GREEDY_W[m.card]
-        elif m.kind == K_PLUCK:
+        elif m.kind == K_PLUCK or m.kind == K_BANK:
             g = mask_weight(m.takes)
-        elif m.kind == K_PASS:
+        elif m.kind == K_PASS or m.kind == K_LIE:
             g = 0
+        elif m.kind == K_PAIR:
+            g = mask_weight(m.takes | ((<mask_t>1) << m.card) | ((<mask_t>1) << m.value))
         elif m.kind == K_CAPTURE or m.kind == K_TWO_CARD:
             g = mask_weight(m.takes | ((<mask_t>1) << m.card))
             if c.p.sweeps or c.p.callabra:

@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 22               # cassino.scoring.CATEGORIES
+    NCATS = 24               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10
@@ -22,6 +22,8 @@ cdef enum:
     CAT_RED_CARDS = 19
     CAT_FIXXA_STOPPA = 20
     CAT_SEVEN_SPADES = 21
+    CAT_CHIP_CARDS = 22
+    CAT_LAST_HOLDER = 23
 
 cdef enum:
     DEFAULT_PENALTY_C = 2    # cassino.scoring.DEFAULT_PENALTY
@@ -83,6 +85,11 @@ cdef void score_cats(Core* c, int16_t* pts) noexcept nogil:
     special[5] = 2; value[5] = 1       # AD
     if c.p.callabra:
         score_callabra(c, pts)
+        return
+    if c.p.laugh:
+        for k in range(c.p.nteams * NCATS):
+            pts[k] = 0
+        score_laugh(c, pts)          # (core/laugh.pxi: chips)
         return
     for t in range(c.p.nteams):
         masks[t] = pile_mask(c, t)

@@ -46,6 +46,7 @@ cdef class State:
     cdef object _rules
     cdef object _root
     cdef object _scores
+    cdef object _centre          # Laugh and Lie Down: the chips in the centre (Position.centre)
     cdef Hot* _stack
     cdef CMove* _hist
     cdef size_t _depth
@@ -132,7 +133,14 @@ cdef class State:
         for i, card in enumerate(pos.discard):
             c.discard[i] = card
         c.h.plucked = pos.plucked
-        c.h.phase = {"start": PH_START, "plucked": PH_PLUCKED, "after": PH_AFTER}[pos.phase]
+        c.h.phase = {"start": PH_START, "plucked": PH_PLUCKED, "after": PH_AFTER,
+                     "prial": PH_PRIAL, "release": PH_RELEASE}[pos.phase]
+        if pos.decision is not None:
+            c.h.dec_rank = pos.decision[0]
+            c.h.dec_after = pos.decision[1]
+        for s, laid in enumerate(pos.laid):
+            c.h.laid[s] = <mask_t>laid
+        self._centre = pos.centre
         c.h.trailed1 = 0 if pos.trailed is None else pos.trailed + 1
         for t, n in enumerate(pos.defaults):
             if n > 255:
@@ -172,13 +180,16 @@ cdef class State:
         return cls.from_position(Position.from_json(text))
 
     @classmethod
-    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None):
-        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front."""
+    def new_hand(cls, rules: Rules, dealer: int, deck, scores=None, centre=0):
+        """A freshly dealt hand: ``deck`` is the shuffled deck, dealt from the front.
+
+        Laugh and Lie Down: ``scores`` are the chips each seat holds before the antes
+        (default ``start_chips`` each) and ``centre`` the chips left in the centre."""
         cdef State st
         cdef uint8_t cards[NCARDS]
         cdef int i
         if rules.num_ids > NCARDS:
-            return _WideState.new_hand(rules, dealer, deck, scores)
+            return _WideState.new_hand(rules, dealer, deck, scores, centre)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         deck = system_deck(rules, deck)
@@ -192,6 +203,9 @@ cdef class State:
         init_hand(&st.c, cards, len(deck), dealer)
         st._rules = rules
         st._scores = tuple(scores or [0] * rules.num_teams)
+        st._centre = 0
+        if rules.laugh:
+            st._scores, st._centre = _laugh_chips(rules, dealer, scores, centre)
         set_start_scores(&st.c, st._scores)
         if rules.xeri_first_play == "first_hand" and any(st._scores):
             st.c.p.xeri_first = 0   # (AMB-48 option: only in the first hand of the game)
@@ -237,6 +251,9 @@ cdef class State:
         init_hand(&st.c, cards, deck_filter(&st.c.p, cards, st.c.p.nids), dealer)
         st._rules = rules
         st._scores = tuple([0] * rules.num_teams)
+        st._centre = 0
+        if rules.laugh:
+            st._scores, st._centre = _laugh_chips(rules, dealer, None, 0)
         st._root = None
         return st
 
@@ -250,6 +267,7 @@ cdef class State:
                 memcpy(&tmp.c.h, &self._stack[0], sizeof(Hot))
             tmp._rules = self._rules
             tmp._scores = self._scores
+            tmp._centre = self._centre
             self._root = tmp.to_position()
         return self._root
 
@@ -279,7 +297,7 @@ cdef class State:
             scores=self._scores,
             discard=tuple(c.discard[i] for i in range(c.h.ndiscard)),
             plucked=c.h.plucked,
-            phase=("start", "plucked", "after")[c.h.phase],
+            phase=PHASE_NAMES[c.h.phase],
             trailed=None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             defaults=self._defaults(),
             mulles=self._mulles(),
@@ -287,7 +305,17 @@ cdef class State:
             chance=c.h.chance if c.p.esun_random else None,
             fixxa=None if c.h.fixxa1 == 0 else c.h.fixxa1 - 1,
             bonuses=self._bonuses(),
+            centre=self._centre,
+            laid=self._laid(),
+            decision=(c.h.dec_rank, c.h.dec_after) if c.h.phase >= PH_PRIAL else None,
         )
+
+    cdef tuple _laid(self):
+        cdef int s
+        if not self.c.p.laugh:
+            return ()
+        cdef tuple d = tuple(mask_int(self.c.h.laid[s]) for s in range(self.c.p.players))
+        return d if any(d) else ()
 
     cdef tuple _bonuses(self):
         cdef int t
@@ -320,6 +348,7 @@ cdef class State:
         new._rules = self._rules
         new._root = self._root
         new._scores = self._scores
+        new._centre = self._centre
         new._reserve(self._depth)
         if self._depth:
             memcpy(new._stack, self._stack, self._depth * sizeof(Hot))
@@ -581,7 +610,7 @@ cdef class State:
             [c.sweep_order[i] for i in range(c.h.nsweeps)],
             list(self._scores),
             [c.discard[i] for i in range(c.h.ndiscard)],
-            c.h.plucked, ("start", "plucked", "after")[c.h.phase],
+            c.h.plucked, PHASE_NAMES[c.h.phase],
             None if c.h.trailed1 == 0 else c.h.trailed1 - 1,
             [c.h.ndefaults[t] for t in range(c.p.nteams)],
             [c.h.nmulle[t] for t in range(c.p.nteams)],
@@ -589,6 +618,8 @@ cdef class State:
             c.h.chance if c.p.esun_random else None,
             None if c.h.fixxa1 == 0 else c.h.fixxa1 - 1,
             [c.h.bonus[t] for t in range(c.p.nteams)],
+            self._centre, list(self._laid()),
+            (c.h.dec_rank, c.h.dec_after) if c.h.phase >= PH_PRIAL else None,
         )
 
     cdef Py_ssize_t _find(self, object move) except -2:
@@ -803,7 +834,7 @@ cdef class State:
                 s += c.sweep_order[b] == (team + k) % t
             out[i + k] = <float>(s / 10.0)
         i += t
-        out[i + c.h.phase] = 1
+        out[i + (c.h.phase if c.h.phase <= PH_AFTER else PH_START)] = 1   # (a decision: start)
         i += 3
         out[i] = 1 if c.h.stock_pos >= c.stock_len and not c.p.draw_refill else 0
         i += 1
@@ -1200,6 +1231,17 @@ cdef object _new_object = object.__new__
 # indexed by kind number (5 and 6 are reserved and unused)
 cdef tuple _KIND_MEMBERS = tuple(MoveKind(k) if k in set(MoveKind) else None
                                  for k in range(max(MoveKind) + 1))
+
+cdef tuple PHASE_NAMES = ("start", "plucked", "after", "prial", "release")
+
+
+def _laugh_chips(rules, dealer, scores, centre):
+    """Laugh and Lie Down's chips after the antes of a deal by ``dealer``: (chips per seat,
+    centre), from ``scores`` (default ``start_chips`` each) and ``centre`` before them."""
+    chips = list(scores) if scores else [rules.start_chips] * rules.players
+    antes = rules.antes(dealer)
+    return tuple(x - a for x, a in zip(chips, antes)), centre + sum(antes)
+
 
 cdef object _to_move(CMove* m):
     # a Move from the move generator is valid by construction: fill its fields directly

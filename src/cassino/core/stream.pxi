@@ -714,15 +714,17 @@ cdef class MoveStream:
                     or NCARDS > 52 or self._core.p.pluck or self._core.p.face_builds
                     or self._core.p.callabra or self._core.p.single_group
                     or pairs_needed(&self._core) or self._core.p.diloti
-                    or self._core.p.post_filter):
+                    or self._core.p.post_filter or self._core.p.laugh):
                 buf.moves = NULL
                 buf.n = 0
                 buf.cap = 0
                 buf.limit = self._small
                 if (sweep_applies(&self._core) or self._core.p.callabra
-                        or self._core.p.single_group or self._core.p.diloti):
+                        or self._core.p.single_group or self._core.p.diloti
+                        or self._core.p.laugh):
                     # (the cursors have no capture-all card, no two-card capture and no
-                    # single-group capture: list; Callabra and Kontsina positions have few moves)
+                    # single-group capture: list; Callabra, Kontsina and Laugh and Lie Down
+                    # positions have few moves)
                     buf.limit = <size_t>-1
                 elif (multi_position(&self._core) or self._core.p.pluck
                         or self._core.p.face_builds or pairs_needed(&self._core) or NCARDS > 52
