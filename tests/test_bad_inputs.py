@@ -149,7 +149,7 @@ case("json dealer negative", "json", edited(lambda d: d.__setitem__("dealer", -1
 # systems and options
 g = "systems and options"
 case("unknown system", "rules", ("cassino_royale", {}), UnknownSystemError, r"unknown system 'cassino_royale'", g)
-case("planned system", "rules", ("laugh_and_lie_down", {}), UnknownSystemError, r"system 'laugh_and_lie_down' is not implemented yet", g)
+case("planned system", "rules", ("african_cassino_3p", {}), UnknownSystemError, r"system 'african_cassino_3p' is not implemented yet", g)
 case("unknown option", "rules", ("cassino_standard", {"colour": "red"}), RulesError, r"unknown option 'colour'", g)
 case("option named system", "json", edited(lambda d: d.__setitem__("options", {"system": "diloti"})), RulesError, r"unknown option 'system'", g)
 case("option without a value", "option", "sweeps", RulesError, r"option 'sweeps' must look like name=value", g)
@@ -431,7 +431,7 @@ def cli_pattern(c: Case) -> str:
     if c.id == "JSON not UTF-8":
         return r"not UTF-8"
     if c.id == "planned system":
-        return r"system 'laugh_and_lie_down' is not implemented yet"
+        return r"system 'african_cassino_3p' is not implemented yet"
     return c.pattern
 
 

@@ -163,7 +163,7 @@ def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> Non
     ("args", "pattern"),
     [
         (["--system", "nope"], r"unknown system 'nope'"),
-        (["--system", "laugh_and_lie_down"], r"'laugh_and_lie_down' is not implemented yet"),
+        (["--system", "african_cassino_3p"], r"'african_cassino_3p' is not implemented yet"),
         (["--option", "colour=red"], r"unknown option 'colour'"),
         (["--option", "sweeps=maybe"], r"option sweeps must be true or false, not 'maybe'"),
         (["--option", "obligation=v9"], r"obligation must be one of"),
@@ -314,12 +314,12 @@ def test_rules_with_options_and_json() -> None:
 
 
 def test_rules_of_a_planned_system() -> None:
-    result = run("rules", "laugh_and_lie_down")
+    result = run("rules", "african_cassino_3p")
     assert result.exit_code == 0, result.output
-    assert "Laugh and Lie Down (laugh_and_lie_down), docs/rules.md §3.35" in result.stdout
+    assert "African (Swazi) Cassino (african_cassino_3p), docs/rules.md §3.22" in result.stdout
     assert "not implemented yet" in result.stdout
-    assert SYSTEMS["laugh_and_lie_down"].summary in result.stdout
-    data = json.loads(run("rules", "laugh_and_lie_down", "--json").stdout)
+    assert SYSTEMS["african_cassino_3p"].summary in result.stdout
+    data = json.loads(run("rules", "african_cassino_3p", "--json").stdout)
     assert data["implemented"] is False and data["options"] is None
 
 
@@ -329,7 +329,7 @@ def test_rules_of_a_planned_system() -> None:
         (["nope"], r"unknown system 'nope'"),
         (["cassino_standard", "--option", "colour=red"], r"unknown option 'colour'"),
         (["cassino_standard", "--option", "target=high"], r"target must be an integer"),
-        (["laugh_and_lie_down", "--option", "sweeps=true"], r"not implemented yet"),
+        (["african_cassino_3p", "--option", "sweeps=true"], r"not implemented yet"),
         ([], r"Missing argument 'SYSTEM'"),
     ],
 )

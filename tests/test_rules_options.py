@@ -165,7 +165,6 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
         ({"capture_extent": "single_type"}, r"capture_extent=single_type is not implemented yet"),
         ({"capture_extent": "opponent_insist"}, r"capture_extent=opponent_insist is not implemented yet"),
         ({"obligation": "african_2p"}, r"obligation=african_2p is not implemented yet"),
-        ({"compulsion": "must_or_lie_down"}, r"compulsion=must_or_lie_down is not implemented yet"),
         ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
@@ -255,6 +254,7 @@ def test_mechanics_are_data_of_the_presets():
         "elewenjewe": {"elewenjewe_amateur", "elewenjewe_professional", "elewenjewe_five_player"},
         "bella_donna": {"bella_donna", "bella_donna_halliel"},
         "zwickern": {"zwickern"},
+        "laugh_and_lie_down": {"laugh_and_lie_down", "laugh_and_lie_down_4p"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -314,6 +314,8 @@ def test_implemented_systems():
         "zwickern",
         "bella_donna",
         "bella_donna_halliel",
+        "laugh_and_lie_down",
+        "laugh_and_lie_down_4p",
     ]
     assert cassino.implemented_systems() == implemented_systems()
     for sid in implemented_systems():
@@ -329,7 +331,8 @@ def test_implemented_systems():
         "cassino_royal", "cassino_buckeye", "cassino_pluck", "cassino_trailing_royals", "callabra",
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
         "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
-        "elewenjewe_five_player", "zwickern", "bella_donna", "bella_donna_halliel")],
+        "elewenjewe_five_player", "zwickern", "bella_donna", "bella_donna_halliel",
+        "laugh_and_lie_down", "laugh_and_lie_down_4p")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

@@ -142,6 +142,11 @@ class Game:
         self._rng = Rng(seed)
         self.log: list[dict[str, Any]] = []
         self._scores: list[int] = [0] * self.rules.num_teams
+        # Laugh and Lie Down (docs/rules.md §3.35): the scores are chips, start_chips each,
+        # and the chips of the centre carry over from hand to hand (AMB-97)
+        self._centre = 0
+        if self.rules.laugh:
+            self._scores = [self.rules.start_chips] * self.rules.players
         self._target = self.rules.target
         self._winner: int | None = None
         self._winners: tuple[int, ...] = ()
@@ -179,6 +184,7 @@ class Game:
         game.seating = list(range(position.rules.players))
         game.first_dealer = position.dealer
         game._scores = list(position.scores)
+        game._centre = position.centre
         game._hands_played = game._hand = hand
         game.dealer = position.dealer
         game._state = _state_class().from_position(position)
@@ -207,6 +213,12 @@ class Game:
         pos = self._state.to_position()
         now = immediate_points(self.rules, pos.piles, pos.sweep_order, pos.defaults)
         return [s + p for s, p in zip(self._scores, now, strict=True)]
+
+    @property
+    def centre(self) -> int:
+        """Laugh and Lie Down: the chips in the centre (0 in every other system). During a
+        hand the antes are in it, and :attr:`scores` (each seat's chips) are without them."""
+        return self._centre
 
     @property
     def target(self) -> int:
@@ -441,7 +453,15 @@ class Game:
         if self.rules.redeal_layout != "none":
             deck, redeals = layout_redeal(self.rules, deck, self._rng)
         self.dealer: int = dealer
-        self._state: Any = state_class.new_hand(self.rules, dealer, deck, list(self._scores))
+        if self.rules.laugh:
+            # the antes go into the centre (docs/rules.md §3.35)
+            self._state: Any = state_class.new_hand(
+                self.rules, dealer, deck, list(self._scores), centre=self._centre)
+            pos = self._state.to_position()
+            self._scores = list(pos.scores)
+            self._centre = pos.centre
+        else:
+            self._state = state_class.new_hand(self.rules, dealer, deck, list(self._scores))
         record: dict[str, Any] = {
             "type": "deal",
             "hand": self._hand,
@@ -460,6 +480,8 @@ class Game:
         self._scores, winner = tally_winner(
             self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
         )
+        if self.rules.laugh:
+            self._centre -= sum(hs.totals())    # (the chips taken from the centre, net)
         r = self.rules
         if (
             winner is None and r.end_check == "compare_totals" and r.tie_hand_target

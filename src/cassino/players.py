@@ -71,6 +71,11 @@ class View:
     them, not in ``discard``), and, without ``isiwo``, the seat's own capture pile, which it
     may not look through: its team's entry of ``piles`` is empty (``pile_sizes`` keeps the
     count) and its cards are in ``unseen``.
+
+    Laugh and Lie Down (docs/rules.md §3.35): ``scores`` are every seat's chips and
+    ``centre`` the chips in the centre; ``laid`` the cards each seat laid down (face up);
+    in phase "prial" or "release" ``to_move`` is the seat whose decision it is and
+    ``decision`` the rank decided on and the seat after which play goes on.
     """
 
     rules: Rules
@@ -101,6 +106,9 @@ class View:
     discard: tuple[int, ...] = ()
     trailed: int | None = None
     aside_size: int = 0
+    centre: int = 0
+    laid: tuple[int, ...] = ()
+    decision: tuple[int, int] | None = None
 
     @property
     def team(self) -> int:
@@ -167,6 +175,9 @@ class View:
             discard=discard,
             trailed=pos.trailed,
             aside_size=aside,
+            centre=pos.centre,
+            laid=pos.laid,
+            decision=pos.decision,
         )
 
     def sample_world(self, rng: Rng) -> Any:
@@ -207,14 +218,19 @@ class View:
             )
         from . import IMPLEMENTATION
 
-        if IMPLEMENTATION == "core":
-            from . import _core
+        for _ in range(_MAX_DRAWS):
+            if IMPLEMENTATION == "core":
+                from . import _core
 
-            rng.state = _core._shuffle_list(cards, rng.state)     # the same draws, in C
+                rng.state = _core._shuffle_list(cards, rng.state)     # the same draws, in C
+            else:
+                for i in range(len(cards) - 1, 0, -1):
+                    j = rng.below(i + 1)
+                    cards[i], cards[j] = cards[j], cards[i]
+            if not self.rules.laugh or self._laugh_fits(cards, given):
+                break
         else:
-            for i in range(len(cards) - 1, 0, -1):
-                j = rng.below(i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
+            raise PlayerError(f"no world fits this view in {_MAX_DRAWS} draws")
         hands = []
         k = 0
         for s, n in enumerate(self.hand_sizes):
@@ -234,6 +250,29 @@ class View:
             k += hidden_pile
             return self._build(tuple(hands), tuple(cards[k:]), aside, own)
         return self._world(tuple(hands), tuple(cards[k:]))
+
+    def _laugh_fits(self, cards: list[int], given: dict[int, int]) -> bool:
+        """Laugh and Lie Down: whether the hidden hands of this draw (dealt as in
+        :meth:`_sample`) are a position of the game: no hand holds a Mournival (banked at the
+        deal), and the seat deciding holds the Prial (three) or the released pair (two) of
+        the rank decided on. (A draw that does not fits is drawn again: the worlds are
+        uniform among those that fit.)"""
+        k = 0
+        for s, n in enumerate(self.hand_sizes):
+            if s == self.seat or s in given:
+                continue
+            m = 0
+            for c in cards[k : k + n]:
+                m |= 1 << c
+            k += n
+            for rank in range(13):
+                if (m >> 4 * rank & 0xF) == 0xF:
+                    return False
+            if self.decision is not None and s == self.to_move:
+                want = 3 if self.phase == "prial" else 2
+                if (m >> 4 * (self.decision[0] - 1) & 0xF).bit_count() != want:
+                    return False
+        return True
 
     def _hidden_pile(self) -> int:
         """The number of cards of the seat's own pile the view hides (no Isiwo, AMB-81)."""
@@ -301,12 +340,19 @@ class View:
             esun_owed=self.esun_owed,
             fixxa=self.fixxa,
             bonuses=self.bonuses,
+            centre=self.centre,
+            laid=self.laid,
+            decision=self.decision,
             # the hidden chance RNG (esun_penalty_card=random): one of this world's, drawn
             # from its hidden cards
             chance=deck_chance([c for h in hands for c in CardSet(h)] + list(stock) + list(aside))
             if self.rules.esun_penalty_card == "random" else None,
         )
         return State.from_position(pos)
+
+
+# the draws View.sample_world makes before it gives up on a view no world fits
+_MAX_DRAWS = 100_000
 
 
 def unseen_mask(pos: Any, seat: int) -> int:

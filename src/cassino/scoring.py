@@ -511,7 +511,9 @@ def final_winners(
     (``final_tie=shared``). ``game_end=one_hand`` (Callabra, AMB-36): the same after every
     hand, once a team has a point. ``game_end=hands_won`` (Kontsina, AMB-41): ``scores``
     count hands won; decided after ``match_hands`` hands and after every two more.
-    ``game_end=target`` with ``final_tie=shared`` (compare_totals): the teams still tied
+    ``game_end=fixed_hands`` (Elewenjewe, Laugh and Lie Down): after ``match_hands`` hands;
+    ``chips_out`` (Laugh and Lie Down, AMB-97 option): once a player has no chips, the one
+    with most chips. ``game_end=target`` with ``final_tie=shared`` (compare_totals): the teams still tied
     at the top at or above the target, after ``tie_most_spades`` (``spades`` of the last
     hand), share the win."""
     if rules.game_end == "target":
@@ -526,6 +528,10 @@ def final_winners(
         # Elewenjewe (docs/rules.md §3.26, AMB-80): decided after match_hands hands, then
         # after every extra hand (final_tie=more_hands)
         if hands_played < rules.match_hands:
+            return ()
+    elif rules.game_end == "chips_out":
+        # Laugh and Lie Down (AMB-97 option): once a player has no chips left
+        if min(scores) > 0:
             return ()
     elif rules.game_end == "one_hand":
         # Callabra: the hand's winner, or the players tied for most cards
