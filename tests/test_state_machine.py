@@ -76,6 +76,13 @@ def machine_settings(examples: int = EXAMPLES, steps: int = STEPS) -> settings:
 def pile_points(r: cassino.Rules, p: Position) -> list[int]:
     """Points per team recomputed from the piles, independently of cassino.scoring."""
     n = r.num_teams
+    if r.laugh:
+        # Laugh and Lie Down: a chip per two cards over the threshold, one paid per two
+        # under it (rounded towards zero); the last holder's chips at the end
+        pts = [int((len(x) - r.chips_threshold) / 2) for x in p.piles]
+        if p.is_over:
+            pts[p.last_capturer] += r.last_holder_chips
+        return pts
     if r.two_card_capture:
         # Callabra: 1 point to the player who cleared the table, else to the most cards
         sizes = [len(x) for x in p.piles]
@@ -194,7 +201,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
     # (Mulle's last deal, deal_rest=even: the cards that cannot go round go to the table)
     rest = r.deck_size - r.table_cards - r.set_aside   # (Elewenjewe: cards set aside)
     to_table = rest % (r.players * r.hand_size) % r.players if r.deal_rest == "even" and not p.stock else 0
-    assert in_hands + len(p.stock) == rest - to_table - played or (early and s.is_over)
+    lld = r.laugh   # (Laugh and Lie Down: banks and lie-downs move cards without a play)
+    assert in_hands + len(p.stock) == rest - to_table - played or (early and s.is_over) or lld
     if not r.michigan:
         assert p.defaults == ()
     assert sum(p.defaults) <= s.ply + sum(start.defaults)
@@ -209,6 +217,8 @@ def check_state(s: Any, start: Position) -> list[Move]:
         assert p.hands[s.to_move]
     elif "zwickern" in r.mechanics:   # (4 drawn when a hand runs out; drop-outs)
         assert 0 < p.hands[s.to_move].bit_count() <= 4
+    elif lld:   # (the seat to act, or to decide, holds cards; another seat too, or decides)
+        assert p.hands[s.to_move] and (sum(1 for h in p.hands if h) >= 2 or p.decision)
     elif not after:
         sizes = [h.bit_count() for h in p.hands]
         assert max(sizes) - min(sizes) <= 1 and sizes[s.to_move] == max(sizes) > 0
@@ -217,14 +227,14 @@ def check_state(s: Any, start: Position) -> list[Move]:
         # (initial_pairs: the layout's pairs are in the leader's pile from the deal on;
         # plucks are no captures; steals take no table card)
         assert not any(p.piles) or (r.initial_pairs and p.piles == start.piles) or r.pluck or (
-            r.pile_access == "steal_pile")
+            r.pile_access == "steal_pile") or lld   # (Laugh and Lie Down: banked cards)
     elif r.pile_access != "steal_pile":   # (a bundle captured last may have been stolen)
         assert p.piles[r.team_of(p.last_capturer)]
     unclaimed = r.leftovers_to == "nobody"   # (Shaniss, Stealing Bundles: leftovers to nobody)
     aside = p.discard[: r.set_aside]          # (Elewenjewe: set aside from the deal on)
     assert len(aside) == r.set_aside and aside == start.discard[: r.set_aside]
     assert not p.discard[r.set_aside :] or (
-        s.is_over and (p.last_capturer is None or early or unclaimed))
+        s.is_over and (p.last_capturer is None or early or unclaimed)) or r.laid_cards_dead
     assert early <= s.is_over
     if not r.sweeps:
         assert p.sweep_order == () or cleared
@@ -285,13 +295,16 @@ def check_state(s: Any, start: Position) -> list[Move]:
                     1 << c for c in p.piles[r.team_of(s.to_move)])
                 continue
             assert extra == 0 or (m.kind == MoveKind.TWO_CARD and extra & hand == extra
-                                  and extra.bit_count() == 1)
+                                  and extra.bit_count() == 1) or (
+                m.kind == MoveKind.BANK and extra & hand == extra == m.takes)
         if after:  # (opt_pluck) the card is played: pluck or pass
             assert not any(m.plays_card for m in moves) and moves[-1].kind == MoveKind.PASS
         if p.phase == "plucked":  # the pluck is made: a card comes next
             assert all(m.plays_card for m in moves)
-        if not r.pluck:
+        if not r.pluck and not lld:
             assert all(m.plays_card for m in moves)
+        if lld:
+            check_laugh(p, moves)
     # each legal move is accepted (a sample on wide positions), and undone exactly
     text, ply = s.to_json(), s.ply
     step = max(1, len(moves) // PUSH_SAMPLE)
@@ -306,6 +319,37 @@ def check_state(s: Any, start: Position) -> list[Move]:
     t = pickle.loads(pickle.dumps(s))
     assert t == s and t.history == s.history and type(t) is type(s)
     return moves
+
+
+def check_laugh(p: Position, moves: list[Move]) -> None:
+    """Laugh and Lie Down: a pending decision has exactly a bank and a pass; otherwise the
+    captures of one or of all three cards of a rank and the pair captures, or (nothing
+    captures) the lie-down; laid cards are public and out of the hands."""
+    r = p.rules
+    hand = p.hands[p.to_move]
+    kinds = {m.kind for m in moves}
+    if p.decision is not None:
+        rank = p.decision[0]
+        mine = hand >> 4 * (rank - 1) & 0xF
+        assert mine.bit_count() == (3 if p.phase == "prial" else 2)
+        assert [m.kind for m in moves] == [MoveKind.PASS, MoveKind.BANK]
+        assert moves[1].takes.bit_count() == 2 and moves[1].takes & ~hand == 0
+        return
+    assert not kinds & {MoveKind.BANK, MoveKind.PASS}
+    captures = [m for m in moves if m.kind in (MoveKind.CAPTURE, MoveKind.PAIR)]
+    assert (MoveKind.LIE_DOWN in kinds) == (not captures)
+    for m in captures:
+        rank = m.card // 4
+        table = p.loose >> 4 * rank & 0xF
+        assert m.takes >> 4 * rank << 4 * rank == m.takes and m.takes & ~p.loose == 0
+        if m.kind == MoveKind.PAIR:
+            assert table.bit_count() == 2 and m.takes.bit_count() == 2 and hand >> m.value & 1
+        else:
+            assert m.takes.bit_count() == (3 if table.bit_count() == 3 else 1)
+    if r.compulsion == "must_or_lie_down":
+        assert MoveKind.TRAIL not in kinds
+    for laid in p.laid:
+        assert not laid & sum(p.hands)
 
 
 def random_move(data: Any, s: Any) -> Move:
@@ -341,6 +385,16 @@ def random_move(data: Any, s: Any) -> Move:
         value = data.draw(st.integers(0, 255), label="any value")
     if kind == MoveKind.PASS:
         return Move.pass_turn()
+    if kind == MoveKind.LIE_DOWN:
+        return Move.lie_down()
+    if kind == MoveKind.BANK:  # cards of the hand, mostly
+        return Move.bank(sum(1 << c for c in hand[:2]) or takes or 1 << card)
+    if kind == MoveKind.PAIR:  # a second hand card of the rank, mostly
+        second = [c for c in hand if c // 4 == card // 4 and c > card]
+        try:
+            return Move(card, kind, takes, second[0] if second else value)
+        except CassinoError:   # (no pair capture's shape)
+            return Move(card, MoveKind.CAPTURE, takes, 0)
     if kind == MoveKind.PLUCK:  # one card: from the table, mostly
         return Move.pluck((takes or 1 << card).bit_length() - 1)
     if kind == MoveKind.STEAL:  # a steal takes cards and has no value
@@ -413,7 +467,8 @@ class StateMachine(RuleBasedStateMachine):
             team = s.rules.team_of(before.to_move)
             added = after.piles[team][len(before.piles[team]) :]
             assert added[: m.takes.bit_count() + 1] == (*CardSet(m.takes), m.card)
-            assert after.last_capturer == before.to_move
+            # (Laugh and Lie Down: at the end of the hand, the last holder)
+            assert after.last_capturer == before.to_move or (s.rules.laugh and s.is_over)
         # opt_michigan: the mover's team is fined for a default, nobody else ever
         team = s.rules.team_of(before.to_move)
         old = list(before.defaults) or [0] * s.rules.num_teams
@@ -875,6 +930,20 @@ class BellaDonnaHallielTravelMachine(BellaDonnaHallielMachine):
     options = {"steal_bonuses": "travel"}  # noqa: RUF012
 
 
+# docs/rules.md §3.35, §3.36: Laugh and Lie Down, banking decisions, lying down, chips
+class LaughMachine(StateMachine):
+    system = "laugh_and_lie_down"
+
+
+class LaughOptionsMachine(LaughMachine):
+    options = {"compulsion": "none", "laid_cards_dead": True}  # noqa: RUF012
+
+
+class LaughFourMachine(StateMachine):
+    system = "laugh_and_lie_down_4p"
+    options = {"compulsion": "player"}  # noqa: RUF012
+
+
 # docs/rules.md §3.32: Zwickern, declared jokers, ownerless stacks, refills and drop-outs
 class ZwickernMachine(StateMachine):
     examples = max(EXAMPLES // 3, 3)  # (the suite's time budget)
@@ -1013,6 +1082,9 @@ class RandomOptionsMachine(StateMachine):
 
 
 STATE_MACHINES = [
+    LaughMachine,
+    LaughOptionsMachine,
+    LaughFourMachine,
     StandardMachine,
     StandardOptionsMachine,
     StandardLooseMachine,
@@ -1164,6 +1236,8 @@ GAME_SETUPS = [
     ("bella_donna_halliel", {"target": 40, "steal_bonuses": "travel"}),
     ("zwickern", {}),
     ("zwickern", {"players": 4, "game_end": "target", "target": 25, "final_tie": "more_hands"}),
+    ("laugh_and_lie_down", {}),
+    ("laugh_and_lie_down_4p", {"game_end": "chips_out", "start_chips": 6}),
 ]
 
 
@@ -1175,6 +1249,15 @@ def check_game(g: Game) -> None:
             if g.rules.game_end == "hands_won":  # Kontsina: hands won
                 pts = int(pts == max(hs.totals()))
             totals[t] += pts
+    if g.rules.laugh:
+        # chips: start_chips each, less the antes of every deal, plus the settlements;
+        # every chip is a seat's or the centre's
+        antes = [0] * g.rules.players
+        for rec in g.log:
+            if rec["type"] == "deal":
+                antes = [a + b for a, b in zip(antes, g.rules.antes(rec["dealer"]), strict=True)]
+        totals = [g.rules.start_chips - a + t for a, t in zip(antes, totals, strict=True)]
+        assert sum(g.scores) + g.centre == g.rules.start_chips * g.rules.players
     base = list(totals)
     mid_hand = g.is_over and g.log[-2]["type"] == "sudden_death"
     if (g.rules.sudden_death != "none" or g.rules.michigan) and not g.state.is_over:
@@ -1204,6 +1287,12 @@ def check_game(g: Game) -> None:
         elif g.rules.game_end == "hands_won":   # Kontsina: more hands won
             assert g.hands_played >= g.rules.match_hands and g.hands_played % 2 == 0
             assert [g.scores[t] for t in g.winners] == [max(g.scores)]
+        elif g.rules.game_end == "fixed_hands":   # Elewenjewe, Laugh and Lie Down
+            assert g.hands_played >= g.rules.match_hands
+            assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)
+        elif g.rules.game_end == "chips_out":   # a player has no chips left
+            assert min(g.scores) <= 0
+            assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)
         elif g.rules.game_end == "each_deals_twice":
             assert g.hands_played >= 2 * g.rules.players
             assert [g.scores[t] for t in g.winners] == [max(g.scores)] * len(g.winners)

@@ -27,6 +27,11 @@ action id          name        meaning
                                (Stealing Bundles; only where a system has steals)
 ``D + v - 2``      DECLARE(v)  finish: capture the takes with a joker played as ``v``,
                                2 to 14 (Zwickern with jokers; ``D`` follows the rest)
+``L + s``          PAIR(s)     finish: the card played and the hand card of its rank and
+                               suit ``s`` (0-3, S H D C) take the two table cards of the
+                               takes (Laugh and Lie Down; ``L`` follows the rest)
+``L + 4``          LIE_DOWN    the whole move ``down``
+``L + 5``          BANK        finish: bank the cards of the takes (no head, as a pluck)
 =================  ==========  ======================================================
 
 ``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
@@ -84,8 +89,8 @@ class ActionSpace:
     Esun's value is its cards' total, so ``max_value`` is the deck's numeric total (220).
     """
 
-    __slots__ = ("alt", "declare", "finish", "max_value", "num_actions", "num_ids", "rules",
-                 "steal", "take")
+    __slots__ = ("alt", "declare", "finish", "laugh", "max_value", "num_actions", "num_ids",
+                 "rules", "steal", "take")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -107,6 +112,11 @@ class ActionSpace:
         if rules.jokers and "zwickern" in rules.mechanics:
             self.declare = self.num_actions
             self.num_actions += 13
+        # Laugh and Lie Down: pair captures, the lie-down and banks
+        self.laugh = -1
+        if rules.laugh:
+            self.laugh = self.num_actions
+            self.num_actions += 6
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.rules.system!r}, num_actions={self.num_actions})"
@@ -116,7 +126,12 @@ class ActionSpace:
         kind = move.kind
         if kind == MoveKind.PASS:
             return (self.finish + PASS,)
-        seq = [] if kind == MoveKind.PLUCK else [move.card]
+        if kind in (MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK) and self.laugh < 0:
+            raise CassinoError(f"{move} is a Laugh and Lie Down move, which "
+                               f"{self.rules.system} has no action for")
+        if kind == MoveKind.LIE_DOWN:
+            return (self.laugh + 4,)
+        seq = [] if kind in (MoveKind.PLUCK, MoveKind.BANK) else [move.card]
         t = move.takes
         take = self.take
         while t:
@@ -142,6 +157,10 @@ class ActionSpace:
                 raise CassinoError(f"{move} declares a joker's value, which "
                                    f"{self.rules.system} has no action for")
             seq.append(self.declare + move.value - 2)
+        elif kind == MoveKind.PAIR:
+            seq.append(self.laugh + move.value % 4)
+        elif kind == MoveKind.BANK:
+            seq.append(self.laugh + 5)
         elif kind == MoveKind.STEAL:
             if self.steal < 0:
                 raise CassinoError(f"{move} steals a bundle, which {self.rules.system} has no "
@@ -164,6 +183,8 @@ class ActionSpace:
         *body, last = actions
         f = last - self.finish
         declared = 0
+        if 0 <= self.laugh <= last < self.laugh + 6:
+            return self._decode_laugh(body, last - self.laugh)
         if last == self.steal >= 0:
             f = -1     # (STEAL: after the builds)
         elif 0 <= self.declare <= last < self.declare + 13:
@@ -203,6 +224,29 @@ class ActionSpace:
             return Move(card, MoveKind.TWO_CARD, takes, max(ranks) if ranks else 0)
         return Move(card, MoveKind.TRAIL if f == TRAIL else MoveKind.CAPTURE, takes, declared)
 
+    def _decode_laugh(self, body: Sequence[int], f: int) -> Move:
+        """A Laugh and Lie Down move: PAIR(s), LIE_DOWN or BANK (the finish ``L + f``)."""
+        if f == 4:
+            if body:
+                raise IllegalMoveError("down is a whole move by itself")
+            return Move.lie_down()
+        takes = 0
+        for a in body[0 if f == 5 else 1 :]:
+            if not self.take <= a < self.take + self.num_ids:
+                raise IllegalMoveError(f"action {a} ({self.describe(a)}) is out of place")
+            takes |= 1 << (a - self.take)
+        if f == 5:
+            if not takes:
+                raise IllegalMoveError("a bank takes cards")
+            return Move.bank(takes)
+        if not body or not 0 <= body[0] < self.num_ids:
+            raise IllegalMoveError("a pair capture starts with PLAY")
+        card = body[0]
+        try:
+            return Move(card, MoveKind.PAIR, takes, card - card % 4 + f)
+        except CassinoError as exc:
+            raise IllegalMoveError(str(exc)) from None
+
     def describe(self, action: int) -> str:
         """What ``action`` means: ``play 7H``, ``take 7H``, ``7H at 14``, ``trail``,
         ``capture``, ``two-card capture``, ``pluck``, ``pass``, ``build 9``, ``steal`` or
@@ -219,6 +263,10 @@ class ActionSpace:
             return f"{card_code(c)} at {self.rules.second_value(c) or 'its second value'}"
         if action == self.steal:
             return "steal"
+        if self.laugh >= 0 and action >= self.laugh:
+            f = action - self.laugh
+            return ("pair with the spade", "pair with the heart", "pair with the diamond",
+                    "pair with the club", "lie down", "bank")[f]
         if self.declare >= 0 and action >= self.declare:
             return f"capture as {action - self.declare + 2}"
         f = action - self.finish
@@ -260,8 +308,12 @@ class MoveBuilder:
     def _head(self, m: Move) -> int:
         if m.kind == MoveKind.PASS:
             return self.space.finish + PASS
+        if m.kind == MoveKind.LIE_DOWN:
+            return self.space.laugh + 4
         if m.kind == MoveKind.PLUCK:
             return self.space.take + m.takes.bit_length() - 1
+        if m.kind == MoveKind.BANK:
+            return self.space.take + (m.takes & -m.takes).bit_length() - 1
         return m.card
 
     def legal_actions(self) -> list[int]:

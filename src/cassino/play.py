@@ -72,7 +72,14 @@ _CATEGORY_NAMES = {
     "good_two": "the Good 2 (2♣)",
     "good_ten": "the Good 10 (10♦)",
     "mulle": "Mulle (the identical card)",
+    "red_cards": "red cards (honours 2, 2-9 1)",
+    "fixxa_stoppa": "Fixxa and Stoppa",
+    "seven_spades": "seven of spades 7♠",
+    "chip_cards": "chips for cards taken",
+    "last_holder": "last holder",
 }
+_RANK_NAMES = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+               "nines", "tens", "jacks", "queens", "kings")
 
 
 class _EndOfInput(Exception):
@@ -109,10 +116,13 @@ class _Session:
     def push(self, move: Move) -> Move:
         """Play ``move`` in the game, remembering the table it leaves."""
         before = self.game.state.table_mask
-        if move.kind in (MoveKind.CAPTURE, MoveKind.PLUCK, MoveKind.STEAL):
+        if move.kind in (MoveKind.CAPTURE, MoveKind.PLUCK, MoveKind.STEAL, MoveKind.PAIR):
             self.table_left = before & ~move.takes
-        elif move.kind == MoveKind.PASS:
+        elif move.kind in (MoveKind.PASS, MoveKind.BANK):
             self.table_left = before
+        elif move.kind == MoveKind.LIE_DOWN:   # (Laugh and Lie Down: the hand goes face up)
+            laid = 0 if self.rules.laid_cards_dead else self.game.state.hand().mask
+            self.table_left = before | laid
         else:
             self.table_left = before | 1 << move.card
         return self.game.push(move)
@@ -190,6 +200,8 @@ class _Session:
         what = Text(" and ").join(parts)
         if m.kind == MoveKind.PLUCK:
             return Text.assemble("pluck ", what, " into your pile")
+        if self.rules.laugh:
+            return self._laugh(m, what)
         if m.kind == MoveKind.PASS:
             return Text("pass (no pluck)")
         if m.kind == MoveKind.TRAIL:
@@ -239,6 +251,25 @@ class _Session:
             f"increase the build of {old} to {m.value}: ", self.card(m.card), tail, fixed
         )
 
+    def _laugh(self, m: Move, what: Text) -> Text:
+        """Laugh and Lie Down's moves (docs/rules.md §3.35): captures, pairs, lying down,
+        and the bank or pass of a decision."""
+        pos = self.game.state.to_position()
+        if m.kind == MoveKind.PASS:
+            return Text("keep the cards (no bank)")
+        if m.kind == MoveKind.BANK:
+            what_ = "two of the Prial" if pos.phase == "prial" else "the released pair"
+            return Text.assemble("bank ", self.cards(m.takes), f" ({what_}) into the pile")
+        if m.kind == MoveKind.LIE_DOWN:
+            where = "out of play" if self.rules.laid_cards_dead else "face up to the table"
+            return Text(f"lie down: the hand goes {where}, and its player is out of the hand")
+        if m.kind == MoveKind.PAIR:
+            return Text.assemble("capture ", what, " with the pair ", self.card(m.card), " ",
+                                 self.card(m.value))
+        if m.kind == MoveKind.TRAIL:
+            return Text.assemble("trail ", self.card(m.card))
+        return Text.assemble("capture ", what, " with ", self.card(m.card))
+
     def _declaration(self, m: Move, what: Text, taken: list[Build], view: View) -> Text:
         """Diloti's declaring moves (docs/rules.md §3.17): declare, add to a family, raise."""
         total = sum(card_value(c) for c in CardSet(m.takes | 1 << m.card))
@@ -279,7 +310,13 @@ class _Session:
         goal = "" if r.game_end == "one_hand" else f"  (target {r.target})"
         if r.game_end == "hands_won":   # Kontsina: hands won, a match of match_hands
             goal = f"  (hands won, match of {r.match_hands} hands)"
-        c.print(Text.assemble(("Scores  ", "bold"), scores, goal))
+        if r.laugh:   # Laugh and Lie Down: chips, the centre, a game of hands (AMB-97)
+            goal = f" · centre {v.centre}  (" + (
+                f"a game of {r.match_hands} hands)" if r.game_end == "fixed_hands"
+                else "until a player has no chips)")
+            c.print(Text.assemble(("Chips   ", "bold"), scores, goal))
+        else:
+            c.print(Text.assemble(("Scores  ", "bold"), scores, goal))
         items = [self.cards(v.loose.mask)] if v.loose else []
         table = Text(" ").join([*items, *(self.build(b) for b in v.builds)])
         c.print(
@@ -303,7 +340,15 @@ class _Session:
         if v.last_capturer is not None:
             counts.append(f"last capture: {self.who(v.last_capturer)}")
         c.print(Text.assemble(("Counts  ", "bold"), " · ".join(counts)))
+        for s, laid in enumerate(v.laid):
+            if laid:
+                c.print(Text.assemble(("Laid    ", "bold"), f"{self.who(s)}: ", self.cards(laid)))
         c.print(Text.assemble(("Hand    ", "bold"), self.cards(v.hand.mask)))
+        if v.decision is not None:
+            what = "Prial" if v.phase == "prial" else "released pair"
+            whose = "your" if v.to_move == self.seat else f"{self.who(v.to_move)}'s"
+            c.print(Text(f"Decision: {whose} {what} of {_RANK_NAMES[v.decision[0]]}: bank "
+                         "two of them into the pile, or keep them", style="bold yellow"))
         c.print(Text("Moves", style="bold"))
         shown = moves if all_moves else moves[:MAX_LISTED]
         num_w = len(str(len(shown)))
@@ -336,7 +381,12 @@ class _Session:
         c = self.console
         pos = hand_state.to_position()
         c.print()
-        if leftovers and pos.last_capturer is not None:
+        if self.rules.laugh and pos.last_capturer is not None:
+            c.print(Text.assemble(
+                "The last holder (", self.who(pos.last_capturer), ") takes the rest",
+                *((": ", self.cards(leftovers)) if leftovers else ()),
+                f" and {self.rules.last_holder_chips} chips."))
+        elif leftovers and pos.last_capturer is not None:
             c.print(
                 Text.assemble(
                     "Leftovers to the last capturer (",
@@ -367,6 +417,8 @@ class _Session:
         grid.add_row("(spades taken)", *spades, style="dim")
         grid.add_row("hand total", *(str(x) for x in hs.totals()), style="bold")
         label = "hands won" if self.rules.game_end == "hands_won" else "game score"
+        if self.rules.laugh:
+            label = "chips"
         grid.add_row(label, *(str(x) for x in self.game.scores), style="bold")
         c.print(grid)
 

@@ -308,7 +308,8 @@ class Position:
     fixxa: int | None = None
     bonuses: tuple[int, ...] = field(default=())
     # Laugh and Lie Down (docs/rules.md §3.35, §3.36): ``scores`` are the chips each seat
-    # holds (after this hand's antes) and ``centre`` the chips in the centre; ``laid`` the
+    # holds (after this hand's antes) and ``centre`` the chips in the centre (once the hand
+    # is over, ``last_capturer`` is the last holder, AMB-96); ``laid`` the
     # cards each seat laid down (a mask per seat, empty when nobody has); in phase "prial"
     # or "release" a decision is pending: ``to_move`` decides whether to bank two cards of
     # rank ``decision[0]`` (1-13) from his hand, and then the turn passes to the next seat

@@ -120,8 +120,8 @@ cdef int gen_laugh(Core* c, MoveBuf* buf) noexcept nogil:
     if hand == 0:
         return 0
     if c.h.phase == PH_PRIAL or c.h.phase == PH_RELEASE:
-        emit(buf, NO_CARD, K_BANK, lld_two_lowest(hand & lld_rank(c.h.dec_rank)), 0)
         emit(buf, NO_CARD, K_PASS, 0, 0)
+        emit(buf, NO_CARD, K_BANK, lld_two_lowest(hand & lld_rank(c.h.dec_rank)), 0)
     else:
         h = hand
         while h:
@@ -166,7 +166,7 @@ cdef int gen_laugh(Core* c, MoveBuf* buf) noexcept nogil:
 
 cdef void apply_laugh(Core* c, const CMove* m) noexcept nogil:
     """Play ``m`` (reference Laugh._laugh_push)."""
-    cdef int seat = c.h.to_move, rank, after, s, holder, r
+    cdef int seat = c.h.to_move, rank, after, s, holder
     cdef mask_t bit, cards, mask, rest
     if m.kind == K_BANK or m.kind == K_PASS:
         rank = c.h.dec_rank
@@ -182,6 +182,8 @@ cdef void apply_laugh(Core* c, const CMove* m) noexcept nogil:
         cards = c.h.hands[seat]
         c.h.hands[seat] = 0
         c.h.laid[seat] |= cards
+        # (no Mournival can form on the table: a player lies down only when no card of his
+        # captures, so none of his ranks lies there, and no hand holds four)
         if c.p.lld_dead:             # (AMB-96 option: out of play)
             while cards:
                 c.discard[c.h.ndiscard] = <uint8_t>cas_ctz(cards)
@@ -189,14 +191,6 @@ cdef void apply_laugh(Core* c, const CMove* m) noexcept nogil:
                 cards &= cards - 1
         else:
             c.h.loose |= cards
-            holder = lld_next_holder(c, seat)
-            if holder >= 0:
-                for r in range(1, 14):
-                    mask = lld_rank(r)
-                    if (c.h.loose & mask) == mask:
-                        # a Mournival the lie-down made: the next player takes it (AMB-95)
-                        c.h.loose &= ~mask
-                        lld_pile(c, holder, mask)
         lld_resume(c, seat, seat)
         return
     bit = (<mask_t>1) << m.card

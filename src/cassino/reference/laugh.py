@@ -110,7 +110,7 @@ class Laugh(StateBase):
         hand = self.hands[seat]
         if self.decision is not None:
             mine = hand & rank_cards(self.decision[0])
-            return [Move.bank(two_lowest(mine)), Move.pass_turn()]
+            return [Move.pass_turn(), Move.bank(two_lowest(mine))]
         out: list[Move] = []
         capturing = 0
         for p in bits(hand):
@@ -145,7 +145,7 @@ class Laugh(StateBase):
             rank, _ = self.decision
             what = "Prial" if self.phase == "prial" else "released pair"
             return (f"seat {seat} decides on his {what} of {_RANKS[rank]}: bank "
-                    f"({self._laugh_moves()[0]}) or pass")
+                    f"({self._laugh_moves()[1]}) or pass")
         if m.kind in (MoveKind.BANK, PASS):
             return "no decision is pending: bank and pass answer a Prial or a released pair"
         if m.kind == LIE_DOWN:
@@ -201,17 +201,12 @@ class Laugh(StateBase):
             laid = list(self.laid) or [0] * r.players   # (a new list: snapshots share the old)
             laid[seat] |= cards
             self.laid = laid
+            # (no Mournival can form on the table: a player lies down only when no card of
+            # his captures, so none of his ranks lies there, and no hand holds four)
             if r.laid_cards_dead:
                 self.discard.extend(bits(cards))     # (AMB-96 option: out of play)
             else:
                 self.loose |= cards
-                claimant = next_holder(r, self.hands, seat)
-                for rank in range(1, 14):
-                    mask = rank_cards(rank)
-                    if self.loose & mask == mask and claimant is not None:
-                        # a Mournival the lie-down made: the next player takes it (AMB-95)
-                        self.loose &= ~mask
-                        self.piles[claimant].extend(bits(mask))
             self._laugh_resume(seat, seat)
             return
         bit = 1 << m.card
