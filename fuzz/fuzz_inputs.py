@@ -104,6 +104,10 @@ FIXED_TEXTS = [
     "bella_donna_halliel 1 0 7C,9H,KD/2D,4C,KS 2C,3H,5D,9S AH,AC,3D,4H,5H,6H,6C,7H,8H,8C,10S,"
     "10D,JS,JD,QS,QD,KH/AD,2H,3C,4D,5C,6D,7S,7D,8D,9C,10H,10C,JH,JC,QH,QC,KC 9D,AS,2S,3S,4S,5S,"
     "6S,8S 1 - 0,0 bella:-:9S",
+    # Laugh and Lie Down (docs/rules.md §3.35): a Prial decision at the deal, chips, a centre
+    "laugh_and_lie_down{players=5} 4 0 2S,3S,4S,5S,6S,7S,7H,7D/2H,3H,4H,5H/2D,3D,9S,9H,9D,QS,"
+    "QH,QD/AS,AH,2C,3C,4C,5C,6H,6D/4D,5D,6C,8S,8H,8D,JS,JH AD,AC,7C,8C,9C,JD,JC,QC "
+    "-/KS,KH,KD,KC/-/-/10S,10H,10D,10C - - - 23,23,23,23,22 lld:11:-:prial:7:4",
 ]
 
 

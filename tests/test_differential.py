@@ -870,13 +870,16 @@ NORDIC_SETUPS = [
     ("zwickern", {"players": 3, "joker_values": "match_only", "leftovers_to": "last_capturer"}),
     ("zwickern", {"players": 5}),
     ("zwickern", {"compulsion": "none", "holding_invariant": True, "jokers": 2}),
+    ("laugh_and_lie_down", {}),
+    ("laugh_and_lie_down", {"compulsion": "none", "laid_cards_dead": True}),
+    ("laugh_and_lie_down_4p", {"compulsion": "player"}),
 ]
 NORDIC_IDS = ["sw2", "sw3", "sw4-ccw", "ko", "ko-combine", "ko-faces-stay", "sh", "sh-optional",
               "sh-free", "ko-compelled", "sw-compelled-all", "sb2", "sb3-both", "sb4-options",
               "el2", "el3-options", "el6", "el-pro", "el5", "el5-no-jokers", "el4-yoruba",
               "el-pro-yoruba-capture", "el-pro-esun", "el3-esun-yoruba", "el5-no-jokers-esun",
               "el2-esun-penalty-options", "bd", "bd-stack-combine", "bh", "bh-travel-stack", "zw", "zw3-options",
-              "zw5", "zw-free-holding"]
+              "zw5", "zw-free-holding", "lld", "lld-trail-dead", "lld4-player"]
 
 
 @pytest.mark.parametrize(("system", "options"), NORDIC_SETUPS, ids=NORDIC_IDS)

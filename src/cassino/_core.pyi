@@ -25,7 +25,8 @@ class State:
     def from_json(cls, text: str | bytes) -> State: ...
     @classmethod
     def new_hand(
-        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None
+        cls, rules: Rules, dealer: int, deck: list[int], scores: list[int] | None = None,
+        centre: int = 0,
     ) -> State: ...
     @classmethod
     def deal(cls, rules: Rules, dealer: int, seed: int) -> State: ...

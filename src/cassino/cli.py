@@ -184,6 +184,8 @@ def move_record(
     }
     if kind == MoveKind.CAPTURE and move.value:
         out["declared"] = move.value    # (a Zwickern joker played as this value)
+    if kind == MoveKind.PAIR:
+        out["second"] = card_code(move.value)   # (Laugh and Lie Down: the other hand card)
     return out
 
 

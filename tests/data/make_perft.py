@@ -105,6 +105,18 @@ def played(seed: int, plies: int, choice: int, system: str = "cassino_standard",
     return Position.from_text(s.to_position().to_text())
 
 
+def _deck_for(hands: list[str], table: str, dealer: int) -> list[int]:
+    """The deck that deals ``hands`` two cards at a time from the dealer's left (the dealer
+    last), then ``table`` (Laugh and Lie Down: deal_order=hands_then_table)."""
+    n = len(hands)
+    per = [[parse_card(c) for c in h.split()] for h in hands]
+    deck: list[int] = []
+    for r in range(len(per[0]) // 2):
+        for k in range(1, n + 1):
+            deck += per[(dealer + k) % n][2 * r : 2 * r + 2]
+    return deck + [parse_card(c) for c in table.split()]
+
+
 # (description, position, depths)
 CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("opening deal, seed 1", new_hand("cassino_standard", seed=1).to_position(), (1, 2, 3, 4)),
@@ -490,6 +502,24 @@ CASES: list[tuple[str, Position, tuple[int, ...]]] = [
     ("zwickern, three players without jokers: random play, seed 103 after 7 plies (drop-outs "
      "at the end of the stock)",
      played(103, 7, 2, "zwickern", players=3, jokers=0), (1, 2, 3, 4, 5)),
+    ("laugh_and_lie_down: opening deal, seed 110", new_hand("laugh_and_lie_down", seed=110).to_position(),
+     (1, 2, 3, 4, 5)),
+    ("laugh_and_lie_down: a Mournival in the layout (to the dealer) and in a hand (banked), "
+     "Prial decisions from the dealer's left, then play",
+     _reference.State.new_hand(rules("laugh_and_lie_down"), 4, _deck_for(
+         ["7S 7H 7D 2S 3S 4S 5S 6S", "KS KH KD KC 2H 3H 4H 5H", "9S 9H 9D QS QH QD 2D 3D",
+          "AS AH 2C 3C 4C 5C 6H 6D", "8S 8H 8D JS JH 6C 4D 5D"],
+         "10S 10H 10D 10C 7C 9C QC AD AC JD JC 8C", 4)).to_position(), (1, 2, 3, 4, 5, 6, 7)),
+    ("laugh_and_lie_down: pair for pair, a pair released to another seat's decision, lying "
+     "down and the last holder",
+     pos(["5S 9S 7S 7H", "9H 2S", "5D 5C KS", "QS 3H", "8S"], ["5H 10D 7D 7C 9D"],
+         system="laugh_and_lie_down", dealer=4), (1, 2, 3, 4, 5, 6, 7, 8)),
+    ("laugh_and_lie_down_4p: opening deal, seed 111", new_hand("laugh_and_lie_down_4p", seed=111).to_position(),
+     (1, 2, 3, 4, 5)),
+    ("laugh_and_lie_down with compulsion=none and laid_cards_dead (AMB-95, AMB-96 options): "
+     "random play, seed 112 after 16 plies",
+     played(112, 16, 5, "laugh_and_lie_down", compulsion="none", laid_cards_dead=True),
+     (1, 2, 3, 4, 5, 6)),
     ("mulle: opening deal of the double deck, seed 70", new_hand("mulle", seed=70).to_position(),
      (1, 2, 3)),
     ("mulle: last deal, both copies of AS and 10D; Mulle captures, aces 1 or 14, tabbes and "
