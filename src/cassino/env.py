@@ -37,7 +37,10 @@ RETURNS = ("margin", "points")
 """``margin``: the seat's team's hand points less the mean of the other teams' (zero-sum);
 ``points``: the team's hand points."""
 
+# the phase slots of the observation: opt_pluck's start, plucked, after; Laugh and Lie
+# Down's decisions take the second and third (a Prial, a released pair)
 _PHASES = ("start", "plucked", "after")
+_SLOT = {"prial": 1, "release": 2}
 
 
 def _state_class() -> Any:
@@ -336,6 +339,8 @@ class HandEnv:
         i += t
         if pos.phase in _PHASES:
             out[i + _PHASES.index(pos.phase)] = 1
+        elif pos.phase in _SLOT:
+            out[i + _SLOT[pos.phase]] = 1
         i += 3
         out[i] = float(self.state.last_deal)
         i += 1

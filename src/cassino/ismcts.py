@@ -251,6 +251,8 @@ class ISMCTSPlayer:
         Rng draws, the same tree and the same move. None where the reference must search."""
         if view.aside_size or view._hidden_pile():
             return None   # (the core deals the unseen cards to hands and stock only)
+        if view.rules.laugh:
+            return None   # (Laugh and Lie Down's worlds must fit the decisions: sample_world)
         base: Any = view.sample_world(Rng(0))   # (each iteration deals the unseen cards anew)
         if not hasattr(base, "_ismcts") or base.legal_moves() != list(moves):
             return None

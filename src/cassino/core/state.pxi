@@ -834,7 +834,8 @@ cdef class State:
                 s += c.sweep_order[b] == (team + k) % t
             out[i + k] = <float>(s / 10.0)
         i += t
-        out[i + (c.h.phase if c.h.phase <= PH_AFTER else PH_START)] = 1   # (a decision: start)
+        # (Laugh and Lie Down's decisions take the plucked and after slots: env._SLOT)
+        out[i + (c.h.phase if c.h.phase <= PH_AFTER else c.h.phase - 2)] = 1
         i += 3
         out[i] = 1 if c.h.stock_pos >= c.stock_len and not c.p.draw_refill else 0
         i += 1
