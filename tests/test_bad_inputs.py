@@ -177,7 +177,7 @@ case("capture of nothing", "notation", "9Sx", NotationError, r"empty card in '9S
 case("build without value", "notation", "3H+5S", NotationError, r"needs a declared value, as in 3H\+5S=8", g)
 case("build value a superscript", "notation", "3H+5S=²", NotationError, r"needs a declared value", g)
 case("build value too large", "notation", "3H+5S=" + "9" * 5000, NotationError, r"declares a value over 255", g)
-case("move kind 9", "move_object", (0, 9, 0, 0), NotationError, r"no move kind 9", g)
+case("move kind 12", "move_object", (0, 12, 0, 0), NotationError, r"no move kind 12", g)
 case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-109", g)
 case("negative value", "move_object", (4, MoveKind.BUILD, 1, -3), NotationError, r"value must be an integer from 0 to 255, not -3", g)
 

@@ -146,6 +146,14 @@ def test_notation_round_trip_property(card, kind, takes, value):
         m = Move.pluck(card)
     elif kind == MoveKind.PASS:
         m = Move.pass_turn()
+    elif kind == MoveKind.LIE_DOWN:
+        m = Move.lie_down()
+    elif kind == MoveKind.BANK:
+        m = Move.bank(mask_)
+    elif kind == MoveKind.PAIR:
+        # Laugh and Lie Down: two hand cards of a rank take the other two from the table
+        base = card % 52 // 4 * 4
+        m = Move(base, kind, 1 << (base + 2) | 1 << (base + 3), base + 1)
     elif kind in (MoveKind.CAPTURE, MoveKind.STEAL):
         m = Move(card, kind, mask_)
     elif kind == MoveKind.TWO_CARD:

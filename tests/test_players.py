@@ -30,6 +30,9 @@ from cassino.players import (
 
 VIEW_FIELDS = {
     "rules",
+    "centre",     # Laugh and Lie Down: the chips in the centre,
+    "laid",       # the cards each seat laid down face up,
+    "decision",   # and a pending decision (public, as the turn is)
     "aside_size",
     "esun_owed",
     "fixxa",

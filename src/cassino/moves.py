@@ -357,19 +357,16 @@ def _parse_two_card(s: str, text: str) -> Move:
     """``5H&6SxJC``: two hand cards and the one table card their values add up to; with two
     table cards, ``7S&7Hx7D,7C``, a pair capture (Laugh and Lie Down)."""
     head, x, table = s.partition("X")
-    if x and "," in table and "&" not in table:
-        first, _, second = head.partition("&")
-        if not first or not second or "&" in second:
-            raise NotationError(f"pair capture {text!r} must name two hand cards, as in 7S&7H")
+    first, _, second = head.partition("&")
+    if x and "," in table and "&" not in table and first and second and "&" not in second:
         a, b = sorted((parse_card(first), parse_card(second)))
-        if a == b:
-            raise NotationError(f"pair capture {text!r} names a card twice")
-        return Move(a, MoveKind.PAIR, _parse_takes(table, text), b)
+        if a != b and a < 52 and b < 52 and a // 4 == b // 4:
+            # (two hand cards of one rank and two table cards: a pair capture)
+            return Move(a, MoveKind.PAIR, _parse_takes(table, text), b)
     if not x or not table or "," in table or "&" in table:
         raise NotationError(
             f"two-card capture {text!r} must name one table card after x, as in 5H&6SxJC"
         )
-    first, _, second = head.partition("&")
     if not first or not second or "&" in second:
         raise NotationError(f"two-card capture {text!r} must name two hand cards, as in 5H&6S")
     a, b = sorted((parse_card(first), parse_card(second)))

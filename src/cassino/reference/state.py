@@ -512,7 +512,7 @@ class State(
         """:meth:`explain`; without ``shortcut``, even a :meth:`_malformed` move is looked
         for among the listed moves (tests compare the two)."""
         if self.rules.laugh:
-            return None if move in self._laugh_moves() else self._laugh_reason(move)
+            return None if move in self._laugh_moves() else self._structural_sentence(move)
         if shortcut and self._malformed(move):
             return self._structural_sentence(move)
         legal, reasons = self._moves_for(move)
@@ -574,6 +574,8 @@ class State(
             return True
         if self.phase == "after" or not self.hands[self.to_move] >> card & 1:
             return True
+        if r.laugh:   # (a card's captures take table cards; none during a decision)
+            return bool(takes & ~self.loose) or self.decision is not None
         if m.kind == STEAL or (r.jokers and self.loose & JOKERS) or "zwickern" in r.mechanics:
             return False   # (a bundle is not on the table; loose jokers: the listing decides)
         if m.kind == TWO_CARD or takes & ~self.table_mask:
@@ -662,6 +664,11 @@ class State(
                 f"{card_code(next(bits(off_deck)))} is not a card of the deck of "
                 f"{self.rules.system}"
             )
+        if self.rules.laugh:
+            return self._laugh_reason(m)
+        if m.kind in (MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK):
+            return (f"a {m.kind.label} is a Laugh and Lie Down move (docs/rules.md §3.35), not "
+                    f"one of {self.rules.system}")
         if not m.plays_card:
             return self._pluck_reason(m)
         if self.phase == "after":
