@@ -14,6 +14,7 @@ from cpython.ref cimport PyObject
 from libc.string cimport memcpy, memset
 
 from cassino.reference import State as _RefState, system_deck
+from cassino.reference.laugh import after_antes as _after_antes
 from cassino.cards import CardSet
 from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
 from cassino.moves import Move, MoveKind

@@ -205,7 +205,7 @@ cdef class State:
         st._scores = tuple(scores or [0] * rules.num_teams)
         st._centre = 0
         if rules.laugh:
-            st._scores, st._centre = _laugh_chips(rules, dealer, scores, centre)
+            st._scores, st._centre = _after_antes(rules, dealer, scores, centre)
         set_start_scores(&st.c, st._scores)
         if rules.xeri_first_play == "first_hand" and any(st._scores):
             st.c.p.xeri_first = 0   # (AMB-48 option: only in the first hand of the game)
@@ -253,7 +253,7 @@ cdef class State:
         st._scores = tuple([0] * rules.num_teams)
         st._centre = 0
         if rules.laugh:
-            st._scores, st._centre = _laugh_chips(rules, dealer, None, 0)
+            st._scores, st._centre = _after_antes(rules, dealer, None, 0)
         st._root = None
         return st
 
@@ -1234,14 +1234,6 @@ cdef tuple _KIND_MEMBERS = tuple(MoveKind(k) if k in set(MoveKind) else None
                                  for k in range(max(MoveKind) + 1))
 
 cdef tuple PHASE_NAMES = ("start", "plucked", "after", "prial", "release")
-
-
-def _laugh_chips(rules, dealer, scores, centre):
-    """Laugh and Lie Down's chips after the antes of a deal by ``dealer``: (chips per seat,
-    centre), from ``scores`` (default ``start_chips`` each) and ``centre`` before them."""
-    chips = list(scores) if scores else [rules.start_chips] * rules.players
-    antes = rules.antes(dealer)
-    return tuple(x - a for x, a in zip(chips, antes)), centre + sum(antes)
 
 
 cdef object _to_move(CMove* m):

@@ -59,6 +59,16 @@ def next_prial(
     return None
 
 
+def after_antes(
+    rules: Rules, dealer: int, scores: list[int] | None, centre: int
+) -> tuple[tuple[int, ...], int]:
+    """The chips of each seat and of the centre once the antes of a deal by ``dealer`` are
+    in, from ``scores`` (default ``start_chips`` each) and ``centre`` before them."""
+    chips = list(scores) if scores else [rules.start_chips] * rules.players
+    antes = rules.antes(dealer)
+    return tuple(c - a for c, a in zip(chips, antes, strict=True)), centre + sum(antes)
+
+
 def laugh_deal(
     rules: Rules, dealer: int, hands: list[int], table: int
 ) -> tuple[list[int], int, list[list[int]], int, str, tuple[int, int] | None, int | None]:

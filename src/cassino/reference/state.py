@@ -38,7 +38,7 @@ from .deals import Deals, first_player, initial_deal, initial_pairs
 from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
 from .esun import Esun
-from .laugh import Laugh, laugh_deal
+from .laugh import Laugh, after_antes, laugh_deal
 from .multi import MultiValued
 from .scoring import Scoring
 from .zwickern import Zwickern
@@ -201,8 +201,7 @@ class State(
         scores: list[int] | None, centre: int,
     ) -> State:
         """new_hand of Laugh and Lie Down: antes, then the banking (laugh_deal)."""
-        chips = list(scores) if scores else [rules.start_chips] * rules.players
-        antes = rules.antes(dealer)
+        chips, centre = after_antes(rules, dealer, scores, centre)
         hands, table, piles, to_move, phase, decision, last = laugh_deal(rules, dealer, hands, table)
         pos = Position(
             rules=rules,
@@ -215,9 +214,9 @@ class State(
             stock=(),
             last_capturer=last,
             sweep_order=(),
-            scores=tuple(c - a for c, a in zip(chips, antes, strict=True)),
+            scores=chips,
             phase=phase,
-            centre=centre + sum(antes),
+            centre=centre,
             decision=decision,
         )
         return cls(pos)
