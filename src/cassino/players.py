@@ -255,7 +255,7 @@ class View:
         """Laugh and Lie Down: whether the hidden hands of this draw (dealt as in
         :meth:`_sample`) are a position of the game: no hand holds a Mournival (banked at the
         deal), and the seat deciding holds the Prial (three) or the released pair (two) of
-        the rank decided on. (A draw that does not fits is drawn again: the worlds are
+        the rank decided on. (A draw that does not fit is drawn again: the worlds are
         uniform among those that fit.)"""
         k = 0
         for s, n in enumerate(self.hand_sizes):
