@@ -39,6 +39,7 @@ __all__ = [
     "HEARTS",
     "JOKERS",
     "RANK_NAMES",
+    "RANK_PLURALS",
     "SPADES",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
@@ -58,6 +59,9 @@ __all__ = [
 ]
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+# the ranks in words, plural, by rank 1-13 (Laugh and Lie Down's decisions: "a Prial of sevens")
+RANK_PLURALS = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                "nines", "tens", "jacks", "queens", "kings")
 SUIT_NAMES = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 NUM_CARDS = 52

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .cards import SUIT_SYMBOLS, CardSet, card_code, card_suit
+from .cards import RANK_PLURALS, SUIT_SYMBOLS, CardSet, card_code, card_suit
 from .errors import CassinoError, IllegalMoveError
 from .game import Game
 from .greedy import GreedyPlayer
@@ -78,8 +78,6 @@ _CATEGORY_NAMES = {
     "chip_cards": "chips for cards taken",
     "last_holder": "last holder",
 }
-_RANK_NAMES = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-               "nines", "tens", "jacks", "queens", "kings")
 
 
 class _EndOfInput(Exception):
@@ -347,7 +345,7 @@ class _Session:
         if v.decision is not None:
             what = "Prial" if v.phase == "prial" else "released pair"
             whose = "your" if v.to_move == self.seat else f"{self.who(v.to_move)}'s"
-            c.print(Text(f"Decision: {whose} {what} of {_RANK_NAMES[v.decision[0]]}: bank "
+            c.print(Text(f"Decision: {whose} {what} of {RANK_PLURALS[v.decision[0]]}: bank "
                          "two of them into the pile, or keep them", style="bold yellow"))
         c.print(Text("Moves", style="bold"))
         shown = moves if all_moves else moves[:MAX_LISTED]

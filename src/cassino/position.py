@@ -13,7 +13,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS, CardSet, card_code, card_rank, check_deck, parse_card, rank_mask
+from .cards import (
+    ALL_CARDS,
+    RANK_PLURALS,
+    CardSet,
+    card_code,
+    card_rank,
+    check_deck,
+    parse_card,
+    rank_mask,
+)
 from .errors import CassinoError, NotationError, PositionError
 from .rules import Rules, parse_option, rules
 from .scoring import instant_against
@@ -363,7 +372,7 @@ class Position:
         elif self.decision is not None:
             turn = (f"seat {self.to_move} decides whether to bank the "
                     f"{'Prial' if self.phase == 'prial' else 'released pair'} of "
-                    f"{_RANK_NAMES[self.decision[0]]}")
+                    f"{RANK_PLURALS[self.decision[0]]}")
         else:
             turn = f"seat {self.to_move} to move" + (
                 f" ({self.phase} a pluck)" if self.phase != "start" else "")
@@ -587,14 +596,14 @@ class Position:
                     if m & self.laid[t]:
                         raise PositionError("laid lists a card for two seats")
         for rank in range(1, 14):
-            mask = 0xF << 4 * (rank - 1)
+            mask = rank_mask(rank)
             if (self.loose & mask) == mask:
                 raise PositionError(
-                    f"a Mournival of {_RANK_NAMES[rank]} lies on the table: it is claimed at once")
+                    f"a Mournival of {RANK_PLURALS[rank]} lies on the table: it is claimed at once")
             for s, h in enumerate(self.hands):
                 if (h & mask) == mask:
                     raise PositionError(
-                        f"seat {s} holds a Mournival of {_RANK_NAMES[rank]}: it is banked at the deal")
+                        f"seat {s} holds a Mournival of {RANK_PLURALS[rank]}: it is banked at the deal")
         decision = self.phase in ("prial", "release")
         if decision != (self.decision is not None):
             raise PositionError("a decision (rank, after) is pending exactly in phase prial or release")
@@ -611,7 +620,7 @@ class Position:
             if held != want:
                 raise PositionError(
                     f"seat {self.to_move} decides on a {'Prial' if want == 3 else 'pair'} of "
-                    f"{_RANK_NAMES[d[0]]}, but holds {held} of them")
+                    f"{RANK_PLURALS[d[0]]}, but holds {held} of them")
         elif any(self.hands) and sum(1 for h in self.hands if h) < 2:
             raise PositionError(
                 "one seat alone holds cards: the hand is over (the last holder takes the rest)")
@@ -1035,8 +1044,6 @@ class Position:
 
 
 PHASES = ("start", "plucked", "after", "prial", "release")
-_RANK_NAMES = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-               "nines", "tens", "jacks", "queens", "kings")
 
 
 def _lld_field(text: str) -> dict[str, Any]:

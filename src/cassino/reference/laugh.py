@@ -12,22 +12,13 @@ never matter here) and ``pass``.
 
 from __future__ import annotations
 
-from ..cards import card_code
+from ..cards import RANK_PLURALS, card_code, rank_mask
 from ..moves import Move, MoveKind
 from ..rules import Rules
 from .base import CAPTURE, PASS, TRAIL, StateBase, bits
 from .deals import next_seat
 
 PAIR, LIE_DOWN, BANK = MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK
-_RANKS = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-          "nines", "tens", "jacks", "queens", "kings")
-
-
-def rank_cards(rank: int) -> int:
-    """The four cards of ``rank`` (1 ace to 13 king) as a mask."""
-    return 0xF << 4 * (rank - 1)
-
-
 def two_lowest(mask: int) -> int:
     """The two lowest cards of ``mask`` (the cards a bank moves)."""
     low = mask & -mask
@@ -54,7 +45,7 @@ def next_prial(
     for i in range(start, len(order)):
         s = order[i]
         for r in range(rank + 1 if seat is not None and i == start else 1, 14):
-            if (hands[s] & rank_cards(r)).bit_count() == 3:
+            if (hands[s] & rank_mask(r)).bit_count() == 3:
                 return s, r
     return None
 
@@ -80,13 +71,13 @@ def laugh_deal(
     hands = list(hands)
     piles: list[list[int]] = [[] for _ in range(rules.players)]
     for r in range(1, 14):
-        m = rank_cards(r)
+        m = rank_mask(r)
         if table & m == m:
             table &= ~m
             piles[dealer].extend(bits(m))
     for s in range(rules.players):
         for r in range(1, 14):
-            m = rank_cards(r)
+            m = rank_mask(r)
             if hands[s] & m == m:
                 hands[s] &= ~m
                 piles[s].extend(bits(m))
@@ -119,13 +110,13 @@ class Laugh(StateBase):
         seat = self.to_move
         hand = self.hands[seat]
         if self.decision is not None:
-            mine = hand & rank_cards(self.decision[0])
+            mine = hand & rank_mask(self.decision[0])
             return [Move.pass_turn(), Move.bank(two_lowest(mine))]
         out: list[Move] = []
         capturing = 0
         for p in bits(hand):
             rank = p // 4 + 1
-            table = self.loose & rank_cards(rank)
+            table = self.loose & rank_mask(rank)
             k = table.bit_count()
             if k in (1, 2):
                 out.extend(Move.capture(p, 1 << c) for c in bits(table))
@@ -134,7 +125,7 @@ class Laugh(StateBase):
                 out.append(Move.capture(p, table))
                 capturing |= 1 << p
             if k == 2:
-                for q in bits(hand & rank_cards(rank) & ~((2 << p) - 1)):
+                for q in bits(hand & rank_mask(rank) & ~((2 << p) - 1)):
                     out.append(Move(p, PAIR, table, q))
         compulsion = self.rules.compulsion
         if not out:
@@ -154,7 +145,7 @@ class Laugh(StateBase):
         if self.decision is not None:
             rank, _ = self.decision
             what = "Prial" if self.phase == "prial" else "released pair"
-            return (f"seat {seat} decides on his {what} of {_RANKS[rank]}: bank "
+            return (f"seat {seat} decides on his {what} of {RANK_PLURALS[rank]}: bank "
                     f"({self._laugh_moves()[1]}) or pass")
         if m.kind in (MoveKind.BANK, PASS):
             return "no decision is pending: bank and pass answer a Prial or a released pair"
@@ -178,9 +169,9 @@ class Laugh(StateBase):
         if missing:
             return f"{card_code(next(bits(missing)))} is not on the table"
         rank = m.card // 4 + 1
-        if m.takes & ~rank_cards(rank):
+        if m.takes & ~rank_mask(rank):
             return f"a {code} takes only cards of its rank"
-        k = (self.loose & rank_cards(rank)).bit_count()
+        k = (self.loose & rank_mask(rank)).bit_count()
         if m.kind == PAIR:
             return "a pair takes the other pair of its rank, when both lie on the table"
         if k == 3:
@@ -234,7 +225,7 @@ class Laugh(StateBase):
             self.piles[seat].append(m.value)
         self.last_capturer = seat
         rank = m.card // 4 + 1
-        mask = rank_cards(rank)
+        mask = rank_mask(rank)
         rest = self.loose & mask
         for h in self.hands:
             rest |= h & mask
