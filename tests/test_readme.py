@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import cassino
-from cassino.rules import SYSTEMS, rules_reference, system_rules_text
+from cassino.rules import OPTION_MODULES, SYSTEMS, rules_reference, system_rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -66,6 +66,18 @@ def test_every_system_has_its_section_and_status() -> None:
         if sid != "cassino_standard_002":   # (a preset inside §3.1)
             assert f"`{sid}`" in text.splitlines()[0]
             assert text.splitlines()[0].endswith(status), text.splitlines()[0]
+
+
+def test_the_feature_tables_give_each_system_and_module_its_status() -> None:
+    # the README's two feature tables (systems, then option modules): one row each, and a row
+    # says done exactly when the engine plays it (cassino variants says the same)
+    text = README.read_text(encoding="utf-8")
+    features = text[text.index("## Features"):text.index("Rules options of")]
+    rows = dict(re.findall(r"^\| `(\w+)` \|.*\| (done|planned) \|$", features, re.M))
+    expected = {sid: info.implemented for sid, info in SYSTEMS.items()}
+    expected.update({mid: done for mid, (_, done) in OPTION_MODULES.items()})
+    assert set(rows) == set(expected)
+    assert {k: v == "done" for k, v in rows.items()} == expected
 
 
 def test_every_ambiguity_has_a_default() -> None:

@@ -1960,7 +1960,7 @@ OPTION_MODULES: dict[str, tuple[str, bool]] = {
     "opt_initial_pairs": ("initial_pairs=true", True),
     "opt_five_of_spades_sweep": ("five_of_spades_sweep=true", True),
     "opt_pluck": ("pluck=true", True),
-    "opt_esun": ("esun=true", False),
+    "opt_esun": ("esun=true", True),
     "opt_isiwo": ("isiwo=true", True),
     "mod_yoruba": ("yoruba=true", True),
 }

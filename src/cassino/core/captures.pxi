@@ -1977,64 +1977,78 @@ cdef bint esun_takes(int* cnt, int total, int top, int w, int yoruba) noexcept n
         return True
     return w < total and total % w == 0 and top <= w and part_ok(cnt, w, BIG_SUMS)
 
-cdef bint esun_takes_build(Core* c, CBuild* b, int w) noexcept nogil:
-    """esun_takes for the Esun b."""
+cdef uint32_t esun_takers(Core* c, CBuild* b, uint32_t values) noexcept nogil:
+    """The values w of ``values`` (a bit a value) whose cards take the Esun b (esun_takes)."""
     cdef int cnt[NVALUES]
-    cdef int total = 0, top = 0, x
+    cdef int total = 0, top = 0, x, w
     cdef mask_t m = b.cards
-    memset(cnt, 0, sizeof(cnt))
+    cdef uint32_t out = 0
     while m:
         x = c.p.val[cas_ctz(m)]
-        cnt[x] += 1
         total += x
         if x > top:
             top = x
         m &= m - 1
-    return esun_takes(cnt, total, top, w, c.p.yoruba)
+    # (counts up to the highest value read: the Esun's top or a value of values)
+    x = cas_top(<mask_t>(values | 1))
+    if top > x:
+        x = top
+    memset(cnt, 0, (x + 1) * sizeof(int))
+    m = b.cards
+    while m:
+        cnt[c.p.val[cas_ctz(m)]] += 1
+        m &= m - 1
+    while values:
+        w = cas_ctz64(values)
+        values &= values - 1
+        if esun_takes(cnt, total, top, w, c.p.yoruba):
+            out |= (<uint32_t>1) << w
+    return out
 
 cdef void esun_groups(Core* c, MoveBuf* buf, int p, int w, const uint8_t* ids, int n,
-                      mask_t used, int need, int start, int gmin, int* cnt, int ngroups) noexcept nogil:
+                      mask_t used, int need, int start, int gmin, uint32_t inuse,
+                      int ngroups) noexcept nogil:
     """The Esun piles of p that split into ngroups or more groups of w: the current group
-    still needs ``need`` from the cards ids[start:] (ascending indices); a complete one is
-    emitted (with mod_yoruba, when no card has the value w), and another group may follow
-    whose lowest card comes after ``gmin``, the lowest card of the last one, so that each
-    set of groups comes once (a union of two different sets of groups comes twice:
-    gen_esun drops the repeats). mod_yoruba: no value twice (AMB-78)."""
+    still needs ``need`` from the cards ids[start:n] (values ascending, none above w); a
+    complete one is emitted (with mod_yoruba, when no card has the value w), and another
+    group may follow whose first card comes after ``gmin``, the first card of the last one,
+    so that each set of groups comes once (a union of two different sets of groups comes
+    twice: gen_esun drops the repeats). mod_yoruba: no value twice (AMB-78); ``inuse`` has
+    a bit for each value in the pile (read only under mod_yoruba)."""
     cdef int i, x
+    cdef int yoruba = c.p.yoruba
     if need == 0:
-        if used != 0 and not (c.p.yoruba and cnt[w]):
+        if used != 0 and not (yoruba and (inuse >> w) & 1):
             esun_emit(buf, p, K_BUILD, used, ngroups * w)
         for i in range(gmin + 1, n):
             x = c.p.val[ids[i]]
-            if (used >> ids[i]) & 1 or (c.p.yoruba and cnt[x]):
+            if (used >> ids[i]) & 1 or (yoruba and (inuse >> x) & 1):
                 continue
-            cnt[x] += 1
             esun_groups(c, buf, p, w, ids, n, used | ((<mask_t>1) << ids[i]), w - x, i + 1, i,
-                        cnt, ngroups + 1)
-            cnt[x] -= 1
+                        inuse | ((<uint32_t>1) << x), ngroups + 1)
         return
     for i in range(start, n):
         x = c.p.val[ids[i]]
-        if x > need or (used >> ids[i]) & 1 or (c.p.yoruba and cnt[x]):
+        if x > need:
+            break                    # (values ascending)
+        if (used >> ids[i]) & 1 or (yoruba and (inuse >> x) & 1):
             continue
-        cnt[x] += 1
         esun_groups(c, buf, p, w, ids, n, used | ((<mask_t>1) << ids[i]), need - x, i + 1, gmin,
-                    cnt, ngroups)
-        cnt[x] -= 1
+                    inuse | ((<uint32_t>1) << x), ngroups)
 
 cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_play_moves with Esun piles: the moves of the loose cards (the other paths, the
     Esun piles hidden), a joker taking the Esun piles too (Ipalemo), each capture of a
     numeric card with every set of the Esun piles it takes, and the Esun creations.
     Canonical order. As reference _captures (_esun_prey) and _esun_creates."""
-    cdef int nb = c.h.nbuilds, n, i, k, p, w, x, vp
-    cdef int cnt[NVALUES]
-    cdef size_t r, wr, n0
+    cdef int nb = c.h.nbuilds, n, i, j, k, p, w, x, vp, nids, upto
+    cdef size_t r, wr, n0, ninner
     cdef mask_t hand = c.h.hands[c.h.to_move], bm = 0, m, T, cand
     cdef int prey[MAX_BUILDS]
+    cdef uint32_t takers[MAX_BUILDS]
     cdef int nprey, sub
     cdef uint8_t ids[NCARDS]
-    cdef uint64_t held
+    cdef uint32_t hv = 0, hv2 = 0, held
     for i in range(nb):
         bm |= c.h.builds[i].cards
     c.h.nbuilds = 0
@@ -2044,6 +2058,15 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     c.h.nbuilds = <uint8_t>nb
     if n < 0:
         return n
+    ninner = buf.n
+    # the numeric values held (hv), and those held twice or more (hv2)
+    m = hand & ~c.p.joker_mask
+    while m:
+        x = c.p.val[cas_ctz(m)]
+        m &= m - 1
+        if x:
+            hv2 |= hv & ((<uint32_t>1) << x)
+            hv |= (<uint32_t>1) << x
     if bm and (hand & c.p.joker_mask):
         # Ipalemo: a joker on a table with Esun piles takes them with every loose card
         wr = 0
@@ -2052,6 +2075,7 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
                 buf.moves[wr] = buf.moves[r]
                 wr += 1
         buf.n = wr
+        ninner = 0                   # (the jokers' moves are appended: sort again)
         m = hand & c.p.joker_mask
         T = c.h.loose | bm
         while m:
@@ -2062,63 +2086,72 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
                 esun_emit(buf, p, K_TRAIL, 0, 0)
     # captures of Esun piles: with each capture of the card's loose cards, and alone
     n0 = buf.n
-    m = hand & ~c.p.joker_mask
-    while m and nb:
-        p = cas_ctz(m)
-        m &= m - 1
-        w = c.p.val[p]
-        nprey = 0
+    if nb and hv:
         for i in range(nb):
-            if w and nprey < 16 and esun_takes_build(c, &c.h.builds[i], w):
-                prey[nprey] = i
-                nprey += 1
-        if nprey == 0:
-            continue
-        for sub in range(1, 1 << nprey):
-            T = 0
-            for k in range(nprey):
-                if (sub >> k) & 1:
-                    T |= c.h.builds[prey[k]].cards
-            esun_emit(buf, p, K_CAPTURE, T, 0)
-            for r in range(n0):
-                if buf.moves[r].card == p and buf.moves[r].kind == K_CAPTURE:
-                    esun_emit(buf, p, K_CAPTURE, buf.moves[r].takes | T, 0)
-    # creations: p with loose numeric cards, taken by a value held after it
+            takers[i] = esun_takers(c, &c.h.builds[i], hv)
+        m = hand & ~c.p.joker_mask
+        while m:
+            p = cas_ctz(m)
+            m &= m - 1
+            w = c.p.val[p]
+            nprey = 0
+            for i in range(nb):
+                if w and nprey < 16 and (takers[i] >> w) & 1:
+                    prey[nprey] = i
+                    nprey += 1
+            if nprey == 0:
+                continue
+            for sub in range(1, 1 << nprey):
+                T = 0
+                for k in range(nprey):
+                    if (sub >> k) & 1:
+                        T |= c.h.builds[prey[k]].cards
+                esun_emit(buf, p, K_CAPTURE, T, 0)
+                for r in range(n0):
+                    if buf.moves[r].card == p and buf.moves[r].kind == K_CAPTURE:
+                        esun_emit(buf, p, K_CAPTURE, buf.moves[r].takes | T, 0)
+    # creations: p with loose numeric cards, taken by a value held after it; the loose
+    # numeric cards once, values ascending
+    nids = 0
+    if hv:
+        cand = c.h.loose & ~c.p.joker_mask
+        while cand:
+            i = cas_ctz(cand)
+            cand &= cand - 1
+            x = c.p.val[i]
+            if x == 0:
+                continue
+            j = nids
+            while j > 0 and c.p.val[ids[j - 1]] > x:
+                ids[j] = ids[j - 1]
+                j -= 1
+            ids[j] = <uint8_t>i
+            nids += 1
     m = hand & ~c.p.joker_mask
-    while m:
+    while m and nids:
         p = cas_ctz(m)
         m &= m - 1
         vp = c.p.val[p]
         if vp == 0:
             continue
-        held = 0
-        T = hand & ~((<mask_t>1) << p) & ~c.p.joker_mask
-        while T:
-            x = c.p.val[cas_ctz(T)]
-            if x:
-                held |= (<uint64_t>1) << x
-            T &= T - 1
-        if held == 0:
-            continue
+        # the values held after playing p, from vp up
+        held = hv & ~(((<uint32_t>1) << vp) - 1)
+        if not (hv2 >> vp) & 1:
+            held &= ~((<uint32_t>1) << vp)
         # per value w held: the unions of p's group of w and more disjoint groups of w
+        upto = 0
         while held:
             w = cas_ctz64(held)
             held &= held - 1
-            if vp > w:
-                continue
-            k = 0
-            cand = c.h.loose & ~c.p.joker_mask
-            while cand:
-                i = cas_ctz(cand)
-                cand &= cand - 1
-                if 0 < c.p.val[i] <= w:
-                    ids[k] = <uint8_t>i
-                    k += 1
-            memset(cnt, 0, sizeof(cnt))
-            cnt[vp] = 1
-            esun_groups(c, buf, p, w, ids, k, 0, w - vp, 0, -1, cnt, 1)
+            if w > vp and c.p.val[ids[0]] > w - vp:
+                continue                 # (nothing small enough to complete p's group)
+            while upto < nids and c.p.val[ids[upto]] <= w:
+                upto += 1
+            esun_groups(c, buf, p, w, ids, upto, 0, w - vp, 0, -1, (<uint32_t>1) << vp, 1)
     if buf.overflow:
         return -1
+    if buf.n == ninner:
+        return <int>buf.n            # (nothing added: the loose cards' moves, in order)
     sort_moves(buf.moves, buf.n)
     # (an Esun of several groups may split in more than one way, or be taken by two values)
     wr = 0
