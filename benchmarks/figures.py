@@ -109,7 +109,8 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
         f"move generation over {f['system_positions']} positions of the system's random games "
         "(`movegen_batch`), and `explain()` of two illegal moves of each of those positions "
         "(`cassino.bench.explain_us`: median and 99th percentile; an illegal `push` costs the "
-        "same, its message being that sentence):",
+        "same, its message being that sentence); the last rows are the option modules that "
+        "change move generation, on a system each (`cassino.bench.OPTION_SETS`, playouts only):",
         "",
         "| system | hands/s | ratio to standard | moves a hand | ratio per move "
         "| move generation | explain, median | explain, p99 "
@@ -132,10 +133,21 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
             f"| {per_move} | {sig(row['movegen_ns'])} ns | {explain} "
             f"| {SYSTEM_NOTES.get(sid, '')} |"
         )
+    for label, row in (f.get("option_sets") or {}).items():
+        rows.append(
+            f"| `{label}` | {sig(row['hands_per_second'])} | {row['ratio_to_standard']:.2f} "
+            f"| {row['moves_per_hand']:.1f} | {row['move_ratio_to_standard']:.2f} | | | "
+            f"| {SYSTEM_NOTES.get(label, '')} |"
+        )
     return "\n".join(rows)
 
 
 SYSTEM_NOTES = {
+    "elewenjewe_amateur esun=true": (
+        "option module opt_esun: `gen_esun` lists the loose cards' moves, then the captures "
+        "of Esun piles and every creation (unions of groups of a value held), and sorts again; "
+        "random play builds often"
+    ),
     "cassino_royal": (
         "two-valued aces: `gen_multi` runs the bitset and group paths once per valuing and "
         "played value, then drops repeats and relabellings"

@@ -19,6 +19,7 @@ from cassino import _reference
 from cassino.bench import (
     HARD_HAND,
     HARD_TABLE,
+    OPTION_SETS,
     api_loop,
     bench_corpus,
     chess_perft,
@@ -132,6 +133,14 @@ def test_run_bench_quick_has_every_target_key() -> None:
         # 52 cards less the 4 on the table, one move each; Mulle's 104 less 4
         assert f["systems"]["cassino_standard"]["moves_per_hand"] == 48.0
         assert f["systems"]["mulle"]["moves_per_hand"] == 100.0
+        # the option modules that change move generation, on their systems
+        assert list(f["option_sets"]) == list(OPTION_SETS)
+        for label, row in f["option_sets"].items():
+            assert row["ratio_to_standard"] == pytest.approx(
+                row["hands_per_second"] / row["standard_hands_per_second"]
+            )
+            # (an Eléwénjewé hand: 48 cards dealt, one move each; 50 for five with jokers)
+            assert row["moves_per_hand"] == (50.0 if "five" in label else 48.0), label
 
 
 @pytest.mark.slow

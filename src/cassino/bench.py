@@ -42,7 +42,7 @@ from . import _reference
 from ._rng import Rng
 from .playouts import _fill_reference
 from .position import Position
-from .rules import rules
+from .rules import Rules, rules
 from .scoring import CATEGORIES
 
 __all__ = [
@@ -275,7 +275,20 @@ TIMED_ROUNDS = 10
 times the same calls, as many times."""
 
 
-def playout_call(core: Any, system: str = "cassino_standard", hands: int = PLAYOUT_HANDS,
+OPTION_SETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "elewenjewe_amateur esun=true": ("elewenjewe_amateur", {"esun": True}),
+    "elewenjewe_professional esun=true yoruba=true": (
+        "elewenjewe_professional", {"esun": True, "yoruba": True}
+    ),
+    "elewenjewe_five_player esun=true": ("elewenjewe_five_player", {"esun": True}),
+}
+"""The option modules that change move generation, each timed on a system as the systems are
+(bench's ``option_sets``): Esun piles are build moves where the plain Eléwénjewé systems
+have none."""
+
+
+def playout_call(core: Any, system: str | Rules = "cassino_standard",
+                 hands: int = PLAYOUT_HANDS,
                  arrays: tuple[Any, ...] | None = None) -> Callable[[], int]:
     """The timed call of the playout figures: ``hands`` random hands of ``system`` (seed 1,
     from hand 0) played, scored and written to NumPy arrays in C by ``_fill_playouts`` (as
@@ -288,7 +301,7 @@ def playout_call(core: Any, system: str = "cassino_standard", hands: int = PLAYO
     >>> core is None or playout_call(core, hands=3)() == 3 * 48
     True
     """
-    r = rules(system)
+    r = system if isinstance(system, Rules) else rules(system)
     if arrays is None:
         arrays = _playout_arrays(hands, r.num_teams)
     random = (0,) * r.players
@@ -321,7 +334,7 @@ def _playout_rate(core: Any, system: str, hands: int, budget: float) -> float:
 
 
 def _paired_rates(
-    core: Any, system: str, hands: int, budget: float
+    core: Any, system: str | Rules, hands: int, budget: float
 ) -> tuple[float, float, float, float]:
     """Random hands per second of ``system`` and of ``cassino_standard``, timed in
     alternation (a round of each, up to ``TIMED_ROUNDS`` rounds or ``budget`` seconds),
@@ -359,7 +372,10 @@ def run_bench(
     playout speed of every implemented system (``system_hands_per_second``) and the table
     ``systems``: ``{id: {hands_per_second, movegen_ns, ratio_to_standard,
     standard_hands_per_second, moves_per_hand, move_ratio_to_standard, explain_us,
-    explain_us_p99}}``, where ``movegen_ns`` lists the
+    explain_us_p99}}`` and ``option_sets``, the same playout figures for each of
+    :data:`OPTION_SETS`: ``{label: {hands_per_second, ratio_to_standard,
+    standard_hands_per_second, moves_per_hand, move_ratio_to_standard}}``, where
+    ``movegen_ns`` lists the
     moves of :data:`SYSTEM_POSITIONS` positions of the system's random games
     (:func:`bench_corpus`), ``ratio_to_standard`` divides the system's playout rate by
     ``cassino_standard``'s timed in alternation with it (``standard_hands_per_second``,
@@ -498,6 +514,19 @@ def run_bench(
             }
         out["system_positions"] = nsys
         out["systems"] = table
+        sets: dict[str, dict[str, float]] = {}
+        for label, (sid, options) in OPTION_SETS.items():
+            hps, std, moves, std_moves = _paired_rates(
+                core, rules(sid, **options), nhands // 5, budget
+            )
+            sets[label] = {
+                "hands_per_second": hps,
+                "ratio_to_standard": hps / std,
+                "standard_hands_per_second": std,
+                "moves_per_hand": moves,
+                "move_ratio_to_standard": hps / std * moves / std_moves,
+            }
+        out["option_sets"] = sets
     if workers or engines:
         out.update(_workers(quick))
     if engines:

@@ -935,6 +935,14 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
             "",
             "",
         )
+    for label, row in (f.get("option_sets") or {}).items():
+        table.add_row(
+            f"{label}: random hands/s (ratio to standard; per move)",
+            f"{_num(row['hands_per_second'])} ({row['ratio_to_standard']:.2f}; "
+            f"{row['move_ratio_to_standard']:.2f})",
+            "",
+            "",
+        )
     if "simulate_speedup" in f:
         table.add_row(
             f"simulate {f['simulate_games']} games: 1 worker / 2 workers, s",
