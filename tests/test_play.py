@@ -55,6 +55,24 @@ def test_the_first_screen_shows_table_hand_counts_and_numbered_moves() -> None:
     assert not ANSI.search(out)  # not a terminal: plain text
 
 
+@pytest.mark.parametrize(
+    ("system", "goal"),
+    [
+        ("cassino_standard", "(target 21)"),
+        ("elewenjewe_professional", "(a game of 3 hands)"),
+        ("elewenjewe_amateur", "(a game of 4 hands)"),
+        ("cassino_california", "(each player deals twice: 4 hands)"),
+        ("kontsina", "(hands won, match of 6 hands)"),
+    ],
+)
+def test_the_scores_line_names_how_the_game_ends(system: str, goal: str) -> None:
+    # (a game of a fixed number of hands has no target: the Elewenjewe games said
+    # "target 21", a value these systems never read)
+    out = play("--system", system).stdout
+    line = next(x for x in out.splitlines() if x.startswith("Scores  "))
+    assert line.endswith(goal) and ("target" in goal) == ("target" in line), line
+
+
 def test_end_of_input_exits_with_status_1_and_a_message() -> None:
     r = play(stdin="")
     assert r.exit_code == 1

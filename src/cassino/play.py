@@ -305,9 +305,12 @@ class _Session:
             style="dim",
         )
         scores = " · ".join(f"{self.team_name(t)} {s}" for t, s in enumerate(v.scores))
-        goal = "" if r.game_end == "one_hand" else f"  (target {r.target})"
-        if r.game_end == "hands_won":   # Kontsina: hands won, a match of match_hands
-            goal = f"  (hands won, match of {r.match_hands} hands)"
+        goal = {
+            "one_hand": "",
+            "hands_won": f"  (hands won, match of {r.match_hands} hands)",   # Kontsina
+            "fixed_hands": f"  (a game of {r.match_hands} hands)",           # Elewenjewe
+            "each_deals_twice": f"  (each player deals twice: {2 * r.players} hands)",
+        }.get(r.game_end, f"  (target {r.target})")
         if r.laugh:   # Laugh and Lie Down: chips, the centre, a game of hands (AMB-97)
             goal = f" · centre {v.centre}  (" + (
                 f"a game of {r.match_hands} hands)" if r.game_end == "fixed_hands"
