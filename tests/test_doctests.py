@@ -11,7 +11,7 @@ import pytest
 import cassino
 
 MODULES = sorted(
-    name for _, name, _ in pkgutil.iter_modules(cassino.__path__, "cassino.")
+    name for _, name, _ in pkgutil.walk_packages(cassino.__path__, "cassino.")
     if name not in ("cassino.__main__", "cassino._core")
 )
 

@@ -30,7 +30,7 @@ def fewest_short_groups(values: tuple[int, ...], v: int) -> int | None:
     and short groups; None if there is no split (a value of ``v - 1`` alone, say, with no
     card of 1 to go with it).
 
-    >>> fewest_short_groups((2, 3, 4, 5), 9), fewest_short_groups((3, 4), 9)
+    >>> fewest_short_groups((2, 3, 4), 9), fewest_short_groups((2, 3, 4, 5), 9)
     (0, 1)
     >>> fewest_short_groups((8,), 9) is None
     True

@@ -1,0 +1,170 @@
+"""The reference's compound-turn generator (cassino.reference.compound; docs/rules.md §3.22-§3.23,
+AMB-59 to AMB-62): free steps around one hand-card step, one turn per resulting table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cassino.cards import parse_card, parse_cards
+from cassino.reference.compound import Build, CompoundRules, Table, Turn, turns
+
+THREE = CompoundRules(players=3)
+TWO = CompoundRules(players=2, two_player=True)
+
+
+def cards(text: str) -> frozenset[int]:
+    return frozenset(parse_cards(text.split()))
+
+
+def build(text: str, value: int, owner: int, frozen: bool = False) -> Build:
+    return Build(cards(text), value, owner, frozen)
+
+
+def table(hand: str, loose: str = "", builds: tuple[Build, ...] = (),
+          piles: tuple[str, ...] = ("", "", ""), others: str = "") -> Table:
+    n = len(piles)
+    hands = (cards(hand), *(cards(others) if i == 1 else frozenset() for i in range(1, n)))
+    return Table(hands, cards(loose), tuple(sorted(builds)),
+                 tuple(tuple(parse_cards(p.split())) for p in piles))
+
+
+def listed(r: CompoundRules, t: Table, mover: int = 0) -> list[str]:
+    return [str(turn) for turn in turns(r, t, mover)]
+
+
+def every_card(t: Table) -> Counter[int]:
+    out: Counter[int] = Counter()
+    for h in t.hands:
+        out.update(h)
+    out.update(t.loose)
+    for b in t.builds:
+        out.update(b.cards)
+    for p in t.piles:
+        out.update(p)
+    return out
+
+
+def test_the_seed_example_a_nine_build_augmented_with_a_two_from_hand_and_a_seven_from_a_pile():
+    # "a player augments a build of nines using a two from their own hand and a seven from an
+    # opponent's capture pile" (seed 000)
+    t = table("9H 2C", builds=(build("4S 5S", 9, 0),), piles=("", "3D 7D", ""))
+    got = {str(turn): turn for turn in turns(THREE, t, 0)}
+    turn = got["augment 9 with 2C + pile 7D"]
+    (b,) = turn.table.builds
+    assert b.cards == cards("4S 5S 2C 7D") and b.value == 9 and b.frozen and b.owner == 0
+    assert turn.table.piles[1] == (parse_card("3D"),)   # the 3D is exposed
+    assert turn.table.hands[0] == cards("9H") and not turn.captured
+
+
+def test_a_pile_is_used_from_the_top_down_each_exposed_card_in_turn():
+    # pile 5D then 3D on top: 3D, then the exposed 5D, make a group of 8 (AMB-61)
+    t = table("8H 4C", builds=(build("6S 2S", 8, 0),), piles=("", "5D 3D", ""))
+    assert "augment 8 with pile 3D 5D; trail 4C" in listed(THREE, t)
+    # a card under the top is out of reach until the cards above it are used
+    t = table("5H 4C", builds=(build("3S 2S", 5, 0),), piles=("", "5D 9C", ""))
+    assert not any(parse_card("5D") in b.cards for turn in turns(THREE, t, 0) for b in turn.table.builds)
+
+
+def test_an_opponents_build_is_augmented_only_when_the_hand_card_then_takes_it():
+    # F3: seat 1's build of 9 augmented with the pile top 4D and the loose 5H, then taken by 9C
+    t = table("9C 2S", loose="5H", builds=(build("6S 3S", 9, 1),), piles=("", "", "4D"))
+    turns_ = turns(THREE, t, 0)
+    f3 = [turn for turn in turns_ if turn.steps[0].kind == "augment"]
+    assert f3 and all(str(turn).startswith("augment 9 with 5H + pile 4D; capture 9C takes")
+                      for turn in f3)
+    for turn in f3:
+        assert turn.captured and not turn.table.builds and turn.table.piles[2] == ()
+        assert turn.steps[-1].kind == "capture" and turn.steps[-1].card == parse_card("9C")
+    # never an augmented opponent's build left on the table
+    for turn in turns_:
+        assert all(not (b.owner == 1 and b.frozen) for b in turn.table.builds)
+
+
+def test_the_holding_invariant_and_unique_build_values():
+    # 5H onto the loose 4C makes 9 only with a 9 left in hand
+    assert "build 9 of 5H 4C" in listed(THREE, table("5H 9S", loose="4C"))
+    assert "build 9 of 5H 4C" not in listed(THREE, table("5H 8S", loose="4C"))
+    # a second build of 9 while one is on the table: never at the end of a turn
+    t = table("5H 9S", loose="4C", builds=(build("6D 3D", 9, 1),))
+    assert all(len({b.value for b in turn.table.builds}) == len(turn.table.builds)
+               for turn in turns(THREE, t, 0))
+    assert "build 9 of 5H 4C" not in listed(THREE, t)
+
+
+def test_increase_an_opponents_simple_build_only():
+    t = table("2H JC", builds=(build("6D 3D", 9, 1),))
+    assert "increase (3D 6D) with 2H to 11" in listed(THREE, t)
+    frozen = table("2H JC", builds=(build("6D 3D 9C", 9, 1, frozen=True),))
+    assert not any(s.kind == "increase" for turn in turns(THREE, frozen, 0) for s in turn.steps)
+    own = table("2H JC", builds=(build("6D 3D", 9, 0),))
+    assert not any(s.kind == "increase" for turn in turns(THREE, own, 0) for s in turn.steps)
+
+
+def test_table_only_creates_are_free_and_the_order_of_free_steps_is_one_turn():
+    # two free builds from the table (7 and 10), then a trail: the two orders reach one table
+    t = table("7H 10C 2D", loose="3S 4S 6H 4H")
+    found = [turn for turn in turns(THREE, t, 0)
+             if [s.kind for s in turn.steps] == ["create", "create", "trail"]]
+    ends = [turn.table.key() for turn in turns(THREE, t, 0)]
+    assert len(ends) == len(set(ends))
+    assert any({b.value for b in turn.table.builds} == {7, 10} for turn in found)
+
+
+def test_aces_are_one_or_fourteen():
+    # the Ace takes a loose Ace, or 10 + 4 as fourteen
+    got = listed(THREE, table("AH 5C", loose="AS 10D 4C"))
+    assert "capture AH takes AS" in got
+    assert any(x.startswith("capture AH takes 4C 10D") for x in got)
+
+
+def test_two_player_no_trail_owning_a_build_and_one_build_at_most():
+    t = table("9H 2C 8S", builds=(build("4S 5S", 9, 0),), piles=("", ""))
+    got = listed(TWO, t)
+    assert not any(x.startswith("trail") for x in got)
+    assert listed(THREE, table("9H 2C 8S", builds=(build("4S 5S", 9, 0),)))[-1].startswith("trail")
+    # a second own build (8 of 6D 2D) is never left at the end of a two-player turn
+    t = table("9H 8S", loose="6D 2D", builds=(build("4S 5S", 9, 0),), piles=("", ""))
+    assert all(sum(b.owner == 0 for b in turn.table.builds) <= 1 for turn in turns(TWO, t, 0))
+
+
+def test_pile_order_full_lists_every_order_second_only_the_second_card():
+    t = table("9H", loose="2S 7S 4C 5C")
+    full = [x for x in turns(THREE, t, 0) if x.steps[-1].kind == "capture"
+            and len(x.steps[-1].loose) == 4]
+    second = [x for x in turns(CompoundRules(players=3, pile_order="second"), t, 0)
+              if x.steps[-1].kind == "capture" and len(x.steps[-1].loose) == 4]
+    assert len(full) == 24 and len(second) == 4
+    assert {x.table.piles[0][-2] for x in second} == cards("2S 7S 4C 5C")
+    assert all(x.table.piles[0][-1] == parse_card("9H") for x in full + second)
+
+
+_DECK = list(range(52))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(_DECK), st.integers(1, 3), st.integers(0, 4), st.integers(0, 2),
+       st.booleans())
+def test_every_turn_conserves_cards_keeps_the_invariants_and_ends_apart(
+        deck: list[int], nhand: int, nloose: int, ndeep: int, two: bool):
+    r = TWO if two else THREE
+    seats = 2 if two else 3
+    hand, rest = deck[:nhand], deck[nhand:]
+    loose, rest = rest[:nloose], rest[nloose:]
+    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(seats))
+    t = Table((frozenset(hand), *(frozenset() for _ in range(seats - 1))), frozenset(loose), (),
+              piles)
+    got: list[Turn] = turns(r, t, 0)
+    assert got, "a hand card can always be played (trail or other)"
+    assert len({turn.table.key() for turn in got}) == len(got)
+    for turn in got:
+        assert every_card(turn.table) == every_card(t)
+        assert sum(s.card is not None for s in turn.steps) == 1
+        assert len(turn.table.hands[0]) == nhand - 1
+        held = {v for x in turn.table.hands[0] for v in r.vals(x)}
+        own = [b for b in turn.table.builds if b.owner == 0]
+        assert all(b.value in held for b in own)
+        values = [b.value for b in turn.table.builds]
+        assert len(values) == len(set(values))
