@@ -11,11 +11,17 @@ from cassino.cards import (
     DIAMONDS,
     FACES,
     HEARTS,
+    ITALIAN_CARDS,
+    ITALIAN_FIRST,
     SPADES,
     CardSet,
     card_code,
+    card_codes,
     card_rank,
     card_suit,
+    check_deck,
+    is_italian,
+    is_joker,
     make_card,
     parse_card,
     parse_cards,
@@ -69,6 +75,38 @@ def test_parse_card_rejects_non_strings(bad):
 def test_card_code_rejects_bad_ids(bad):
     with pytest.raises(CardError, match="no card with id"):
         card_code(bad)
+
+
+ITALIAN_CODES = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "J", "N", "K") for s in "DCSB"]
+
+
+def test_the_italian_deck_has_ids_of_its_own_read_in_its_context():
+    ids = list(range(ITALIAN_FIRST, ITALIAN_FIRST + 40))
+    assert card_codes(ids) == ITALIAN_CODES
+    assert parse_cards(ITALIAN_CODES, deck="italian40") == ids
+    assert sum(1 << c for c in ids) == ITALIAN_CARDS
+    # a rank is the card's value (Knave 8, Knight 9, King 10); suits coins, cups, swords, batons
+    assert [card_rank(c) for c in ids[::4]] == list(range(1, 11))
+    assert [card_suit(c) for c in ids[:4]] == [0, 1, 2, 3]
+    assert all(is_italian(c) and not is_joker(c) for c in ids)
+    assert not any(is_italian(c) for c in (0, 51, 103, 104, 109))
+    # the codes read like standard ones: the context decides
+    assert parse_card("7S") == 24 and parse_card("7s", deck="italian40") == ITALIAN_FIRST + 26
+    assert parse_card(" ad ", deck="italian40") == ITALIAN_FIRST   # the Ace of coins
+    assert card_code(ITALIAN_FIRST + 4 * 8 + 3) == "NB"                # the Knight of batons
+
+
+@pytest.mark.parametrize("bad", ["QD", "8S", "10B", "NX", "X1", "AS'", ""])
+def test_italian_codes_outside_the_deck_are_refused(bad):
+    with pytest.raises(CardError, match="unknown Italian card code"):
+        parse_card(bad, deck="italian40")
+    with pytest.raises(CardError, match="unknown deck 'tarot'"):
+        parse_card("AD", deck="tarot")
+
+
+def test_an_italian_card_in_a_standard_deck_is_named():
+    with pytest.raises(CardError, match=r"card 7S is an Italian card \(deck=italian40\)"):
+        check_deck(ALL_CARDS | 1 << (ITALIAN_FIRST + 26), ALL_CARDS)
 
 
 @pytest.mark.parametrize(("rank", "suit"), [(0, 0), (14, 0), (1, 4), (1, -1)])

@@ -21,6 +21,17 @@ copies, written ``X1`` to ``X6`` (``JK1`` on input too); they have no rank and n
 
 >>> parse_card("X2"), card_code(104), parse_card("jk1")
 (105, 'X1', 104)
+
+The 40-card Italian deck (``ITALIAN40``: the house variant with Italian cards) has ids of its
+own, 150-189: ``150 + (rank - 1) * 4 + suit`` with ranks ``A 2 3 4 5 6 7 J N K`` = 1..10
+(Knave, Knight, King; a rank is its value) and suits ``D C S B`` = coins, cups, swords,
+batons. Its codes read like standard ones (``AD``, ``7S``), so text is parsed in the deck's
+context; ids print without one.
+
+>>> parse_card("7S", deck="italian40"), card_code(176), card_rank(176), card_suit(176)
+(176, '7S', 7, 2)
+>>> parse_card("NB", deck="italian40"), card_code(parse_card("KD", deck="italian40"))
+(185, 'KD')
 """
 
 from __future__ import annotations
@@ -37,6 +48,12 @@ __all__ = [
     "DIAMONDS",
     "FACES",
     "HEARTS",
+    "ITALIAN40",
+    "ITALIAN_CARDS",
+    "ITALIAN_FIRST",
+    "ITALIAN_RANK_NAMES",
+    "ITALIAN_SUIT_NAMES",
+    "ITALIAN_SUIT_WORDS",
     "JOKERS",
     "RANK_NAMES",
     "RANK_PLURALS",
@@ -50,6 +67,7 @@ __all__ = [
     "card_suit",
     "check_deck",
     "double_mask",
+    "is_italian",
     "is_joker",
     "make_card",
     "parse_card",
@@ -70,6 +88,15 @@ FIRST_JOKER = 104        # jokers X1..X6 are the ids 104-109
 NUM_JOKERS = 6
 NUM_IDS = FIRST_JOKER + NUM_JOKERS
 
+# the Italian deck (ids 150-189): ranks A 2-7 Knave Knight King = 1..10, suits coins, cups,
+# swords, batons
+ITALIAN40 = "italian40"
+ITALIAN_FIRST = 150
+NUM_ITALIAN = 40
+ITALIAN_RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "J", "N", "K")
+ITALIAN_SUIT_NAMES = ("D", "C", "S", "B")
+ITALIAN_SUIT_WORDS = ("coins", "cups", "swords", "batons")
+
 _RANK_BY_NAME = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
 _RANK_BY_NAME["T"] = 10
 _SUIT_BY_NAME = {name: i for i, name in enumerate(SUIT_NAMES)}
@@ -86,18 +113,29 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def card_rank(card: int) -> int:
-    """Rank 1..13 of a card id (either copy of the double deck); 0 for a joker."""
-    return card % NUM_CARDS // 4 + 1 if card < FIRST_JOKER else 0
+    """Rank 1..13 of a card id (either copy of the double deck); 0 for a joker; 1..10 for
+    an Italian card (A 2-7 J N K)."""
+    if card < FIRST_JOKER:
+        return card % NUM_CARDS // 4 + 1
+    if card >= ITALIAN_FIRST:
+        return (card - ITALIAN_FIRST) // 4 + 1
+    return 0
 
 
 def is_joker(card: int) -> bool:
     """Whether ``card`` is a joker (ids 104-109, ``X1``-``X6``)."""
-    return card >= FIRST_JOKER
+    return FIRST_JOKER <= card < FIRST_JOKER + NUM_JOKERS
+
+
+def is_italian(card: int) -> bool:
+    """Whether ``card`` is a card of the Italian deck (ids 150-189)."""
+    return ITALIAN_FIRST <= card < ITALIAN_FIRST + NUM_ITALIAN
 
 
 def card_suit(card: int) -> int:
-    """Suit 0..3 (S, H, D, C) of a card id."""
-    return card % 4
+    """Suit 0..3 of a card id: S, H, D, C; for an Italian card D, C, S, B (coins, cups,
+    swords, batons)."""
+    return (card - ITALIAN_FIRST) % 4 if card >= ITALIAN_FIRST else card % 4
 
 
 def card_code(card: int) -> str:
@@ -105,6 +143,9 @@ def card_code(card: int) -> str:
     52-103) takes a prime, ``"10D'"``."""
     if type(card) is int and 0 <= card < NUM_IDS:
         return _CODES[card]
+    if isinstance(card, int) and is_italian(card):
+        k = card - ITALIAN_FIRST
+        return ITALIAN_RANK_NAMES[k // 4] + ITALIAN_SUIT_NAMES[k % 4]
     if not isinstance(card, int) or not 0 <= card < NUM_IDS:
         raise CardError(f"no card with id {card!r}")
     return _code(card)
@@ -131,13 +172,26 @@ def card_codes(cards: Iterable[int]) -> list[str]:
     ]
 
 
-def parse_card(code: str) -> int:
+def parse_card(code: str, deck: str | None = None) -> int:
     """Card id of a code such as ``AS``, ``10D`` or ``TD``; case-insensitive. A prime
     (``AS'``) names the second copy of Mulle's double deck (id + 52); whether the system has
-    it is checked where the rules are known (:func:`check_deck`)."""
+    it is checked where the rules are known (:func:`check_deck`). With
+    ``deck="italian40"`` the code names a card of the Italian deck (``7S``: the seven of
+    swords, id 176)."""
     if not isinstance(code, str):
         raise CardError(f"card code must be a string, not {type(code).__name__}")
     text = code.strip().upper()
+    if deck is not None:
+        if deck != ITALIAN40:
+            raise CardError(f"unknown deck {deck!r}: codes are read in the context of "
+                            f"{ITALIAN40!r} or of the standard decks (deck=None)")
+        card = _ITALIAN_BY_CODE.get(text)
+        if card is None:
+            raise CardError(
+                f"unknown Italian card code {code!r} (expected rank A,2-7,J,N,K then suit "
+                "D,C,S,B: coins, cups, swords, batons)"
+            )
+        return card
     joker = _JOKER_BY_NAME.get(text)
     if joker is not None:
         return joker
@@ -154,9 +208,9 @@ def parse_card(code: str) -> int:
     return (rank - 1) * 4 + suit + (NUM_CARDS if second else 0)
 
 
-def parse_cards(codes: Iterable[str]) -> list[int]:
-    """Card ids of a sequence of codes, in order."""
-    return [parse_card(c) for c in codes]
+def parse_cards(codes: Iterable[str], deck: str | None = None) -> list[int]:
+    """Card ids of a sequence of codes, in order (``deck`` as in :func:`parse_card`)."""
+    return [parse_card(c, deck) for c in codes]
 
 
 def rank_mask(rank: int) -> int:
@@ -177,6 +231,8 @@ def check_deck(mask: int, deck_mask: int, where: str = "") -> None:
     if not extra:
         return  # (cards set aside from a single deck are the caller's PositionError)
     card = (extra & -extra).bit_length() - 1
+    if is_italian(card):
+        raise CardError(f"card {card_code(card)}{where} is an Italian card (deck=italian40)")
     if card >= FIRST_JOKER:
         raise CardError(f"card {card_code(card)}{where} is a joker this deck does not have")
     raise CardError(
@@ -198,6 +254,10 @@ ALL_CARDS = (1 << NUM_CARDS) - 1
 ALL_CARDS_DOUBLE = (1 << NUM_CARDS_DOUBLE) - 1
 JOKERS = ((1 << NUM_JOKERS) - 1) << FIRST_JOKER
 ALL_IDS = (1 << NUM_IDS) - 1   # every card id: both copies and the jokers
+ITALIAN_CARDS = ((1 << NUM_ITALIAN) - 1) << ITALIAN_FIRST   # the 40 Italian cards
+_ITALIAN_BY_CODE = {
+    card_code(c): c for c in range(ITALIAN_FIRST, ITALIAN_FIRST + NUM_ITALIAN)
+}
 SPADES = _suit_mask(0)
 HEARTS = _suit_mask(1)
 DIAMONDS = _suit_mask(2)
