@@ -168,3 +168,148 @@ def test_every_turn_conserves_cards_keeps_the_invariants_and_ends_apart(
         assert all(b.value in held for b in own)
         values = [b.value for b in turn.table.builds]
         assert len(values) == len(set(values))
+
+
+# -- partnerships (§3.24, AMB-64) ---------------------------------------------------------
+
+FOUR = CompoundRules(players=4, teams=(0, 1, 0, 1))
+
+
+def four(hands: tuple[str, str, str, str], loose: str = "", builds: tuple[Build, ...] = (),
+         piles: tuple[str, str] = ("", ""), claims: frozenset[tuple[int, int]] = frozenset()) -> Table:
+    return Table(tuple(cards(h) for h in hands), cards(loose), tuple(sorted(builds)),
+                 tuple(tuple(parse_cards(p.split())) for p in piles), claims)
+
+
+def test_a_partners_build_is_augmented_as_ones_own_by_a_player_who_can_take_it():
+    t = four(("9H 2C", "", "9S", ""), loose="7C", builds=(build("4S 5S", 9, 2),))
+    assert "augment 9 with 2C 7C" in [str(x) for x in turns(FOUR, t, 0)]
+    # without a nine of his own he may not: he must be able to take what he adds to
+    t = four(("8H 2C", "", "9S", ""), loose="7C", builds=(build("4S 5S", 9, 2),))
+    assert not any(s.kind == "augment" for x in turns(FOUR, t, 0) for s in x.steps)
+
+
+def test_only_the_opposing_teams_pile_top_is_material():
+    t = four(("9H 4D", "", "", ""), builds=(build("4S 5S", 9, 0),), piles=("5C", "5H"))
+    got = [str(x) for x in turns(FOUR, t, 0)]
+    assert "augment 9 with 4D + pile 5H" in got
+    assert not any("pile 5C" in x for x in got)
+
+
+def test_an_increase_by_an_opponent_lets_the_partner_rebuild_the_old_value_for_him():
+    # seat 1 increases seat 0's 9 to 11: seat 0 (team 0) may have it made again by seat 2
+    t = four(("9H 9C", "2S JD", "", ""), builds=(build("4S 5S", 9, 0),))
+    inc = next(x for x in turns(FOUR, t, 1) if x.steps[0].kind == "increase")
+    assert (0, 9) in inc.table.claims
+    # seat 2 holds no nine, but seat 0 does: seat 2 makes 9 of 6D 3D for him
+    t2 = four(("9H 9C", "", "6D 8H", ""), loose="3D", claims=frozenset({(0, 9)}))
+    got = {str(x): x for x in turns(FOUR, t2, 2)}
+    made = got["build 9 of 6D 3D for seat 0"]
+    (b,) = made.table.builds
+    assert b.owner == 0 and b.value == 9 and made.table.claims == frozenset()
+    # a build of 9 for himself would break the holding invariant; without the claim, none
+    assert "build 9 of 6D 3D" not in got
+    assert "build 9 of 6D 3D for seat 0" not in [str(x) for x in turns(FOUR, replace_claims(t2), 2)]
+    # once seat 0 has played his nines, nobody may build for him
+    gone = four(("2H 3C", "", "6D 8H", ""), loose="3D", claims=frozenset({(0, 9)}))
+    assert not any("9 of 6D 3D" in str(x) for x in turns(FOUR, gone, 2))
+    # the option: the maker owns it, so he must hold a nine himself
+    maker = CompoundRules(players=4, teams=(0, 1, 0, 1), partner_claims="maker_owns")
+    assert not any("9 of 6D 3D" in str(x) for x in turns(maker, t2, 2))
+
+
+def replace_claims(t: Table) -> Table:
+    return Table(t.hands, t.loose, t.builds, t.piles)
+
+
+# -- the Italian house variant (§3.25, AMB-65, AMB-69, AMB-70) ------------------------------
+
+def italian(codes: str) -> frozenset[int]:
+    return frozenset(parse_cards(codes.split(), deck="italian40"))
+
+
+def test_italian_aces_are_one_or_eleven_and_a_card_that_captures_is_never_trailed():
+    from cassino.reference.compound import ITALIAN
+
+    t = Table((italian("AD 4C"), frozenset()), italian("6S 5B 3D"), (), ((), ()))
+    got = [str(x) for x in turns(ITALIAN, t, 0)]
+    assert any(x.startswith("capture AD takes 5B 6S") for x in got)       # 11 = 5 + 6
+    assert "trail AD" not in got and "trail 4C" in got                     # (4C takes nothing)
+    anyway = CompoundRules(players=2, max_value=11, values=ITALIAN.values, trail="any")
+    assert "trail AD" in [str(x) for x in turns(anyway, t, 0)]
+
+
+def test_italian_a_single_loose_card_is_augmented_into_a_build():
+    from cassino.reference.compound import ITALIAN
+
+    t = Table((italian("7D 3C KS"), frozenset()), italian("7S 4B"), (), ((), ()))
+    found = [x for x in turns(ITALIAN, t, 0) if str(x) == "augment 7 with 3C 7S 4B"]
+    assert found
+    (b,) = found[0].table.builds
+    assert b.frozen and b.owner == 0 and b.cards == italian("7S 3C 4B")
+
+
+def test_italian_a_partners_simple_build_may_be_increased():
+    from dataclasses import replace
+
+    from cassino.reference.compound import ITALIAN
+
+    r4 = replace(ITALIAN, players=4, teams=(0, 1, 0, 1))
+    six = Build(italian("2D 4D"), 6, 2, False)
+    t = Table((italian("2C JB"), frozenset(), italian("6S"), frozenset()), frozenset(), (six,),
+              ((), ()))
+    assert any(s.kind == "increase" for x in turns(r4, t, 0) for s in x.steps)
+    assert not any(s.kind == "increase" for x in turns(replace(r4, increase_partner=False), t, 0)
+                   for s in x.steps)
+
+
+# -- the options of AMB-59, AMB-61 and AMB-66 ----------------------------------------------
+
+def test_one_pile_card_a_turn_and_one_free_step_a_turn():
+    t = table("8H 4C", builds=(build("6S 2S", 8, 0),), piles=("", "5D 3D", ""))
+    assert "augment 8 with pile 3D 5D; trail 4C" in listed(THREE, t)
+    one = CompoundRules(players=3, pile_cards_per_turn=1)
+    assert not any("pile 3D 5D" in x for x in listed(one, t))
+    t = table("7H 10C 2D", loose="3S 4S 6H 4H")
+    single = CompoundRules(players=3, free_steps_per_turn=1)
+    assert all(sum(s.card is None for s in x.steps) <= 1 for x in turns(single, t, 0))
+    assert any(sum(s.card is None for s in x.steps) == 2 for x in turns(THREE, t, 0))
+
+
+def test_a_table_only_create_may_replace_the_hand_card():
+    t = table("7H 2D", loose="3S 4S")
+    assert "build 7 of 3S 4S" not in listed(THREE, t)
+    alone = CompoundRules(players=3, table_create_replaces_card=True)
+    only = [x for x in turns(alone, t, 0) if str(x) == "build 7 of 3S 4S"]
+    assert only and only[0].table.hands[0] == cards("7H 2D")
+
+
+# -- the step interface ---------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(_DECK), st.integers(1, 3), st.integers(0, 3), st.integers(0, 2))
+def test_steps_have_no_dead_ends_and_reach_exactly_the_turns(deck, nhand, nloose, ndeep):
+    # (every path of steps is walked: the pile order by its second card keeps that small)
+    from cassino.reference.compound import TurnBuilder
+
+    r = CompoundRules(players=3, pile_order="second")
+
+    hand, rest = deck[:nhand], deck[nhand:]
+    loose, rest = rest[:nloose], rest[nloose:]
+    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
+    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    b = TurnBuilder(r, t, 0)
+    ends: set[tuple[object, ...]] = set()
+
+    def explore(depth: int) -> None:
+        if b.can_end():
+            ends.add(b.end_turn().table.key())
+        steps = b.legal_steps()
+        assert steps or b.can_end(), "a dead end: no step and no legal turn"
+        for step in steps:
+            b.push_step(step)
+            explore(depth + 1)
+            assert b.pop_step() == step
+
+    explore(0)
+    assert ends == {x.table.key() for x in turns(r, t, 0)}

@@ -1,26 +1,34 @@
-"""Compound turns (African and Italian Cassino, docs/rules.md §3.22-§3.25, AMB-59 to AMB-66):
+"""Compound turns (African and Italian Cassino, docs/rules.md §3.22-§3.25, AMB-59 to AMB-70):
 the reference's turn generator, written for clarity. Not wired into :class:`State` yet: this
 is the oracle the core's plan generator (docs/architecture.md §9.4) will be checked against.
 
 A turn is any number of free steps around exactly one hand-card step:
 
 * F1 ``create``: a build from loose cards only, owned by the mover;
-* F2 ``augment``: a group of the build's value added to a build of the mover's, from loose
-  cards and the top cards of opponents' face-up piles (each pile consumed from the top, so a
-  newly exposed card is usable in turn, AMB-61);
+* F2 ``augment``: a group of the build's value added to a build of the mover's team, from
+  loose cards and the top cards of opponents' face-up piles (each pile consumed from the top,
+  so a newly exposed card is usable in turn, AMB-61);
 * F3 ``augment`` of an opponent's build, which the turn's hand-card capture must then take;
 
 and the hand-card steps ``capture``, ``build`` (create with the hand card), ``increase`` (one
-hand card on an opponent's simple build, AMB-60), ``augment`` with the hand card (own builds
-only) and ``trail``. At the end of the turn: the holding invariant (each build the mover owns
-has a card of its value in his hand), unique build values, no F3 build left, and with
-``two_player`` no trail while owning a build and at most one build owned.
+hand card on an opponent's simple build, AMB-60; the Italian steal), ``augment`` with the hand
+card (own team's builds only) and ``trail``. At the end of the turn: the holding invariant
+(each build the mover owns, and each he made, increased or augmented this turn, has a card of
+its value in his hand), unique build values, no F3 build left, and with ``two_player`` no
+trail while owning a build and at most one build owned.
+
+Partnerships (``teams``): one pile a team, builds owned by a seat, a partner's builds augmented
+as one's own; after an opponent increased a seat's build, his partner may make or increase a
+build to the old value for him (``Table.claims``, AMB-64). The Italian house variant
+(:data:`ITALIAN`): Aces 1 or 11, a card that captures is never trailed (AMB-65), a single loose
+card augmented into a build (AMB-70), a partner's simple build increased (AMB-69).
 
 Two step sequences that reach the same :class:`Table` are one turn (:func:`turns` keys them
 by the resulting table); each is listed with its least step sequence (:func:`step_key`).
 The capturing card goes on top of the mover's pile; the order of the cards under it is part
 of the turn (``pile_order="full"``, AMB-62's default: every order is a turn) or only which card
-is second (``pile_order="second"``, the rest in ascending id order).
+is second (``pile_order="second"``, the rest in ascending id order). :class:`TurnBuilder` is
+the step interface: it lists only steps that some legal turn continues.
 
 >>> from cassino.cards import parse_card as c
 >>> r = CompoundRules(players=3)
@@ -39,7 +47,18 @@ from itertools import combinations, permutations
 
 from ..cards import card_code, card_rank
 
-__all__ = ["Build", "CompoundRules", "Step", "Table", "Turn", "african_values", "turns"]
+__all__ = [
+    "ITALIAN",
+    "Build",
+    "CompoundRules",
+    "Step",
+    "Table",
+    "Turn",
+    "TurnBuilder",
+    "african_values",
+    "italian_values",
+    "turns",
+]
 
 
 def african_values(card: int) -> tuple[int, ...]:
@@ -48,18 +67,44 @@ def african_values(card: int) -> tuple[int, ...]:
     return (1, 14) if r == 1 else (r,)
 
 
+def italian_values(card: int) -> tuple[int, ...]:
+    """The values of an Italian card (ids 150-189): 2-7 pip, Knave 8, Knight 9, King 10 (a
+    rank is its value), A 1 or 11 (AMB-72)."""
+    r = card_rank(card)
+    return (1, 11) if r == 1 else (r,)
+
+
 @dataclass(frozen=True)
 class CompoundRules:
-    """What the generator needs of a system's rules."""
+    """What the generator needs of a system's rules (the defaults: African for three)."""
 
     players: int = 3
-    two_player: bool = False                 # African for two: no trail owning a build, one build
-    pile_order: str = "full"                 # AMB-62: "full" (default) or "second"
+    teams: tuple[int, ...] = ()                # a team a seat (default: each seat its own)
+    two_player: bool = False                   # African for two: no trail owning a build, one build
+    pile_order: str = "full"                   # AMB-62: "full" (default) or "second"
     max_value: int = 14
-    values: Callable[[int], tuple[int, ...]] = field(default=african_values)   # (the Ace two)
+    values: Callable[[int], tuple[int, ...]] = field(default=african_values)
+    trail: str = "any"                         # AMB-65: "any" or "no_capture" (Italian)
+    single_card_augment: bool = False          # AMB-70 (Italian): a loose card made a build
+    increase_partner: bool = False             # AMB-69 (Italian): a partner's build increased
+    partner_claims: str = "partner_owns"       # AMB-64: the rebuilt value's owner (maker_owns)
+    table_create_replaces_card: bool = False   # AMB-59's option: a turn of table-only creates
+    pile_cards_per_turn: int = 0               # AMB-61's option: 1 (0: no limit)
+    free_steps_per_turn: int = 0               # AMB-66's option: 1 (0: no limit)
 
     def vals(self, card: int) -> tuple[int, ...]:
         return self.values(card)
+
+    def team(self, seat: int) -> int:
+        return self.teams[seat] if self.teams else seat
+
+
+ITALIAN = CompoundRules(
+    players=2, max_value=11, values=italian_values, trail="no_capture",
+    single_card_augment=True, increase_partner=True,
+)
+"""The Italian house variant for two (§3.25); ``replace(ITALIAN, players=4, teams=(0, 1, 0, 1))``
+for four."""
 
 
 @dataclass(frozen=True, order=True)
@@ -78,25 +123,28 @@ class Build:
 
 @dataclass(frozen=True)
 class Table:
-    """What a turn changes: every hand, the loose cards, the builds and the face-up piles
-    (a tuple a seat, bottom first)."""
+    """What a turn changes: every hand, the loose cards, the builds, the face-up piles (a
+    tuple a team, bottom first) and the claims of AMB-64 (seat, value: an opponent increased
+    that seat's build of that value; his partner may rebuild it for him)."""
 
     hands: tuple[frozenset[int], ...]
     loose: frozenset[int]
     builds: tuple[Build, ...]
     piles: tuple[tuple[int, ...], ...]
+    claims: frozenset[tuple[int, int]] = frozenset()
 
     def key(self) -> tuple[object, ...]:
         """Two tables with the same key are the same state (the builds as a set)."""
-        return (self.hands, self.loose, frozenset(self.builds), self.piles)
+        return (self.hands, self.loose, frozenset(self.builds), self.piles, self.claims)
 
 
 @dataclass(frozen=True)
 class Step:
     """One step of a turn. ``card`` is the hand card (None for a free step); ``loose`` the
-    loose cards used, ``pile`` the pile cards used in the order taken (seat, card), ``build``
-    the build the step adds to, increases or (for a capture) the builds taken, ``order`` the
-    captured cards under the capturing card, bottom first."""
+    loose cards used, ``pile`` the pile cards used in the order taken (team, card),
+    ``builds`` the build the step adds to or increases, or the builds a capture takes;
+    ``order`` the captured cards under the capturing card, bottom first; ``owner`` the seat
+    that owns the build made or increased (AMB-64: the partner)."""
 
     kind: str                                # create, augment, capture, build, increase, trail
     card: int | None = None
@@ -105,6 +153,7 @@ class Step:
     pile: tuple[tuple[int, int], ...] = ()
     builds: tuple[Build, ...] = ()
     order: tuple[int, ...] = ()
+    owner: int | None = None
 
     def __str__(self) -> str:
         cards = " ".join(card_code(x) for x in self.loose)
@@ -113,6 +162,7 @@ class Step:
             "(" + " ".join(card_code(x) for x in sorted(b.cards)) + ")" for b in self.builds
         )
         hand = card_code(self.card) if self.card is not None else ""
+        mark = f" for seat {self.owner}" if self.owner is not None else ""
         if self.kind == "trail":
             return f"trail {hand}"
         if self.kind == "capture":
@@ -120,9 +170,9 @@ class Step:
                      if len(self.order) > 1 else "")
             return f"capture {hand} takes " + " ".join(x for x in (cards, taken) if x) + under
         if self.kind in ("create", "build"):
-            return f"build {self.value} of " + " ".join(x for x in (hand, cards) if x)
+            return f"build {self.value} of " + " ".join(x for x in (hand, cards) if x) + mark
         if self.kind == "increase":
-            return f"increase {taken} with {hand} to {self.value}"
+            return f"increase {taken} with {hand} to {self.value}{mark}"
         parts = " ".join(x for x in (hand, cards) if x)
         return f"augment {self.value} with " + " + ".join(
             x for x in (parts, f"pile {pile}" if pile else "") if x
@@ -132,13 +182,16 @@ class Step:
 _KIND_ORDER = {"create": 0, "augment": 1, "capture": 2, "build": 3, "increase": 4, "trail": 5}
 
 
+def _step_key(s: Step) -> tuple[object, ...]:
+    return (_KIND_ORDER[s.kind], -1 if s.card is None else s.card, s.value, s.loose, s.pile,
+            tuple(sorted(tuple(sorted(b.cards)) for b in s.builds)), s.order,
+            -1 if s.owner is None else s.owner)
+
+
 def step_key(steps: tuple[Step, ...]) -> tuple[object, ...]:
     """The order of step sequences: fewer steps first, then step by step (kind, hand card,
     value, cards). A turn is listed with its least sequence."""
-    return (len(steps), [(
-        _KIND_ORDER[s.kind], -1 if s.card is None else s.card, s.value, s.loose,
-        s.pile, sorted(tuple(sorted(b.cards)) for b in s.builds), s.order,
-    ) for s in steps])
+    return (len(steps), tuple(_step_key(s) for s in steps))
 
 
 @dataclass(frozen=True)
@@ -156,7 +209,7 @@ class Turn:
 # -- groups -------------------------------------------------------------------------------
 
 def _sums(r: CompoundRules, cards: tuple[int, ...]) -> set[int]:
-    """Every total of ``cards`` (an Ace 1 or 14 each)."""
+    """Every total of ``cards`` (an Ace at either value each)."""
     totals = {0}
     for x in cards:
         totals = {t + v for t in totals for v in r.vals(x)}
@@ -184,26 +237,6 @@ def _subsets(cards: frozenset[int], least: int = 0) -> Iterator[tuple[int, ...]]
         yield from combinations(items, k)
 
 
-def _pile_prefixes(t: Table, mover: int) -> Iterator[tuple[tuple[int, int], ...]]:
-    """Every choice of top segments of the opponents' piles (each taken top down)."""
-    choices: list[list[tuple[tuple[int, int], ...]]] = []
-    for seat, pile in enumerate(t.piles):
-        if seat == mover:
-            continue
-        choices.append([tuple((seat, pile[-1 - i]) for i in range(d)) for d in range(len(pile) + 1)])
-    out: list[tuple[tuple[int, int], ...]] = [()]
-    for options in choices:
-        out = [a + b for a in out for b in options]
-    yield from out
-
-
-def _take_piles(t: Table, pile: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
-    piles = list(t.piles)
-    for seat, _ in pile:
-        piles[seat] = piles[seat][:-1]
-    return tuple(piles)
-
-
 # -- the turn state -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -212,160 +245,325 @@ class _State:
     played: bool = False                     # the hand-card step is made
     owed: frozenset[Build] = frozenset()     # F3 builds the hand card must capture
     captured: bool = False
+    trailed: bool = False
+    made: frozenset[Build] = frozenset()     # builds made, increased or augmented this turn
+    pile_cards: int = 0                      # pile cards used this turn
+    free_steps: int = 0
+
+    def key(self) -> tuple[object, ...]:
+        return (self.table.key(), self.played, self.owed, self.captured, self.trailed,
+                self.made, self.pile_cards, self.free_steps)
 
 
-def _replace_build(builds: tuple[Build, ...], old: Build, new: Build | None) -> tuple[Build, ...]:
+def _swap(builds: tuple[Build, ...], old: Build | None, new: Build | None) -> tuple[Build, ...]:
     out = [b for b in builds if b != old]
     if new is not None:
         out.append(new)
     return tuple(sorted(out))
 
 
-def _augments(r: CompoundRules, s: _State, mover: int, card: int | None) -> Iterator[tuple[Step, _State]]:
-    """Augments of a build with one group of its value: of loose cards and pile tops, and
-    the hand card when ``card`` is given (own builds only)."""
-    t = s.table
-    for b in t.builds:
-        own = b.owner == mover
-        if card is not None and not own:
-            continue                         # (the hand card augments own builds only)
-        if not own and s.played:
-            continue                         # (F3 precedes the capture that takes the build)
-        for loose in _subsets(t.loose):
-            for pile in _pile_prefixes(t, mover):
-                group = loose + tuple(x for _, x in pile) + (() if card is None else (card,))
-                if not group or b.value not in _sums(r, group):
-                    continue
-                nb = Build(b.cards | frozenset(group), b.value, b.owner, True)
-                hands = t.hands
-                if card is not None:
-                    hands = tuple(h - {card} if i == mover else h for i, h in enumerate(hands))
-                table = Table(hands, t.loose - frozenset(loose), _replace_build(t.builds, b, nb),
-                              _take_piles(t, pile))
-                owed = s.owed - {b}
-                if not own or b in s.owed:
-                    owed = owed | {nb}
-                step = Step("augment", card, b.value, loose, pile, (b,))
-                yield step, replace(s, table=table, owed=owed, played=s.played or card is not None)
+def _swap_made(made: frozenset[Build], old: Build | None, new: Build) -> frozenset[Build]:
+    return (made - {old}) | {new} if old is not None else made | {new}
 
 
-def _creates(r: CompoundRules, s: _State, mover: int, card: int | None) -> Iterator[tuple[Step, _State]]:
-    """New builds: of two or more loose cards (F1), or of the hand card with loose cards."""
-    t = s.table
-    for loose in _subsets(t.loose, 1 if card is not None else 2):
-        cards = loose + (() if card is None else (card,))
-        for v in range(2, r.max_value + 1):
-            groups = set(_partitions(r, cards, v))
-            if not groups:
+class _Search:
+    """The steps of one mover from a table, and the turns they reach."""
+
+    def __init__(self, r: CompoundRules, mover: int) -> None:
+        self.r = r
+        self.mover = mover
+        self.team = r.team(mover)
+        self.memo: dict[tuple[object, ...], dict[tuple[object, ...], tuple[tuple[Step, ...], _State]]] = {}
+
+    # -- who is who
+    def ours(self, seat: int) -> bool:
+        return self.r.team(seat) == self.team
+
+    def partner_claim(self, t: Table, value: int) -> int | None:
+        """The partner for whom a build of ``value`` may be made (AMB-64): an opponent
+        increased his build of that value, and he still holds a card of it; or None."""
+        for seat, v in sorted(t.claims):
+            if v == value and seat != self.mover and self.ours(seat) and self.holds(t, seat, v):
+                return seat
+        return None
+
+    def hand_less(self, t: Table, card: int | None) -> tuple[frozenset[int], ...]:
+        if card is None:
+            return t.hands
+        return tuple(h - {card} if i == self.mover else h for i, h in enumerate(t.hands))
+
+    def pile_prefixes(self, s: _State) -> Iterator[tuple[tuple[int, int], ...]]:
+        """Every choice of top segments of the opponents' piles (each taken top down)."""
+        out: list[tuple[tuple[int, int], ...]] = [()]
+        for team, pile in enumerate(s.table.piles):
+            if team == self.team:
                 continue
-            nb = Build(frozenset(cards), v, mover, max(groups) > 1)
-            hands = t.hands
-            if card is not None:
-                hands = tuple(h - {card} if i == mover else h for i, h in enumerate(hands))
-            table = Table(hands, t.loose - frozenset(loose), tuple(sorted((*t.builds, nb))), t.piles)
-            kind = "create" if card is None else "build"
-            yield Step(kind, card, v, loose), replace(s, table=table, played=s.played or card is not None)
+            out = [a + tuple((team, pile[-1 - i]) for i in range(d))
+                   for a in out for d in range(len(pile) + 1)]
+        limit = self.r.pile_cards_per_turn
+        for choice in out:
+            if not limit or s.pile_cards + len(choice) <= limit:
+                yield choice
 
+    # -- steps
+    def augments(self, s: _State, card: int | None) -> Iterator[tuple[Step, _State]]:
+        """Augments of a build with one group of its value, of loose cards and pile tops, and
+        the hand card when ``card`` is given (own team's builds only); with
+        ``single_card_augment`` also of a single loose card, which becomes a build."""
+        t = s.table
+        targets: list[tuple[Build | None, int, int]] = [(b, b.value, b.owner) for b in t.builds]
+        if self.r.single_card_augment:
+            targets += [(None, v, x) for x in sorted(t.loose) for v in set(self.r.vals(x))]
+        for b, value, who in targets:
+            single = b is None
+            own = single or self.ours(who)
+            if card is not None and not own:
+                continue                     # (the hand card augments own builds only)
+            if not own and s.played:
+                continue                     # (F3 precedes the capture that takes the build)
+            base = b.cards if b is not None else frozenset({who})   # (who: the loose card)
+            pool = t.loose - base if single else t.loose
+            target: tuple[Build, ...] = (b,) if b is not None else ()
+            for loose in _subsets(pool):
+                for pile in self.pile_prefixes(s):
+                    group = loose + tuple(x for _, x in pile) + (() if card is None else (card,))
+                    if not group or value not in _sums(self.r, group):
+                        continue
+                    owner = self.mover if single else who
+                    nb = Build(base | frozenset(group), value, owner, True)
+                    piles = list(t.piles)
+                    for team, _ in pile:
+                        piles[team] = piles[team][:-1]
+                    gone = frozenset(loose) | (base if single else frozenset())
+                    table = replace(t, hands=self.hand_less(t, card), loose=t.loose - gone,
+                                    builds=_swap(t.builds, b, nb), piles=tuple(piles))
+                    owed = s.owed - {b} if b is not None else s.owed
+                    if not own or (b is not None and b in s.owed):
+                        owed = owed | {nb}
+                    made = _swap_made(s.made, b if b in s.made else None, nb) if own else s.made
+                    step = Step("augment", card, value, (who, *loose) if single else loose, pile,
+                                target)
+                    yield step, replace(s, table=table, owed=owed, made=made,
+                                        played=s.played or card is not None,
+                                        pile_cards=s.pile_cards + len(pile))
 
-def _hand_steps(r: CompoundRules, s: _State, mover: int) -> Iterator[tuple[Step, _State]]:
-    t = s.table
-    for p in sorted(t.hands[mover]):
-        hands = tuple(h - {p} if i == mover else h for i, h in enumerate(t.hands))
-        # trail
-        yield Step("trail", p), replace(
-            s, table=Table(hands, t.loose | {p}, t.builds, t.piles), played=True
-        )
-        # captures: loose groups and builds of a value of p, the order under p chosen
-        for v in sorted(set(r.vals(p))):
+    def creates(self, s: _State, card: int | None) -> Iterator[tuple[Step, _State]]:
+        """New builds: of two or more loose cards (F1), or of the hand card with loose
+        cards; each of a value not on the table (or of a partner's claim, AMB-64)."""
+        t = s.table
+        for loose in _subsets(t.loose, 1 if card is not None else 2):
+            cards = loose + (() if card is None else (card,))
+            for v in range(2, self.r.max_value + 1):
+                groups = set(_partitions(self.r, cards, v))
+                if not groups:
+                    continue
+                claim = self.partner_claim(t, v)
+                for owner in (self.mover, claim):
+                    if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
+                        continue
+                    nb = Build(frozenset(cards), v, owner, max(groups) > 1)
+                    table = replace(t, hands=self.hand_less(t, card), loose=t.loose - frozenset(loose),
+                                    builds=_swap(t.builds, None, nb),
+                                    claims=t.claims - {(owner, v)})
+                    step = Step("create" if card is None else "build", card, v, loose,
+                                owner=None if owner == self.mover else owner)
+                    made = s.made | {nb} if owner == self.mover else s.made   # (his to hold)
+                    yield step, replace(s, table=table, made=made,
+                                        played=s.played or card is not None)
+
+    def increases(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
+        """One hand card on a simple build: an opponent's (AMB-60, the Italian steal), a
+        partner's with ``increase_partner`` (AMB-69); to a partner's claim, for him (AMB-64)."""
+        t = s.table
+        for b in t.builds:
+            if b.frozen or b.owner == self.mover:
+                continue
+            partner = self.ours(b.owner)
+            if partner and not self.r.increase_partner:
+                continue
+            for v in sorted({b.value + x for x in self.r.vals(p)}):
+                if v > self.r.max_value:
+                    continue
+                claim = self.partner_claim(t, v) if not partner else None
+                for owner in (self.mover, claim):
+                    if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
+                        continue
+                    nb = Build(b.cards | {p}, v, owner, False)
+                    claims = t.claims - {(owner, v)}
+                    if not partner:
+                        claims = claims | {(b.owner, b.value)}   # (the victim's old value)
+                    table = replace(t, hands=self.hand_less(t, p), builds=_swap(t.builds, b, nb),
+                                    claims=claims)
+                    step = Step("increase", p, v, (), (), (b,),
+                                owner=None if owner == self.mover else owner)
+                    made = s.made | {nb} if owner == self.mover else s.made
+                    yield step, replace(s, table=table, made=made, played=True)
+
+    def can_capture(self, t: Table, p: int) -> bool:
+        """Whether ``p`` captures anything: a build of a value of it, or loose groups."""
+        for v in set(self.r.vals(p)):
+            if any(b.value == v for b in t.builds):
+                return True
+            if any(set(_partitions(self.r, loose, v)) for loose in _subsets(t.loose, 1)):
+                return True
+        return False
+
+    def captures(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
+        """Loose groups and builds of a value of ``p``, the order under ``p`` chosen."""
+        t = s.table
+        for v in sorted(set(self.r.vals(p))):
             prey = [b for b in t.builds if b.value == v]
             for loose in _subsets(t.loose):
-                if loose and not set(_partitions(r, loose, v)):
+                if loose and not set(_partitions(self.r, loose, v)):
                     continue
                 for k in range(len(prey) + 1):
                     for taken in combinations(prey, k):
-                        if not loose and not taken:
-                            continue
-                        if not s.owed <= set(taken):
+                        if (not loose and not taken) or not s.owed <= set(taken):
                             continue         # (an F3 build must be taken)
                         cards = sorted(set(loose).union(*(b.cards for b in taken)))
-                        builds = tuple(b for b in t.builds if b not in taken)
-                        for order in _orders(r, cards):
-                            piles = tuple(
-                                pile + order + (p,) if i == mover else pile
-                                for i, pile in enumerate(t.piles)
-                            )
-                            table = Table(hands, t.loose - frozenset(loose), builds, piles)
-                            yield (Step("capture", p, v, loose, (), tuple(sorted(taken)), order),
-                                   _State(table, True, frozenset(), True))
-        # builds with the hand card, and augments of own builds with it
-        yield from _creates(r, s, mover, p)
-        yield from _augments(r, s, mover, p)
-        # increases: one hand card on an opponent's simple build (AMB-60)
-        for b in t.builds:
-            if b.owner == mover or b.frozen:
-                continue
-            for v in sorted({b.value + x for x in r.vals(p)}):
-                if v > r.max_value:
-                    continue
-                nb = Build(b.cards | {p}, v, mover, False)
-                table = Table(hands, t.loose, _replace_build(t.builds, b, nb), t.piles)
-                yield Step("increase", p, v, (), (), (b,)), replace(s, table=table, played=True)
+                        left = tuple(b for b in t.builds if b not in taken)
+                        for order in self.orders(cards):
+                            piles = tuple(pile + order + (p,) if i == self.team else pile
+                                          for i, pile in enumerate(t.piles))
+                            table = replace(t, hands=self.hand_less(t, p),
+                                            loose=t.loose - frozenset(loose), builds=left,
+                                            piles=piles)
+                            step = Step("capture", p, v, loose, (), tuple(sorted(taken)), order)
+                            yield step, replace(s, table=table, played=True, owed=frozenset(),
+                                                captured=True, made=s.made - set(taken))
 
+    def orders(self, cards: list[int]) -> Iterator[tuple[int, ...]]:
+        """The orders of the captured cards under the capturing card, bottom first."""
+        if self.r.pile_order == "full":
+            yield from permutations(cards)
+            return
+        if not cards:
+            yield ()
+        for x in cards:                      # "second": which card lies under the capturing card
+            yield (*sorted(c for c in cards if c != x), x)
 
-def _orders(r: CompoundRules, cards: list[int]) -> Iterator[tuple[int, ...]]:
-    """The orders of the captured cards under the capturing card, bottom first."""
-    if r.pile_order == "full":
-        yield from permutations(cards)
-        return
-    # "second": only which card lies just under the capturing card
-    if not cards:
-        yield ()
-    for x in cards:
-        yield (*sorted(c for c in cards if c != x), x)
+    def steps(self, s: _State) -> list[tuple[Step, _State]]:
+        """Every step from ``s`` (free steps, and hand-card steps until one is made)."""
+        out: list[tuple[Step, _State]] = []
+        if not self.r.free_steps_per_turn or s.free_steps < self.r.free_steps_per_turn:
+            free = [*self.creates(s, None), *self.augments(s, None)]
+            out += [(step, replace(nxt, free_steps=s.free_steps + 1)) for step, nxt in free]
+        if not s.played:
+            t = s.table
+            for p in sorted(t.hands[self.mover]):
+                if self.r.trail == "any" or not self.can_capture(t, p):
+                    out.append((Step("trail", p), replace(
+                        s, table=replace(t, hands=self.hand_less(t, p), loose=t.loose | {p}),
+                        played=True, trailed=True)))
+                out += [*self.captures(s, p), *self.creates(s, p), *self.augments(s, p),
+                        *self.increases(s, p)]
+        return out
 
+    def finished(self, s: _State) -> bool:
+        """The end-of-turn invariants."""
+        if s.owed:
+            return False
+        if not s.played and not (
+            self.r.table_create_replaces_card and s.free_steps and s.made
+        ):
+            return False
+        t = s.table
+        values = [b.value for b in t.builds]
+        if len(values) != len(set(values)):
+            return False                     # unique build values (AMB-06)
+        held = {v for x in t.hands[self.mover] for v in self.r.vals(x)}
+        if any(b.value not in held for b in t.builds if b.owner == self.mover or b in s.made):
+            return False                     # the holding invariant
+        own = [b for b in t.builds if b.owner == self.mover]
+        if self.r.two_player and (len(own) > 1 or (own and s.trailed)):
+            return False
+        return True
 
-def _finished(r: CompoundRules, s: _State, mover: int, trailed: bool) -> bool:
-    """The end-of-turn invariants."""
-    if not s.played or s.owed:
-        return False
-    t = s.table
-    values = [b.value for b in t.builds]
-    if len(values) != len(set(values)):
-        return False                         # unique build values (AMB-06)
-    held = {v for x in t.hands[mover] for v in r.vals(x)}
-    own = [b for b in t.builds if b.owner == mover]
-    if any(b.value not in held for b in own):
-        return False                         # the holding invariant
-    if r.two_player and (len(own) > 1 or (own and trailed)):
-        return False
-    return True
+    def holds(self, t: Table, seat: int, value: int) -> bool:
+        return value in {v for x in t.hands[seat] for v in self.r.vals(x)}
+
+    def walk(self, s: _State) -> dict[tuple[object, ...], tuple[tuple[Step, ...], _State]]:
+        """The turns from ``s``: each end table with its least step sequence."""
+        key = s.key()
+        if key in self.memo:
+            return self.memo[key]
+        out: dict[tuple[object, ...], tuple[tuple[Step, ...], _State]] = {}
+        if self.finished(s):
+            out[s.table.key()] = ((), s)
+        for step, nxt in self.steps(s):
+            for end, (suffix, last) in self.walk(nxt).items():
+                seq = (step, *suffix)
+                if end not in out or step_key(seq) < step_key(out[end][0]):
+                    out[end] = (seq, last)
+        self.memo[key] = out
+        return out
 
 
 def turns(r: CompoundRules, table: Table, mover: int) -> list[Turn]:
     """Every distinct turn of ``mover`` from ``table``, each with its least step sequence,
     in the order of those sequences."""
-    memo: dict[tuple[object, ...], dict[tuple[object, ...], tuple[tuple[Step, ...], _State, bool]]] = {}
-
-    def walk(s: _State, trailed: bool) -> dict[tuple[object, ...], tuple[tuple[Step, ...], _State, bool]]:
-        key = (s.table.key(), s.played, s.owed, trailed)
-        if key in memo:
-            return memo[key]
-        out: dict[tuple[object, ...], tuple[tuple[Step, ...], _State, bool]] = {}
-        if _finished(r, s, mover, trailed):
-            out[s.table.key()] = ((), s, s.captured)
-        succ: list[tuple[Step, _State]] = [*_creates(r, s, mover, None), *_augments(r, s, mover, None)]
-        if not s.played:
-            succ += list(_hand_steps(r, s, mover))
-        for step, nxt in succ:
-            if step.kind == "capture":
-                nxt = replace(nxt, owed=frozenset())
-            for end, (suffix, last, cap) in walk(nxt, trailed or step.kind == "trail").items():
-                seq = (step, *suffix)
-                if end not in out or step_key(seq) < step_key(out[end][0]):
-                    out[end] = (seq, last, cap or step.kind == "capture")
-        memo[key] = out
-        return out
-
-    found = walk(_State(table), False)
-    listed = [Turn(seq, last.table, cap) for seq, last, cap in found.values()]
+    found = _Search(r, mover).walk(_State(table))
+    listed = [Turn(seq, last.table, last.captured) for seq, last in found.values()]
     return sorted(listed, key=lambda turn: step_key(turn.steps))
+
+
+class TurnBuilder:
+    """A turn made step by step: :meth:`legal_steps` lists only the steps after which some
+    legal turn can still be finished (no dead ends), :meth:`can_end` says whether the steps
+    so far are a legal turn, :meth:`end_turn` returns it.
+
+    >>> from cassino.cards import parse_card as c
+    >>> t = Table(hands=(frozenset({c("7H"), c("3C")}), frozenset(), frozenset()),
+    ...           loose=frozenset({c("3S"), c("4S")}), builds=(), piles=((), (), ()))
+    >>> b = TurnBuilder(CompoundRules(), t, 0)
+    >>> [str(s) for s in b.legal_steps()][:2]
+    ['build 7 of 3S 4S', 'capture 3C takes 3S']
+    >>> b.push_step(b.legal_steps()[0]); b.can_end()
+    False
+    >>> b.push_step(next(s for s in b.legal_steps() if s.kind == "trail")); str(b.end_turn())
+    'build 7 of 3S 4S; trail 3C'
+    """
+
+    def __init__(self, r: CompoundRules, table: Table, mover: int) -> None:
+        self._search = _Search(r, mover)
+        self._stack: list[tuple[Step, _State]] = []
+        self._start = _State(table)
+
+    @property
+    def state(self) -> _State:
+        return self._stack[-1][1] if self._stack else self._start
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(step for step, _ in self._stack)
+
+    def legal_steps(self) -> list[Step]:
+        """The steps that some legal turn continues, in step order (each once)."""
+        seen = {step for step, nxt in self._search.steps(self.state) if self._search.walk(nxt)}
+        return sorted(seen, key=_step_key)
+
+    def push_step(self, step: Step) -> None:
+        """Make ``step``; ValueError if no legal turn continues it."""
+        for cand, nxt in self._search.steps(self.state):
+            if cand == step and self._search.walk(nxt):
+                self._stack.append((cand, nxt))
+                return
+        raise ValueError(f"illegal step {step}: no legal turn continues it")
+
+    def pop_step(self) -> Step:
+        """Take back the last step."""
+        if not self._stack:
+            raise ValueError("no step to take back")
+        return self._stack.pop()[0]
+
+    def can_end(self) -> bool:
+        return self._search.finished(self.state)
+
+    def end_turn(self) -> Turn:
+        """The turn of the steps made; ValueError while it is not a legal turn."""
+        if not self.can_end():
+            raise ValueError("the turn is not finished: " + (
+                "a hand card must be played" if not self.state.played
+                else "an end-of-turn rule is broken"))
+        s = self.state
+        return Turn(self.steps, s.table, s.captured)
