@@ -313,3 +313,28 @@ def test_steps_have_no_dead_ends_and_reach_exactly_the_turns(deck, nhand, nloose
 
     explore(0)
     assert ends == {x.table.key() for x in turns(r, t, 0)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(_DECK), st.integers(1, 3), st.integers(0, 5), st.integers(0, 2),
+       st.sampled_from(["full", "second"]))
+def test_counting_turns_by_the_orders_matches_the_listing(deck, nhand, nloose, ndeep, order):
+    from cassino.reference.compound import count_turns
+
+    r = CompoundRules(players=3, pile_order=order)
+    hand, rest = deck[:nhand], deck[nhand:]
+    loose, rest = rest[:nloose], rest[nloose:]
+    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
+    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    assert count_turns(r, t, 0) == len(turns(r, t, 0))
+
+
+def test_a_capture_of_many_cards_is_counted_without_listing_its_orders():
+    from cassino.reference.compound import count_turns
+
+    # a 10 taking six loose cards (2+8, 3+7, 4+6): 720 orders of the six, and the smaller
+    # captures' orders: 3 x 2! + 3 x 4! + 6! = 798, and the trail
+    t = table("10H", loose="2S 8S 3S 7S 4S 6S")
+    assert count_turns(THREE, t, 0) == 3 * 2 + 3 * 24 + 720 + 1 == 799
+    # by the second card only: 3 x 2 + 3 x 4 + 6, and the trail
+    assert count_turns(CompoundRules(players=3, pile_order="second"), t, 0) == 25

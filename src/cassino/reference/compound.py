@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
+from math import factorial
 
 from ..cards import card_code, card_rank
 
@@ -56,6 +57,7 @@ __all__ = [
     "Turn",
     "TurnBuilder",
     "african_values",
+    "count_turns",
     "italian_values",
     "turns",
 ]
@@ -437,6 +439,9 @@ class _Search:
         if self.r.pile_order == "full":
             yield from permutations(cards)
             return
+        if self.r.pile_order == "one":      # (count_turns: one order, counted by a factor)
+            yield tuple(cards)
+            return
         if not cards:
             yield ()
         for x in cards:                      # "second": which card lies under the capturing card
@@ -505,6 +510,26 @@ def turns(r: CompoundRules, table: Table, mover: int) -> list[Turn]:
     found = _Search(r, mover).walk(_State(table))
     listed = [Turn(seq, last.table, last.captured) for seq, last in found.values()]
     return sorted(listed, key=lambda turn: step_key(turn.steps))
+
+
+def count_turns(r: CompoundRules, table: Table, mover: int) -> int:
+    """``len(turns(r, table, mover))`` without listing the orders of the captured cards: the
+    turns with the captured cards in one order, each counted as the orders the rules give it
+    (k! for ``pile_order="full"``, k for ``"second"``, k the cards under the capturing card).
+    Turns that capture different cards never meet, so the count is exact.
+
+    >>> from cassino.cards import parse_cards
+    >>> t = Table((frozenset(parse_cards(["9H"])), frozenset(), frozenset()),
+    ...           frozenset(parse_cards("2S 7S 4C 5C 3H 6H".split())), (), ((), (), ()))
+    >>> count_turns(CompoundRules(), t, 0), count_turns(CompoundRules(pile_order="second"), t, 0)
+    (805, 28)
+    """
+    found = _Search(replace(r, pile_order="one"), mover).walk(_State(table))
+    total = 0
+    for seq, _ in found.values():
+        k = next((len(step.order) for step in seq if step.kind == "capture"), 0)
+        total += factorial(k) if r.pile_order == "full" else max(k, 1)
+    return total
 
 
 class TurnBuilder:
