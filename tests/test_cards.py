@@ -104,6 +104,16 @@ def test_italian_codes_outside_the_deck_are_refused(bad):
         parse_card("AD", deck="tarot")
 
 
+def test_a_cardset_of_italian_cards_reads_and_prints_in_its_deck():
+    s = CardSet.parse("AD, 7S KB", deck="italian40")
+    assert list(s) == [ITALIAN_FIRST, ITALIAN_FIRST + 26, ITALIAN_FIRST + 39]
+    assert eval(repr(s)) == s and repr(s) == "CardSet('AD 7S KB', deck='italian40')"
+    assert ITALIAN_FIRST + 26 in s and parse_card("7S") not in s
+    assert CardSet(ITALIAN_CARDS).codes()[:4] == ["AD", "AC", "AS", "AB"]
+    with pytest.raises(CardError, match="out of range"):
+        CardSet(1 << 120)
+
+
 def test_an_italian_card_in_a_standard_deck_is_named():
     with pytest.raises(CardError, match=r"card 7S is an Italian card \(deck=italian40\)"):
         check_deck(ALL_CARDS | 1 << (ITALIAN_FIRST + 26), ALL_CARDS)

@@ -274,15 +274,17 @@ class CardSet:
     ([0, 49], 562949953421313)
     >>> s | CardSet.parse("2C")
     CardSet('AS 2C KH')
+    >>> CardSet.parse("7S KD", deck="italian40")
+    CardSet('7S KD', deck='italian40')
     """
 
     __slots__ = ("mask",)
 
-    def __init__(self, mask: int | str | Iterable[int] = 0) -> None:
+    def __init__(self, mask: int | str | Iterable[int] = 0, deck: str | None = None) -> None:
         if isinstance(mask, str):  # the form repr() shows: CardSet('AS 10D')
-            mask = parse_cards(mask.replace(",", " ").split())
+            mask = parse_cards(mask.replace(",", " ").split(), deck)
         if isinstance(mask, int):
-            if mask < 0 or mask > ALL_IDS:
+            if mask < 0 or mask & ~(ALL_IDS | ITALIAN_CARDS):
                 raise CardError(f"card mask out of range: {mask:#x}")
             self.mask = mask
         else:
@@ -293,10 +295,11 @@ class CardSet:
             self.mask = m
 
     @classmethod
-    def parse(cls, text: str) -> CardSet:
-        """Card set of codes separated by spaces or commas."""
+    def parse(cls, text: str, deck: str | None = None) -> CardSet:
+        """Card set of codes separated by spaces or commas (``deck`` as in
+        :func:`parse_card`)."""
         codes = text.replace(",", " ").split()
-        return cls(parse_cards(codes))
+        return cls(parse_cards(codes, deck))
 
     def __iter__(self) -> Iterator[int]:
         m = self.mask
@@ -309,7 +312,7 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < NUM_IDS and bool(self.mask >> card & 1)
+        return isinstance(card, int) and card >= 0 and bool(self.mask >> card & 1)
 
     def __int__(self) -> int:
         return self.mask
@@ -345,4 +348,6 @@ class CardSet:
         return " ".join(self.codes())
 
     def __repr__(self) -> str:
+        if self.mask & ITALIAN_CARDS:   # (codes of the Italian deck read in its context)
+            return f"CardSet({str(self)!r}, deck={ITALIAN40!r})"
         return f"CardSet({str(self)!r})"
