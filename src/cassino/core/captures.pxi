@@ -2036,6 +2036,50 @@ cdef void esun_groups(Core* c, MoveBuf* buf, int p, int w, const uint8_t* ids, i
         esun_groups(c, buf, p, w, ids, n, used | ((<mask_t>1) << ids[i]), need - x, i + 1, gmin,
                     inuse | ((<uint32_t>1) << x), ngroups)
 
+cdef void sort_tail(MoveBuf* buf, size_t mid) noexcept nogil:
+    """Canonical order of a list whose first ``mid`` moves are in order already: the rest
+    sorted and its repeats dropped (a move of the rest is never one of the first run), then
+    the two runs merged in the buffer's room past its end (a whole sort when that room
+    cannot be had)."""
+    cdef size_t n, i = 0, j = mid, k, r
+    cdef CMove* mv
+    sort_moves(buf.moves + mid, buf.n - mid)
+    mv = buf.moves
+    k = mid
+    for r in range(mid, buf.n):
+        if k > mid and cmp_moves(&mv[k - 1], &mv[r]) == 0:
+            continue
+        mv[k] = mv[r]
+        k += 1
+    buf.n = n = k
+    k = n
+    if mid == 0 or mid == n:
+        return
+    mv = buf.moves
+    if cmp_moves(&mv[mid - 1], &mv[mid]) <= 0:
+        return                       # (the added moves all come after)
+    if buf_reserve(buf, 2 * n) != 0:
+        sort_moves(buf.moves, n)
+        return
+    mv = buf.moves
+    while i < mid and j < n:
+        if cmp_moves(&mv[j], &mv[i]) < 0:
+            mv[k] = mv[j]
+            j += 1
+        else:
+            mv[k] = mv[i]
+            i += 1
+        k += 1
+    while i < mid:
+        mv[k] = mv[i]
+        i += 1
+        k += 1
+    while j < n:
+        mv[k] = mv[j]
+        j += 1
+        k += 1
+    memcpy(mv, mv + n, n * sizeof(CMove))
+
 cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_play_moves with Esun piles: the moves of the loose cards (the other paths, the
     Esun piles hidden), a joker taking the Esun piles too (Ipalemo), each capture of a
@@ -2152,15 +2196,9 @@ cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
         return -1
     if buf.n == ninner:
         return <int>buf.n            # (nothing added: the loose cards' moves, in order)
-    sort_moves(buf.moves, buf.n)
-    # (an Esun of several groups may split in more than one way, or be taken by two values)
-    wr = 0
-    for r in range(buf.n):
-        if wr and cmp_moves(&buf.moves[wr - 1], &buf.moves[r]) == 0:
-            continue
-        buf.moves[wr] = buf.moves[r]
-        wr += 1
-    buf.n = wr
+    # (an Esun of several groups may split in more than one way, or be taken by two values:
+    # repeats among the added moves only)
+    sort_tail(buf, ninner)
     return <int>buf.n
 
 cdef int gen_play_moves(Core* c, MoveBuf* buf) noexcept nogil:
