@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cassino.cards import parse_card, parse_cards
+from cassino.errors import IllegalMoveError, NotationError
 from cassino.reference.compound import Build, CompoundRules, Table, Turn, turns
 
 THREE = CompoundRules(players=3)
@@ -338,3 +340,53 @@ def test_a_capture_of_many_cards_is_counted_without_listing_its_orders():
     assert count_turns(THREE, t, 0) == 3 * 2 + 3 * 24 + 720 + 1 == 799
     # by the second card only: 3 x 2 + 3 x 4 + 6, and the trail
     assert count_turns(CompoundRules(players=3, pile_order="second"), t, 0) == 25
+
+
+# -- notation -------------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(_DECK), st.integers(1, 3), st.integers(0, 4), st.integers(0, 2))
+def test_every_turn_reads_back_from_its_notation(deck, nhand, nloose, ndeep):
+    from cassino.reference.compound import parse_turn
+
+    r = CompoundRules(players=3, pile_order="second")
+    hand, rest = deck[:nhand], deck[nhand:]
+    loose, rest = rest[:nloose], rest[nloose:]
+    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
+    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    listed = turns(r, t, 0)
+    assert len({x.notation() for x in listed}) == len(listed)
+    for x in listed:
+        assert parse_turn(r, t, 0, x.notation().lower()).table.key() == x.table.key()
+
+
+def test_the_notation_of_a_compound_turn():
+    from cassino.reference.compound import parse_turn
+
+    t = table("9C 2S", loose="5H", builds=(build("6S 3S", 9, 1),), piles=("", "", "4D"))
+    turn = parse_turn(THREE, t, 0, "+3S,6S,5H,4D=9; 9Cx3S,6S,5H,4D|3S,4D,5H,6S")
+    assert turn.captured and turn.table.piles[0] == tuple(parse_cards("3S 4D 5H 6S 9C".split()))
+    assert turn.notation() == "+3S,4D,5H,6S=9; 9Cx3S,4D,5H,6S|3S,4D,5H,6S"
+    t2 = four(("9H 9C", "", "6D 8H", ""), loose="3D", claims=frozenset({(0, 9)}))
+    assert parse_turn(FOUR, t2, 2, "6D+3D=9@0").table.builds[0].owner == 0
+    italian_t = Table((italian("7D 3C KS"), frozenset()), italian("7S 4B"), (), ((), ()))
+    from cassino.reference.compound import ITALIAN
+    assert str(parse_turn(ITALIAN, italian_t, 0, "3c+7s,4b=7", deck="italian40")) == (
+        "augment 7 with 3C 7S 4B")
+
+
+@pytest.mark.parametrize(("text", "error", "message"), [
+    ("", NotationError, r"step 1 is empty"),
+    ("+3S,6S,5H,4D=9;", NotationError, r"step 2 is empty"),
+    ("9Cx3S,ZZ", NotationError, r"step 1: unknown card code 'ZZ'"),
+    ("9Cx5H", IllegalMoveError, r"step 1 \(9Cx5H\) is not a step of a legal turn here"),
+    ("+3S,6S,5H,4D=9", IllegalMoveError, r"not finished: a hand card must be played"),
+    ("+3S,6S,5H,4D=9; 2S", IllegalMoveError,
+     r"step 2 \(2S\) is not a step of a legal turn here after \+3S,4D,5H,6S=9"),
+])
+def test_bad_turns_are_refused_by_name(text, error, message):
+    from cassino.reference.compound import parse_turn
+
+    t = table("9C 2S", loose="5H", builds=(build("6S 3S", 9, 1),), piles=("", "", "4D"))
+    with pytest.raises(error, match=message):
+        parse_turn(THREE, t, 0, text)

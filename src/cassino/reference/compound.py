@@ -46,7 +46,8 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
 from math import factorial
 
-from ..cards import card_code, card_rank
+from ..cards import card_code, card_rank, parse_card
+from ..errors import CardError, IllegalMoveError, NotationError
 
 __all__ = [
     "ITALIAN",
@@ -59,6 +60,7 @@ __all__ = [
     "african_values",
     "count_turns",
     "italian_values",
+    "parse_turn",
     "turns",
 ]
 
@@ -157,6 +159,25 @@ class Step:
     order: tuple[int, ...] = ()
     owner: int | None = None
 
+    def notation(self) -> str:
+        """The step in move notation (docs/architecture.md §9.4): a hand-card step as a move
+        of that kind (``9Cx3S,6S``, ``3H+AC,5S=9``, ``7H``), a free step without the card
+        (``+3S,4S=7``); the cards listed are every table card the step takes or gathers, the
+        target build's and the opponents' pile cards included; a capture's pile order follows
+        ``|`` (the cards under the capturing card, bottom first; none for a single card), a
+        build made for a partner its seat after ``@``."""
+        hand = card_code(self.card) if self.card is not None else ""
+        if self.kind == "trail":
+            return hand
+        taken = set(self.loose).union(*(b.cards for b in self.builds))
+        taken |= {x for _, x in self.pile}
+        cards = ",".join(card_code(x) for x in sorted(taken))
+        if self.kind == "capture":
+            order = "|" + ",".join(card_code(x) for x in self.order) if len(self.order) > 1 else ""
+            return f"{hand}x{cards}{order}"
+        owner = f"@{self.owner}" if self.owner is not None else ""
+        return f"{hand}+{cards}={self.value}{owner}"
+
     def __str__(self) -> str:
         cards = " ".join(card_code(x) for x in self.loose)
         pile = " ".join(card_code(x) for _, x in self.pile)
@@ -206,6 +227,11 @@ class Turn:
 
     def __str__(self) -> str:
         return "; ".join(str(s) for s in self.steps)
+
+    def notation(self) -> str:
+        """The turn's steps in move notation, joined by ``"; "``:
+        ``+3S,4S=7; 10Cx4H,6H|6H,4H``."""
+        return "; ".join(s.notation() for s in self.steps)
 
 
 # -- groups -------------------------------------------------------------------------------
@@ -530,6 +556,68 @@ def count_turns(r: CompoundRules, table: Table, mover: int) -> int:
         k = next((len(step.order) for step in seq if step.kind == "capture"), 0)
         total += factorial(k) if r.pile_order == "full" else max(k, 1)
     return total
+
+
+def _canon(text: str, deck: str | None = None) -> tuple[object, ...]:
+    """A step's notation as a value to compare: the hand card, the shape, the set of cards
+    listed, the value, the owner and the pile order (each card code checked)."""
+    t = "".join(text.split()).upper()
+    order: tuple[str, ...] = ()
+    if "|" in t:
+        t, _, o = t.partition("|")
+        order = tuple(o.split(","))
+    value = owner = ""
+    if "X" in t:
+        hand, _, rest = t.partition("X")
+        shape = "x"
+    elif "+" in t:
+        hand, _, rest = t.partition("+")
+        rest, _, value = rest.partition("=")
+        value, _, owner = value.partition("@")
+        shape = "+"
+    else:
+        hand, rest, shape = t, "", ""
+    cards = [x for x in rest.split(",") if x]
+    for code in ([hand] if hand else []) + cards + list(order):
+        parse_card(code, deck)               # (CardError: an unknown code)
+    return (hand, shape, frozenset(cards), value, owner, order)
+
+
+def parse_turn(r: CompoundRules, table: Table, mover: int, text: str,
+               deck: str | None = None) -> Turn:
+    """The turn written ``text`` (:meth:`Turn.notation`), read step by step against the
+    position: each step must be one the position allows at that point and that a legal turn
+    continues. Card codes are read in ``deck``'s context (``"italian40"``), case and blanks
+    ignored. Raises :class:`NotationError` for an empty step or an unknown card code, and
+    :class:`IllegalMoveError` naming the first step no legal turn continues, or a turn left
+    unfinished.
+
+    >>> from cassino.cards import parse_card as c
+    >>> t = Table(hands=(frozenset({c("7H"), c("3C")}), frozenset(), frozenset()),
+    ...           loose=frozenset({c("3S"), c("4S")}), builds=(), piles=((), (), ()))
+    >>> parse_turn(CompoundRules(), t, 0, "+3s,4s=7; 3c").notation()
+    '+3S,4S=7; 3C'
+    """
+    b = TurnBuilder(r, table, mover)
+    for k, part in enumerate(text.split(";")):
+        if not part.strip():
+            raise NotationError(f"turn {text!r}: step {k + 1} is empty")
+        try:
+            wanted = _canon(part, deck)
+        except CardError as e:
+            raise NotationError(f"turn {text!r}, step {k + 1}: {e}") from None
+        match = [st for st in b.legal_steps() if _canon(st.notation(), deck) == wanted]
+        if not match:
+            done = "; ".join(st.notation() for st in b.steps)
+            after = f" after {done}" if done else ""
+            raise IllegalMoveError(f"turn {text!r}: step {k + 1} ({part.strip()}) is not a "
+                                   f"step of a legal turn here{after}")
+        b.push_step(match[0])
+    if not b.can_end():
+        raise IllegalMoveError(f"turn {text!r} is not finished: " + (
+            "a hand card must be played" if not b.state.played
+            else "an end-of-turn rule is broken"))
+    return b.end_turn()
 
 
 class TurnBuilder:
