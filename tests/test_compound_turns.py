@@ -390,3 +390,55 @@ def test_bad_turns_are_refused_by_name(text, error, message):
     t = table("9C 2S", loose="5H", builds=(build("6S 3S", 9, 1),), piles=("", "", "4D"))
     with pytest.raises(error, match=message):
         parse_turn(THREE, t, 0, text)
+
+
+# -- whole hands of random turns ------------------------------------------------------------
+
+def random_hand(r: CompoundRules, deck: list[int], seats: int, deals: list[int], seed: int) -> int:
+    """Deal 4 to the table, then ``deals`` (cards each, a deal when the hands run out) and
+    play random turns to the end; every position has a turn, every turn keeps every card
+    and the invariants. Returns the turns played."""
+    import random
+
+    rng = random.Random(seed)
+    cards_ = list(deck)
+    rng.shuffle(cards_)
+    teams = r.teams or tuple(range(seats))
+    t = Table(tuple(frozenset() for _ in range(seats)), frozenset(cards_[:4]), (),
+              tuple(() for _ in range(max(teams) + 1)))
+    stock = cards_[4:]
+    everything = Counter(cards_)
+    played, mover = 0, 0
+    for n in deals:
+        dealt = tuple(frozenset(stock[i * n:(i + 1) * n]) for i in range(seats))
+        stock = stock[seats * n:]
+        t = Table(dealt, t.loose, t.builds, t.piles, t.claims)
+        while any(t.hands):
+            if t.hands[mover]:
+                options = turns(r, t, mover)
+                assert options, f"seat {mover} has no turn at {t}"
+                t = rng.choice(options).table
+                played += 1
+                assert every_card(t) + Counter(stock) == everything
+                held = {v for x in t.hands[mover] for v in r.vals(x)}
+                assert all(b.value in held for b in t.builds if b.owner == mover)
+            mover = (mover + 1) % seats
+    assert not stock
+    return played
+
+
+def test_random_hands_of_each_system_always_have_a_turn_and_keep_every_card():
+    from dataclasses import replace
+
+    from cassino.cards import ITALIAN_FIRST
+    from cassino.reference.compound import ITALIAN
+
+    second = "second"   # (the pile order by its second card: fewer turns to list)
+    standard = list(range(52))
+    italian_deck = list(range(ITALIAN_FIRST, ITALIAN_FIRST + 40))
+    assert random_hand(CompoundRules(players=3, pile_order=second), standard, 3, [16], 1) == 48
+    assert random_hand(replace(TWO, pile_order=second), standard, 2, [12, 12], 2) == 48
+    assert random_hand(replace(FOUR, pile_order=second), standard, 4, [12], 3) == 48
+    assert random_hand(replace(ITALIAN, pile_order=second), italian_deck, 2, [18], 4) == 36
+    four_it = replace(ITALIAN, players=4, teams=(0, 1, 0, 1), pile_order=second)
+    assert random_hand(four_it, italian_deck, 4, [9], 5) == 36

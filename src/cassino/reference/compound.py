@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations, permutations
 from math import factorial
 
@@ -236,27 +237,40 @@ class Turn:
 
 # -- groups -------------------------------------------------------------------------------
 
-def _sums(r: CompoundRules, cards: tuple[int, ...]) -> set[int]:
-    """Every total of ``cards`` (an Ace at either value each)."""
+@lru_cache(maxsize=1 << 16)
+def _sums_of(values: Callable[[int], tuple[int, ...]], cards: tuple[int, ...]) -> frozenset[int]:
     totals = {0}
     for x in cards:
-        totals = {t + v for t in totals for v in r.vals(x)}
-    return totals
+        totals = {t + v for t in totals for v in values(x)}
+    return frozenset(totals)
 
 
-def _partitions(r: CompoundRules, cards: tuple[int, ...], v: int) -> Iterator[int]:
-    """The numbers of groups into which ``cards`` split, each group totalling ``v`` (a group
-    may be one card of value v)."""
+def _sums(r: CompoundRules, cards: tuple[int, ...]) -> frozenset[int]:
+    """Every total of ``cards`` (an Ace at either value each)."""
+    return _sums_of(r.values, tuple(sorted(cards)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _splits(values: Callable[[int], tuple[int, ...]], cards: tuple[int, ...], v: int) -> frozenset[int]:
+    """The numbers of groups into which ``cards`` (sorted) split, each group totalling ``v``
+    (a group may be one card of value v)."""
     if not cards:
-        yield 0
-        return
+        return frozenset({0})
+    if not any(t % v == 0 for t in _sums_of(values, cards)):
+        return frozenset()                   # (no total is a multiple of v)
     first, rest = cards[0], cards[1:]
+    out: set[int] = set()
     for k in range(len(rest) + 1):
         for others in combinations(rest, k):
-            if v in _sums(r, (first, *others)):
+            if v in _sums_of(values, (first, *others)):
                 left = tuple(x for x in rest if x not in others)
-                for n in _partitions(r, left, v):
-                    yield n + 1
+                out |= {n + 1 for n in _splits(values, left, v)}
+    return frozenset(out)
+
+
+def _partitions(r: CompoundRules, cards: tuple[int, ...], v: int) -> frozenset[int]:
+    """The numbers of groups into which ``cards`` split, each group totalling ``v``."""
+    return _splits(r.values, tuple(sorted(cards)), v)
 
 
 def _subsets(cards: frozenset[int], least: int = 0) -> Iterator[tuple[int, ...]]:
@@ -320,18 +334,46 @@ class _Search:
             return t.hands
         return tuple(h - {card} if i == self.mover else h for i, h in enumerate(t.hands))
 
-    def pile_prefixes(self, s: _State) -> Iterator[tuple[tuple[int, int], ...]]:
-        """Every choice of top segments of the opponents' piles (each taken top down)."""
+    def low(self, cards: tuple[int, ...]) -> int:
+        return sum(min(self.r.vals(x)) for x in cards)
+
+    def pile_prefixes(self, s: _State, bound: int) -> Iterator[tuple[tuple[int, int], ...]]:
+        """Every choice of top segments of the opponents' piles (each taken top down) whose
+        cards can total ``bound`` or less (a card counts at least 1)."""
         out: list[tuple[tuple[int, int], ...]] = [()]
         for team, pile in enumerate(s.table.piles):
             if team == self.team:
                 continue
-            out = [a + tuple((team, pile[-1 - i]) for i in range(d))
-                   for a in out for d in range(len(pile) + 1)]
+            grown = []
+            for a in out:
+                room = bound - self.low(tuple(x for _, x in a))
+                seg: tuple[tuple[int, int], ...] = ()
+                grown.append(a)
+                for x in reversed(pile):
+                    room -= min(self.r.vals(x))
+                    if room < 0:
+                        break
+                    seg += ((team, x),)
+                    grown.append(a + seg)
+            out = grown
         limit = self.r.pile_cards_per_turn
         for choice in out:
             if not limit or s.pile_cards + len(choice) <= limit:
                 yield choice
+
+    def bounded_subsets(self, cards: frozenset[int], bound: int) -> Iterator[tuple[int, ...]]:
+        """The subsets of ``cards`` (in id order) whose cards can total ``bound`` or less."""
+        items = sorted(cards)
+
+        def grow(start: int, chosen: tuple[int, ...], room: int) -> Iterator[tuple[int, ...]]:
+            yield chosen
+            for i in range(start, len(items)):
+                least = min(self.r.vals(items[i]))
+                if least <= room:
+                    yield from grow(i + 1, (*chosen, items[i]), room - least)
+
+        if bound >= 0:
+            yield from grow(0, (), bound)
 
     # -- steps
     def augments(self, s: _State, card: int | None) -> Iterator[tuple[Step, _State]]:
@@ -352,9 +394,10 @@ class _Search:
             base = b.cards if b is not None else frozenset({who})   # (who: the loose card)
             pool = t.loose - base if single else t.loose
             target: tuple[Build, ...] = (b,) if b is not None else ()
-            for loose in _subsets(pool):
-                for pile in self.pile_prefixes(s):
-                    group = loose + tuple(x for _, x in pile) + (() if card is None else (card,))
+            mine = () if card is None else (card,)
+            for loose in self.bounded_subsets(pool, value - self.low(mine)):
+                for pile in self.pile_prefixes(s, value - self.low(mine + loose)):
+                    group = loose + tuple(x for _, x in pile) + mine
                     if not group or value not in _sums(self.r, group):
                         continue
                     owner = self.mover if single else who
