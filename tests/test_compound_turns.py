@@ -442,3 +442,46 @@ def test_random_hands_of_each_system_always_have_a_turn_and_keep_every_card():
     assert random_hand(replace(ITALIAN, pile_order=second), italian_deck, 2, [18], 4) == 36
     four_it = replace(ITALIAN, players=4, teams=(0, 1, 0, 1), pile_order=second)
     assert random_hand(four_it, italian_deck, 4, [9], 5) == 36
+
+
+# -- scoring (AMB-63, AMB-71) ---------------------------------------------------------------
+
+def test_the_african_tally_order_and_its_ties():
+    from cassino.reference.compound import hand_tally
+
+    a = tuple(parse_cards("2S 10S AS AC 3C 5H".split()))
+    b = tuple(parse_cards("AH AD 4S 5S 6D 7D".split()))
+    got = hand_tally((a, b))
+    assert got[0] == ("most_cards", (0, 1), 1)          # 6 cards each: each tying player 1
+    assert got[1] == ("most_spades", (0,), 2)          # AS 2S 10S against 4S 5S
+    assert [name for name, _, _ in got[2:]] == ["spy_two", "big_ten", "ace_0", "ace_1",
+                                                 "ace_2", "ace_3"]
+    # the aces' strict order: spades, clubs, hearts, diamonds
+    assert [teams for _, teams, _ in got[4:]] == [(0,), (0,), (1,), (1,)]
+
+
+def test_the_italian_tally_counts_coins_and_its_own_cards():
+    from cassino.reference.compound import hand_tally
+
+    a = tuple(parse_cards("2D 7S AD AS KD".split(), deck="italian40"))
+    b = tuple(parse_cards("AC AB 3C 4C 5D".split(), deck="italian40"))
+    got = hand_tally((a, b), italian=True)
+    assert got[:2] == [("most_cards", (0, 1), 1), ("most_coins", (0,), 2)]
+    assert [(n, t, p) for n, t, p in got[2:4]] == [("two_of_coins", (0,), 1),
+                                                   ("seven_of_swords", (0,), 2)]
+    assert [teams for _, teams, _ in got[4:]] == [(0,), (0,), (1,), (1,)]   # D S C B
+    assert sum(p * len(t) for _, t, p in got) == 11
+
+
+def test_first_to_eleven_in_the_strict_order_and_the_simultaneous_eleven():
+    from cassino.reference.compound import tally_to_target
+
+    # seat 1 reaches 11 first (most cards), though seat 0 ends the hand higher
+    tally = [("most_cards", (1,), 2), ("most_spades", (0,), 2), ("big_ten", (0,), 2)]
+    assert tally_to_target((9, 9), tally) == ((13, 11), 1)
+    # a split tie brings both to 11 at once: the higher total after the hand wins
+    tie = [("most_cards", (0, 1), 1), ("big_ten", (1,), 2)]
+    assert tally_to_target((10, 10), tie) == ((11, 13), 1)
+    # ... and equal totals play another hand
+    assert tally_to_target((10, 10), [("most_cards", (0, 1), 1)]) == ((11, 11), None)
+    assert tally_to_target((0, 0), tally) == ((4, 2), None)

@@ -60,8 +60,10 @@ __all__ = [
     "TurnBuilder",
     "african_values",
     "count_turns",
+    "hand_tally",
     "italian_values",
     "parse_turn",
+    "tally_to_target",
     "turns",
 ]
 
@@ -661,6 +663,70 @@ def parse_turn(r: CompoundRules, table: Table, mover: int, text: str,
             "a hand card must be played" if not b.state.played
             else "an end-of-turn rule is broken"))
     return b.end_turn()
+
+
+# -- scoring (§3.22 and §3.25, AMB-63, AMB-71) ----------------------------------------------
+
+def hand_tally(piles: tuple[tuple[int, ...], ...], italian: bool = False
+               ) -> list[tuple[str, tuple[int, ...], int]]:
+    """A hand's points in the strict tally order, as ``(category, teams, points each)``:
+    most cards 2, most spades (Italian: coins) 2, where tying teams each score 1 (Italian:
+    the 2 split evenly, which two tying teams make 1 each); then the Spy Two 2S 1 and the Big
+    Ten 10S 2 (Italian: the 2 of coins 1, the 7 of swords 2); then the aces, 1 each, in the
+    order AS AC AH AD (Italian: coins, swords, cups, batons).
+
+    >>> from cassino.cards import parse_cards
+    >>> hand_tally((tuple(parse_cards("2S 10S AS AH 3C".split())), tuple(parse_cards(["4S"]))))[:3]
+    [('most_cards', (0,), 2), ('most_spades', (0,), 2), ('spy_two', (0,), 1)]
+    """
+    from ..cards import ITALIAN_FIRST, card_suit, make_card
+
+    def italian_card(rank: int, suit: int) -> int:
+        return ITALIAN_FIRST + (rank - 1) * 4 + suit
+
+    if italian:     # suits D coins 0, C cups 1, S swords 2, B batons 3
+        suit, singles = 0, [("two_of_coins", italian_card(2, 0), 1),
+                             ("seven_of_swords", italian_card(7, 2), 2)]
+        aces = [italian_card(1, k) for k in (0, 2, 1, 3)]
+    else:           # suits S 0, H 1, D 2, C 3
+        suit, singles = 0, [("spy_two", make_card(2, 0), 1), ("big_ten", make_card(10, 0), 2)]
+        aces = [make_card(1, k) for k in (0, 3, 1, 2)]
+    out: list[tuple[str, tuple[int, ...], int]] = []
+    suited = "most_coins" if italian else "most_spades"
+    for name, counts in (("most_cards", [len(p) for p in piles]),
+                         (suited, [sum(card_suit(x) == suit for x in p) for p in piles])):
+        best = max(counts)
+        top = tuple(t for t, n in enumerate(counts) if n == best)
+        out.append((name, top, 2 if len(top) == 1 else (2 // len(top) if italian else 1)))
+    for name, card, points in singles + [(f"ace_{k}", a, 1) for k, a in enumerate(aces)]:
+        owner = tuple(t for t, p in enumerate(piles) if card in p)
+        if owner:
+            out.append((name, owner, points))
+    return out
+
+
+def tally_to_target(scores: tuple[int, ...], tally: list[tuple[str, tuple[int, ...], int]],
+                    target: int = 11) -> tuple[tuple[int, ...], int | None]:
+    """Credit a hand's tally category by category, each category's points at once; the
+    first team to reach ``target`` wins. When one category brings two or more teams to it
+    at once (a split tie, AMB-63), the highest of their totals after the whole hand wins,
+    and equal totals play another hand (None)."""
+    final = list(scores)
+    for _, teams, points in tally:
+        for t in teams:
+            final[t] += points
+    now = list(scores)
+    for _, teams, points in tally:
+        for t in teams:
+            now[t] += points
+        there = [t for t in teams if now[t] >= target]
+        if len(there) == 1:
+            return tuple(final), there[0]
+        if there:
+            best = max(final[t] for t in there)
+            tops = [t for t in there if final[t] == best]
+            return tuple(final), tops[0] if len(tops) == 1 else None
+    return tuple(final), None
 
 
 class TurnBuilder:
