@@ -284,6 +284,9 @@ def test_a_table_only_create_may_replace_the_hand_card():
     alone = CompoundRules(players=3, table_create_replaces_card=True)
     only = [x for x in turns(alone, t, 0) if str(x) == "build 7 of 3S 4S"]
     assert only and only[0].table.hands[0] == cards("7H 2D")
+    # an augment of the table alone is no create: it replaces no hand card
+    t = table("9H 2D", loose="3S 6S", builds=(build("4S 5S", 9, 0),))
+    assert not any(all(s.card is None for s in x.steps) for x in turns(alone, t, 0))
 
 
 # -- the step interface ---------------------------------------------------------------------

@@ -293,10 +293,11 @@ class _State:
     made: frozenset[Build] = frozenset()     # builds made, increased or augmented this turn
     pile_cards: int = 0                      # pile cards used this turn
     free_steps: int = 0
+    created: bool = False                    # a table-only create made (AMB-59's option)
 
     def key(self) -> tuple[object, ...]:
         return (self.table.key(), self.played, self.owed, self.captured, self.trailed,
-                self.made, self.pile_cards, self.free_steps)
+                self.made, self.pile_cards, self.free_steps, self.created)
 
 
 def _swap(builds: tuple[Build, ...], old: Build | None, new: Build | None) -> tuple[Build, ...]:
@@ -422,7 +423,8 @@ class _Search:
 
     def creates(self, s: _State, card: int | None) -> Iterator[tuple[Step, _State]]:
         """New builds: of two or more loose cards (F1), or of the hand card with loose
-        cards; each of a value not on the table (or of a partner's claim, AMB-64)."""
+        cards, owned by the mover, or by a partner whose claim it meets (AMB-64). Unique
+        build values are a rule of the turn's end (:meth:`finished`)."""
         t = s.table
         for loose in _subsets(t.loose, 1 if card is not None else 2):
             cards = loose + (() if card is None else (card,))
@@ -442,7 +444,8 @@ class _Search:
                                 owner=None if owner == self.mover else owner)
                     made = s.made | {nb} if owner == self.mover else s.made   # (his to hold)
                     yield step, replace(s, table=table, made=made,
-                                        played=s.played or card is not None)
+                                        played=s.played or card is not None,
+                                        created=s.created or card is None)
 
     def increases(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
         """One hand card on a simple build: an opponent's (AMB-60, the Italian steal), a
@@ -539,10 +542,8 @@ class _Search:
         """The end-of-turn invariants."""
         if s.owed:
             return False
-        if not s.played and not (
-            self.r.table_create_replaces_card and s.free_steps and s.made
-        ):
-            return False
+        if not s.played and not (self.r.table_create_replaces_card and s.created):
+            return False                     # (a hand card, or a table-only create instead)
         t = s.table
         values = [b.value for b in t.builds]
         if len(values) != len(set(values)):
