@@ -49,6 +49,16 @@ def every_card(t: Table) -> Counter[int]:
     return out
 
 
+def dealt(deck: list[int], nhand: int, nloose: int, ndeep: int, seats: int = 3) -> Table:
+    """Seat 0's hand of ``nhand``, ``nloose`` loose cards and a pile of ``ndeep`` for each
+    other seat, from the top of ``deck``; the other hands empty."""
+    hand, rest = deck[:nhand], deck[nhand:]
+    loose, rest = rest[:nloose], rest[nloose:]
+    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(seats))
+    return Table((frozenset(hand), *(frozenset() for _ in range(seats - 1))), frozenset(loose),
+                 (), piles)
+
+
 def test_the_seed_example_a_nine_build_augmented_with_a_two_from_hand_and_a_seven_from_a_pile():
     # "a player augments a build of nines using a two from their own hand and a seven from an
     # opponent's capture pile" (seed 000)
@@ -153,11 +163,7 @@ def test_every_turn_conserves_cards_keeps_the_invariants_and_ends_apart(
         deck: list[int], nhand: int, nloose: int, ndeep: int, two: bool):
     r = TWO if two else THREE
     seats = 2 if two else 3
-    hand, rest = deck[:nhand], deck[nhand:]
-    loose, rest = rest[:nloose], rest[nloose:]
-    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(seats))
-    t = Table((frozenset(hand), *(frozenset() for _ in range(seats - 1))), frozenset(loose), (),
-              piles)
+    t = dealt(deck, nhand, nloose, ndeep, seats)
     got: list[Turn] = turns(r, t, 0)
     assert got, "a hand card can always be played (trail or other)"
     assert len({turn.table.key() for turn in got}) == len(got)
@@ -298,11 +304,7 @@ def test_steps_have_no_dead_ends_and_reach_exactly_the_turns(deck, nhand, nloose
     from cassino.reference.compound import TurnBuilder
 
     r = CompoundRules(players=3, pile_order="second")
-
-    hand, rest = deck[:nhand], deck[nhand:]
-    loose, rest = rest[:nloose], rest[nloose:]
-    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
-    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    t = dealt(deck, nhand, nloose, ndeep)
     b = TurnBuilder(r, t, 0)
     ends: set[tuple[object, ...]] = set()
 
@@ -327,10 +329,7 @@ def test_counting_turns_by_the_orders_matches_the_listing(deck, nhand, nloose, n
     from cassino.reference.compound import count_turns
 
     r = CompoundRules(players=3, pile_order=order)
-    hand, rest = deck[:nhand], deck[nhand:]
-    loose, rest = rest[:nloose], rest[nloose:]
-    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
-    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    t = dealt(deck, nhand, nloose, ndeep)
     assert count_turns(r, t, 0) == len(turns(r, t, 0))
 
 
@@ -353,10 +352,7 @@ def test_every_turn_reads_back_from_its_notation(deck, nhand, nloose, ndeep):
     from cassino.reference.compound import parse_turn
 
     r = CompoundRules(players=3, pile_order="second")
-    hand, rest = deck[:nhand], deck[nhand:]
-    loose, rest = rest[:nloose], rest[nloose:]
-    piles = tuple(tuple(rest[i * ndeep:(i + 1) * ndeep]) if i else () for i in range(3))
-    t = Table((frozenset(hand), frozenset(), frozenset()), frozenset(loose), (), piles)
+    t = dealt(deck, nhand, nloose, ndeep)
     listed = turns(r, t, 0)
     assert len({x.notation() for x in listed}) == len(listed)
     for x in listed:
