@@ -2039,46 +2039,17 @@ cdef void esun_groups(Core* c, MoveBuf* buf, int p, int w, const uint8_t* ids, i
 cdef void sort_tail(MoveBuf* buf, size_t mid) noexcept nogil:
     """Canonical order of a list whose first ``mid`` moves are in order already: the rest
     sorted and its repeats dropped (a move of the rest is never one of the first run), then
-    the two runs merged in the buffer's room past its end (a whole sort when that room
-    cannot be had)."""
-    cdef size_t n, i = 0, j = mid, k, r
-    cdef CMove* mv
-    sort_moves(buf.moves + mid, buf.n - mid)
-    mv = buf.moves
-    k = mid
+    the two runs merged (merge_runs)."""
+    cdef size_t k = mid, r
+    cdef CMove* mv = buf.moves
+    sort_moves(mv + mid, buf.n - mid)
     for r in range(mid, buf.n):
         if k > mid and cmp_moves(&mv[k - 1], &mv[r]) == 0:
             continue
         mv[k] = mv[r]
         k += 1
-    buf.n = n = k
-    k = n
-    if mid == 0 or mid == n:
-        return
-    mv = buf.moves
-    if cmp_moves(&mv[mid - 1], &mv[mid]) <= 0:
-        return                       # (the added moves all come after)
-    if buf_reserve(buf, 2 * n) != 0:
-        sort_moves(buf.moves, n)
-        return
-    mv = buf.moves
-    while i < mid and j < n:
-        if cmp_moves(&mv[j], &mv[i]) < 0:
-            mv[k] = mv[j]
-            j += 1
-        else:
-            mv[k] = mv[i]
-            i += 1
-        k += 1
-    while i < mid:
-        mv[k] = mv[i]
-        i += 1
-        k += 1
-    while j < n:
-        mv[k] = mv[j]
-        j += 1
-        k += 1
-    memcpy(mv, mv + n, n * sizeof(CMove))
+    buf.n = k
+    merge_runs(buf, 0, mid, k)
 
 cdef int gen_esun(Core* c, MoveBuf* buf) noexcept nogil:
     """gen_play_moves with Esun piles: the moves of the loose cards (the other paths, the
