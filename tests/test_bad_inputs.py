@@ -149,7 +149,7 @@ case("json dealer negative", "json", edited(lambda d: d.__setitem__("dealer", -1
 # systems and options
 g = "systems and options"
 case("unknown system", "rules", ("cassino_royale", {}), UnknownSystemError, r"unknown system 'cassino_royale'", g)
-case("planned system", "rules", ("african_cassino_3p", {}), UnknownSystemError, r"system 'african_cassino_3p' is not implemented yet", g)
+case("planned system", "rules", ("italian_house_cassino", {}), UnknownSystemError, r"system 'italian_house_cassino' is not implemented yet", g)
 case("unknown option", "rules", ("cassino_standard", {"colour": "red"}), RulesError, r"unknown option 'colour'", g)
 case("option named system", "json", edited(lambda d: d.__setitem__("options", {"system": "diloti"})), RulesError, r"unknown option 'system'", g)
 case("option without a value", "option", "sweeps", RulesError, r"option 'sweeps' must look like name=value", g)
@@ -177,7 +177,7 @@ case("capture of nothing", "notation", "9Sx", NotationError, r"empty card in '9S
 case("build without value", "notation", "3H+5S", NotationError, r"needs a declared value, as in 3H\+5S=8", g)
 case("build value a superscript", "notation", "3H+5S=²", NotationError, r"needs a declared value", g)
 case("build value too large", "notation", "3H+5S=" + "9" * 5000, NotationError, r"declares a value over 255", g)
-case("move kind 12", "move_object", (0, 12, 0, 0), NotationError, r"no move kind 12", g)
+case("move kind 13", "move_object", (0, 13, 0, 0), NotationError, r"no move kind 13", g)
 case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-109", g)
 case("negative value", "move_object", (4, MoveKind.BUILD, 1, -3), NotationError, r"value must be an integer from 0 to 255, not -3", g)
 
@@ -431,7 +431,7 @@ def cli_pattern(c: Case) -> str:
     if c.id == "JSON not UTF-8":
         return r"not UTF-8"
     if c.id == "planned system":
-        return r"system 'african_cassino_3p' is not implemented yet"
+        return r"system 'italian_house_cassino' is not implemented yet"
     return c.pattern
 
 

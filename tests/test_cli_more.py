@@ -163,7 +163,7 @@ def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> Non
     ("args", "pattern"),
     [
         (["--system", "nope"], r"unknown system 'nope'"),
-        (["--system", "african_cassino_3p"], r"'african_cassino_3p' is not implemented yet"),
+        (["--system", "italian_house_cassino"], r"'italian_house_cassino' is not implemented yet"),
         (["--option", "colour=red"], r"unknown option 'colour'"),
         (["--option", "sweeps=maybe"], r"option sweeps must be true or false, not 'maybe'"),
         (["--option", "obligation=v9"], r"obligation must be one of"),
@@ -246,7 +246,7 @@ def test_variants_lists_every_system() -> None:
     out = result.stdout
     for sid, info in SYSTEMS.items():
         line = next(ln for ln in out.splitlines() if re.search(rf"\b{sid}\b", ln))
-        assert ("done" if info.implemented else "planned") in line
+        assert info.status in line
         assert info.players in line
     for mid in OPTION_MODULES:
         assert mid in out
@@ -261,7 +261,7 @@ def test_variants_never_cuts_an_id(columns: str, monkeypatch: pytest.MonkeyPatch
     assert "…" not in out
     for sid, info in SYSTEMS.items():
         line = next(ln for ln in lines if re.search(rf"(^|[│ ]){sid}($|[│ ])", ln))
-        assert ("done" if info.implemented else "planned") in line
+        assert info.status in line
     for mid in OPTION_MODULES:
         assert re.search(rf"(^|[│ ]){mid}($|[│ ])", out), mid
     if int(columns) >= 80:
@@ -275,8 +275,9 @@ def test_variants_json_and_subprocess() -> None:
     std = data["systems"][0]
     assert std == {
         "id": "cassino_standard", "name": "Standard Cassino", "players": "2", "implemented": True,
-        "section": "3.1", "summary": SYSTEMS["cassino_standard"].summary,
+        "status": "done", "section": "3.1", "summary": SYSTEMS["cassino_standard"].summary,
     }
+    assert [s["status"] for s in data["systems"]] == [s.status for s in SYSTEMS.values()]
     assert {m["id"] for m in data["option_modules"]} == set(OPTION_MODULES)
     sub = proc("variants")
     assert sub.returncode == 0 and sub.stdout == run("variants").stdout
@@ -314,13 +315,22 @@ def test_rules_with_options_and_json() -> None:
 
 
 def test_rules_of_a_planned_system() -> None:
+    result = run("rules", "italian_house_cassino")
+    assert result.exit_code == 0, result.output
+    assert "(italian_house_cassino), docs/rules.md §3.25" in result.stdout
+    assert "not implemented yet" in result.stdout
+    assert SYSTEMS["italian_house_cassino"].summary in result.stdout
+    data = json.loads(run("rules", "italian_house_cassino", "--json").stdout)
+    assert data["implemented"] is False and data["options"] is None and data["status"] == "planned"
+
+
+def test_rules_of_a_reference_only_system() -> None:
     result = run("rules", "african_cassino_3p")
     assert result.exit_code == 0, result.output
     assert "African (Swazi) Cassino (african_cassino_3p), docs/rules.md §3.22" in result.stdout
-    assert "not implemented yet" in result.stdout
-    assert SYSTEMS["african_cassino_3p"].summary in result.stdout
+    assert "pure-Python reference" in result.stdout
     data = json.loads(run("rules", "african_cassino_3p", "--json").stdout)
-    assert data["implemented"] is False and data["options"] is None
+    assert data["status"] == "reference" and data["options"]["pile_order"]["value"] == "full"
 
 
 @pytest.mark.parametrize(
@@ -329,7 +339,7 @@ def test_rules_of_a_planned_system() -> None:
         (["nope"], r"unknown system 'nope'"),
         (["cassino_standard", "--option", "colour=red"], r"unknown option 'colour'"),
         (["cassino_standard", "--option", "target=high"], r"target must be an integer"),
-        (["african_cassino_3p", "--option", "sweeps=true"], r"not implemented yet"),
+        (["italian_house_cassino", "--option", "sweeps=true"], r"not implemented yet"),
         ([], r"Missing argument 'SYSTEM'"),
     ],
 )

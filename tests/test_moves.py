@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cassino
-from cassino.cards import parse_card
+from cassino.cards import CardSet, card_code, parse_card
 from cassino.errors import CassinoError, IllegalMoveError, NotationError
 from cassino.moves import Move, MoveKind, same_notation
 from conftest import make_state, mask
@@ -166,6 +166,10 @@ def test_notation_round_trip_property(card, kind, takes, value):
             m = Move(low, kind, 1 << high | 1 << others[1], others[1] // 4 + 1)
         except NotationError:   # the second hand card has the table card's rank
             return
+    elif kind == MoveKind.TURN:
+        # African Cassino: a free build, then the hand card trailed (takes: 0, read alone)
+        built = ",".join(CardSet(mask_).codes())
+        m = Move(card, kind, 0, 0, (), (f"+{built}={value}", card_code(card)))
     else:
         m = Move(card, kind, mask_, value)
     parsed = Move.parse(str(m), kind if kind in (MoveKind.AUGMENT, MoveKind.INCREASE) else None)

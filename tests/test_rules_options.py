@@ -126,7 +126,7 @@ def test_options_combine():
 @pytest.mark.parametrize(
     ("options", "pattern"),
     [
-        ({"obligation": "v4"}, r"option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', not 'v4'"),
+        ({"obligation": "v4"}, r"option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', 'african_2p', not 'v4'"),
         ({"face_capture": "two"}, r"option face_capture must be one of .*'one_or_three'.*not 'two'"),
         ({"capture_extent": "everything"}, r"option capture_extent must be one of"),
         ({"own_increase": "yes"}, r"option own_increase must be one of"),
@@ -164,8 +164,6 @@ def test_bad_values_and_impossible_combinations_raise(options, pattern):
     [
         ({"capture_extent": "single_type"}, r"capture_extent=single_type is not implemented yet"),
         ({"capture_extent": "opponent_insist"}, r"capture_extent=opponent_insist is not implemented yet"),
-        ({"obligation": "african_2p"}, r"obligation=african_2p is not implemented yet"),
-        ({"table_only_build": "turn"}, r"table_only_build=turn is not implemented yet"),
         ({"builds_as_sum_components": "adversary_only"}, r"builds_as_sum_components=adversary_only is not implemented yet"),
         ({"deck": "italian40"}, r"deck=italian40 is not implemented yet"),
     ],
@@ -237,10 +235,10 @@ def test_option_names_cover_rules_fields():
 def test_mechanics_are_data_of_the_presets():
     """The engine asks a rule set for a mechanic, never for its system: the mechanics no
     option describes come from the preset (Rules.mechanics), and are no option."""
-    from cassino.rules import MECHANICS, implemented_systems
+    from cassino.rules import MECHANICS, implemented_systems, reference_systems
 
     seen: dict[str, set[str]] = {m: set() for m in MECHANICS}
-    for sid in implemented_systems():
+    for sid in implemented_systems() + reference_systems():
         r = cassino.rules(sid)
         assert r.mechanics <= set(MECHANICS), sid
         for m in r.mechanics:
@@ -255,6 +253,7 @@ def test_mechanics_are_data_of_the_presets():
         "bella_donna": {"bella_donna", "bella_donna_halliel"},
         "zwickern": {"zwickern"},
         "laugh_and_lie_down": {"laugh_and_lie_down", "laugh_and_lie_down_4p"},
+        "compound": {"african_cassino_3p", "african_cassino_2p", "african_cassino_partnership"},
     }
     # an option leaves them, and they are not an option
     assert cassino.rules("diloti", capture_extent="free").mechanics == {"declarations"}
@@ -332,7 +331,8 @@ def test_implemented_systems():
         "kontsina", "swedish_kassino", "mulle", "finnish_kasino", "diloti", "diloti_four_player",
         "shaniss", "stealing_bundles", "elewenjewe_amateur", "elewenjewe_professional",
         "elewenjewe_five_player", "zwickern", "bella_donna", "bella_donna_halliel",
-        "laugh_and_lie_down", "laugh_and_lie_down_4p")],
+        "laugh_and_lie_down", "laugh_and_lie_down_4p", "african_cassino_3p",
+        "african_cassino_2p", "african_cassino_partnership")],
 )
 def test_unimplemented_systems_raise_unknown_system(sid):
     with pytest.raises(UnknownSystemError, match=rf"system '{sid}' is not implemented yet"):

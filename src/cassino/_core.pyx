@@ -16,7 +16,7 @@ from libc.string cimport memcpy, memset
 from cassino.reference import State as _RefState, system_deck
 from cassino.reference.laugh import after_antes as _after_antes
 from cassino.cards import CardSet
-from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError
+from cassino.errors import IllegalMoveError, MoveLimitError, NotationError, PositionError, RulesError
 from cassino.moves import Move, MoveKind
 from cassino.position import Build, Position
 from cassino.rules import Rules

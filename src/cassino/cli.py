@@ -1031,6 +1031,7 @@ def variants(as_json: bool) -> None:
             "name": s.name,
             "players": s.players,
             "implemented": s.implemented,
+            "status": s.status,
             "section": s.section,
             "summary": s.summary,
         }
@@ -1050,7 +1051,7 @@ def variants(as_json: bool) -> None:
     cols = [("id", "left"), ("name", "left"), ("players", "left"), ("status", "left")]
     table = _table([*cols, ("summary", "left")] if wide else cols, keep=("id", "status"))
     for s in systems:
-        row = [s["id"], s["name"], s["players"], "done" if s["implemented"] else "planned"]
+        row = [s["id"], s["name"], s["players"], s["status"]]
         table.add_row(*row, *([s["summary"]] if wide else []))
     console.print(table)
     console.print("Option modules")
@@ -1070,13 +1071,14 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     if info is None:
         raise UnknownSystemError(f"unknown system {system!r} (cassino variants lists them)")
     opts = dict(parse_option(o) for o in options)
-    r = rules(system, **opts) if info.implemented else None
+    r = rules(system, **opts) if info.status != "planned" else None
     data: dict[str, Any] = {
         "id": info.id,
         "name": info.name,
         "section": info.section,
         "players": info.players,
         "implemented": info.implemented,
+        "status": info.status,
         "summary": info.summary,
         "rules": system_rules_text(info.id),
         "options": None,
@@ -1093,7 +1095,12 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     console = _console()
     console.print(f"{info.name} ({info.id}), docs/rules.md §{info.section}")
     console.print(f"players: {info.players}")
-    console.print(f"status: {'implemented' if info.implemented else 'planned, not implemented yet'}")
+    console.print("status: " + {
+        "done": "implemented",
+        "reference": "implemented in the pure-Python reference (cassino._reference.State), "
+        "not in the core yet",
+        "planned": "planned, not implemented yet",
+    }[info.status])
     console.print(info.summary)
     console.print()
     # the rules reference's own text, as it is in docs/rules.md

@@ -24,7 +24,14 @@ lie_down   ``down``                    Laugh and Lie Down: lay the whole hand fa
                                        the table and drop out of the hand
 bank       ``bank:7S,7H``              Laugh and Lie Down: a decision, bank two cards of a
                                        Prial or the released pair (``pass``: decline)
+turn       ``+3S,4D=7; 7Cx3S,4D|3S,4D`` African Cassino: a whole compound turn, its
+                                       steps joined by ``;``
 =========  ==========================  ===========================================
+
+A compound turn (kind ``TURN``, African Cassino, docs/format.md) keeps its steps' notation in
+``steps``: ``card`` is the hand card the turn plays and ``takes`` every table card its
+steps take or gather (pile cards included). ``State.parse_move`` reads a turn against its
+position; ``Move.parse`` reads the text alone, with ``takes`` left 0.
 
 Augment and increase are written like a build: the takes name every table card that ends up
 in the resulting pile, which identifies the move in its position.
@@ -95,6 +102,7 @@ class MoveKind(enum.IntEnum):
     PAIR = 9       # Laugh and Lie Down: a pair from hand takes the table pair (docs/rules.md §3.35)
     LIE_DOWN = 10  # ... the whole hand goes face up to the table (AMB-96)
     BANK = 11      # ... a decision: two cards of the decider's hand go to his pile
+    TURN = 12      # African Cassino: a whole compound turn, its steps (docs/rules.md §3.22)
 
     @property
     def label(self) -> str:
@@ -125,6 +133,7 @@ class Move:
     takes: int = 0
     value: int = 0
     fixed: tuple[tuple[int, int], ...] = ()
+    steps: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, MoveKind):
@@ -132,6 +141,9 @@ class Move:
                 object.__setattr__(self, "kind", MoveKind(self.kind))
             except ValueError:
                 raise NotationError(f"no move kind {self.kind!r}") from None
+        if self.steps or self.kind == MoveKind.TURN:
+            _check_turn(self)
+            return
         if self.kind in _NO_CARD_KINDS:
             _check_no_card(self)
             return
@@ -234,6 +246,8 @@ class Move:
             return "down"
         if self.kind == MoveKind.BANK:
             return "bank:" + ",".join(CardSet(self.takes).codes())
+        if self.kind == MoveKind.TURN:
+            return "; ".join(self.steps)
         code = card_code(self.card)
         takes = ",".join(CardSet(self.takes).codes())
         if self.kind == MoveKind.TRAIL:
@@ -277,6 +291,8 @@ class Move:
             return cls.pass_turn()
         if s == "DOWN":
             return cls.lie_down()
+        if ";" in s:
+            return _parse_turn(text)
         try:
             if s.startswith("BANK:"):
                 takes = _parse_takes(s[5:], text)
@@ -318,6 +334,75 @@ class Move:
 
 
 _NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS, MoveKind.LIE_DOWN, MoveKind.BANK)
+
+
+def _check_turn(m: Move) -> None:
+    """A compound turn: kind TURN, a hand card or NO_CARD, and one or more steps."""
+    if m.kind != MoveKind.TURN:
+        raise NotationError(f"only a compound turn has steps, not a {m.kind.label}")
+    if m.card != NO_CARD:
+        card_code(m.card)
+    if not _int_in(m.takes, _ALL_CARDS):
+        raise CardError(f"takes must be a mask of the card ids 0-109, not {m.takes!r}")
+    if m.value or m.fixed:
+        raise NotationError("a compound turn carries no value: its steps do")
+    if (not isinstance(m.steps, tuple) or not m.steps
+            or not all(isinstance(x, str) and x.strip() for x in m.steps)):
+        raise NotationError("a compound turn needs one or more steps, each a non-empty string")
+
+
+def _parse_turn(text: str) -> Move:
+    """A compound turn read without its position (``takes`` 0): each step in the form
+    ``Step.notation`` writes, the hand card that of the step that plays one (a step not
+    starting with ``+``)."""
+    steps = []
+    card = NO_CARD
+    for k, part in enumerate(text.split(";")):
+        try:
+            hand, step = _turn_step(part)
+        except CardError as e:
+            raise NotationError(f"turn {text!r}, step {k + 1}: {e}") from None
+        except NotationError as e:
+            raise NotationError(f"turn {text!r}, step {k + 1}: {e}") from None
+        if hand != NO_CARD:
+            if card != NO_CARD:
+                raise NotationError(f"turn {text!r} plays two hand cards")
+            card = hand
+        steps.append(step)
+    return Move(card, MoveKind.TURN, 0, 0, (), tuple(steps))
+
+
+def _turn_step(part: str) -> tuple[int, str]:
+    """One step of a turn: its hand card (NO_CARD for a free step) and its canonical text
+    (the cards listed in id order, ``x`` for a capture)."""
+    t = "".join(part.split()).upper()
+    if not t:
+        raise NotationError("the step is empty")
+    t, bar, order_text = t.partition("|")
+    order = [parse_card(x) for x in order_text.split(",")] if bar else []
+    value = owner = ""
+    if "+" in t:
+        hand, _, rest = t.partition("+")
+        rest, eq, value = rest.partition("=")
+        value, at, owner = value.partition("@")
+        if not eq or not value.isdigit() or (at and not owner.isdigit()):
+            raise NotationError(f"bad build step {part.strip()!r} (cards=value[@seat])")
+        mark = "+"
+    elif "X" in t:
+        hand, _, rest = t.partition("X")
+        mark = "x"
+    else:
+        hand, rest, mark = t, "", ""
+    if not hand and mark != "+":
+        raise NotationError(f"step {part.strip()!r} plays no card and builds nothing")
+    card = parse_card(hand) if hand else NO_CARD
+    cards = sorted(parse_card(x) for x in rest.split(",") if x)
+    text = (card_code(card) if hand else "") + mark + ",".join(card_code(c) for c in cards)
+    if mark == "+":
+        text += f"={int(value)}" + (f"@{int(owner)}" if at else "")
+    if order:
+        text += "|" + ",".join(card_code(c) for c in order)
+    return card, text
 
 
 def _check_no_card(m: Move) -> None:

@@ -77,6 +77,8 @@ _CATEGORY_NAMES = {
     "seven_spades": "seven of spades 7♠",
     "chip_cards": "chips for cards taken",
     "last_holder": "last holder",
+    "spy_two": "Spy Two (2S)",
+    "big_ten": "Big Ten (10S)",
 }
 
 

@@ -326,6 +326,10 @@ class Position:
     centre: int = 0
     laid: tuple[int, ...] = field(default=())
     decision: tuple[int, int] | None = None
+    # Partnership African Cassino (docs/rules.md §3.24, AMB-64): ``(seat, value)`` pairs, sorted:
+    # an opponent increased that seat's build of that value, so his partner may make or
+    # increase a build to the value for him
+    claims: tuple[tuple[int, int], ...] = field(default=())
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -560,6 +564,7 @@ class Position:
             raise PositionError("the sweep log records a clear, but cards are on the table")
         self._validate_pluck()
         self._validate_laugh()
+        self._validate_compound()
         if self.phase == "after":
             pass  # the player who has just played may pluck, even with an empty hand
         elif not any(self.hands):
@@ -572,6 +577,27 @@ class Position:
         elif not self.hands[self.to_move]:
             raise PositionError(f"to_move is seat {self.to_move}, whose hand is empty")
         return self
+
+    def _validate_compound(self) -> None:
+        """African Cassino (docs/rules.md §3.22-§3.24): a build has one owner, and claims
+        (AMB-64) name a seat and a build value, in a partnership."""
+        r = self.rules
+        if self.claims:
+            if not (r.compound and r.teams == "partnership"):
+                raise PositionError("claims are Partnership African Cassino's (AMB-64)")
+            if tuple(sorted(set(self.claims))) != tuple(self.claims):
+                raise PositionError("claims must be sorted, each once")
+            for seat, value in self.claims:
+                if not 0 <= seat < r.players or not 2 <= value <= r.build_max_value:
+                    raise PositionError(
+                        f"claim ({seat}, {value}) must name a seat (0 to {r.players - 1}) and a "
+                        f"build value (2 to {r.build_max_value})"
+                    )
+        if not r.compound:
+            return
+        for b in self.builds:
+            if b.owners.bit_count() != 1:
+                raise PositionError(f"the build of {b.value} must have exactly one owner (docs/rules.md §3.22)")
 
     def _validate_laugh(self) -> None:
         """The Laugh and Lie Down fields: chips, laid cards and a pending decision."""
@@ -696,7 +722,7 @@ class Position:
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
             "plucked", "phase", "trailed", "defaults", "mulles", "esun_owed", "chance",
-            "fixxa", "bonuses", "centre", "laid", "decision",
+            "fixxa", "bonuses", "centre", "laid", "decision", "claims",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -788,6 +814,12 @@ class Position:
             if not isinstance(d, dict) or set(d) != {"rank", "after"}:
                 raise PositionError('decision must be an object {"rank": 1-13, "after": seat}')
             decision = (d["rank"], d["after"])
+        claims = []
+        for i, item in enumerate(_list(data.get("claims", []), "claims")):
+            pair = _ints(item, f"claims[{i}]")
+            if len(pair) != 2:
+                raise PositionError(f"claims[{i}] must be [seat, value]")
+            claims.append((pair[0], pair[1]))
         pos = cls(
             rules=r,
             dealer=data["dealer"],
@@ -813,6 +845,7 @@ class Position:
             centre=centre,
             laid=laid,
             decision=decision,
+            claims=tuple(sorted(claims)),
         )
         return pos.validate()
 
@@ -873,6 +906,8 @@ class Position:
             d["laid"] = [CardSet(m).codes() for m in self.laid]
         if self.decision is not None:
             d["decision"] = {"rank": self.decision[0], "after": self.decision[1]}
+        if self.claims:
+            d["claims"] = [list(c) for c in self.claims]
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -942,6 +977,9 @@ class Position:
             if self.decision is not None:
                 extra += f":{self.phase}:{self.decision[0]}:{self.decision[1]}"
             fields.append(extra)
+        if self.claims:
+            # Partnership African Cassino (AMB-64): claims:<seat>=<value>,...
+            fields.append("claims:" + ",".join(f"{s}={v}" for s, v in self.claims))
         return " ".join(fields)
 
     @classmethod
@@ -953,6 +991,13 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) >= 11 and parts[-1].startswith("claims:"):
+            try:
+                pluck["claims"] = [
+                    [int(x) for x in item.split("=")] for item in parts.pop()[7:].split(",")
+                ]
+            except ValueError:
+                raise NotationError("bad claims field (claims:<seat>=<value>,...)") from None
         if len(parts) >= 11 and parts[-1].startswith("lld:"):
             pluck |= _lld_field(parts.pop())
         if len(parts) in (11, 12, 13, 14, 15, 16) and parts[-1].startswith("bella:"):

@@ -6,7 +6,7 @@
 >>> rules("cassino_standard", obligation="v4")
 Traceback (most recent call last):
 ...
-cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', not 'v4'
+cassino.errors.RulesError: option obligation must be one of 'none', 'v1', 'v2', 'v3', 'diloti', 'african_2p', not 'v4'
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ __all__ = [
     "SystemInfo",
     "implemented_systems",
     "parse_option",
+    "reference_systems",
     "rules",
 ]
 
@@ -45,25 +46,28 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "capture_extent": ("free", "maximal", "single_group", "all_matches"),
     "builds_as_sum_components": ("no",),
     "build_kinds": ("simple+multiple", "none", "declarations", "zwickern_stack"),
-    "table_only_build": ("no",),
+    "table_only_build": ("no", "free_op", "turn"),
     "increase_who": ("any_simple", "opponent_only"),
-    "augment_who": ("any", "own_team"),
-    "obligation": ("none", "v1", "v2", "v3", "diloti"),
+    "augment_who": ("any", "own_team", "own_team_or_captured_same_turn"),
+    "obligation": ("none", "v1", "v2", "v3", "diloti", "african_2p"),
     "leftovers_to": ("last_capturer", "nobody", "last_to_play", "last_holder"),
     "compulsion": ("none", "lay_match_forced", "player", "must_or_lie_down"),
     "cards_scoring": ("most", "difference", "each"),
-    "pile_access": ("none", "steal_pile"),
+    "pile_access": ("none", "steal_pile", "pile_top"),
+    "pile_order": ("full", "second"),
+    "partner_builds": ("partner_owns", "maker_owns"),
     "yoruba_scope": ("group", "capture"),
     "esun_penalty": ("on_table", "unless_creator_took"),
     "esun_penalty_card": ("top", "random"),
     "fixxa_stoppa": ("none", "once", "stack"),
     "steal_bonuses": ("stay", "travel"),
-    "turn_structure": ("simple",),
+    "turn_structure": ("simple", "compound"),
     "own_increase": ("allowed", "keep_old", "forbidden"),
     "end_check": ("ordered_tally", "compare_totals"),
     "first_dealer": ("high", "low"),
     "deal_order": (
         "opponent_table_dealer", "opponent_dealer_table", "hands_then_table", "whole_hands_then_table",
+        "layout_middle",
     ),
     "xeri_first_play": ("counts", "per_hand", "first_hand"),
     "redeal_layout": ("none", "full", "offending"),
@@ -90,13 +94,13 @@ PLANNED_VALUES: dict[str, tuple[str, ...]] = {
     "capture_extent": ("single_type", "opponent_insist"),
     "builds_as_sum_components": ("adversary_only",),
     "build_kinds": (),
-    "table_only_build": ("free_op", "turn"),
+    "table_only_build": (),
     "increase_who": ("not_own",),
-    "augment_who": ("own_team_or_captured_same_turn",),
-    "obligation": ("african_2p",),
+    "augment_who": (),
+    "obligation": (),
     "leftovers_to": (),
     "compulsion": (),
-    "turn_structure": ("compound",),
+    "turn_structure": (),
 }
 
 # Option modules of docs/rules.md §3.37 that are parameters here but not implemented yet.
@@ -145,6 +149,9 @@ _LLD = ("laugh_and_lie_down", "laugh_and_lie_down_4p")
 _NOT_OPTIONS = ("system", "player_range", "mechanics")
 # The mechanics a preset switches on beyond its options (Rules.mechanics), and what each is:
 MECHANICS: dict[str, str] = {
+    "compound": "whole turns of free table-only builds around one hand card, face-up capture "
+    "piles whose top cards augment builds, and the strict tally to 11 (African Cassino, "
+    "docs/rules.md §3.22-§3.24, AMB-59 to AMB-64)",
     "two_card_capture": "two hand cards take one table card of their total, and the capture "
     "that clears the table ends the game (Callabra, docs/rules.md §3.14, AMB-36)",
     "mokki": "point cards score when captured, and Mokkis (sweeps) cancel and stop in the last "
@@ -201,6 +208,15 @@ _FIXED: dict[str, dict[str, Any]] = {
     },
     "diloti": {**_DILOTI_FIXED, "players": 2, "teams": "individual", "direction": "cw"},
     "diloti_four_player": {**_DILOTI_FIXED, "players": 4, "teams": "partnership", "direction": "ccw"},
+    **{
+        sid: {
+            "teams": teams, "deck": "standard52", "card_values": "royal", "match_mode": "value",
+            "turn_structure": "compound", "pile_access": "pile_top", "sweeps": False,
+            "deal_order": "layout_middle", "end_check": "ordered_tally", "game_end": "target",
+        }
+        for sid, teams in (("african_cassino_3p", "individual"), ("african_cassino_2p", "individual"),
+                           ("african_cassino_partnership", "partnership"))
+    },
     _MULLE: {
         "teams": "individual", "card_values": "royal", "match_mode": "value",
         "build_kinds": "none", "sweeps": True, "game_end": "target",
@@ -583,6 +599,17 @@ class Rules:
     last_holder_chips: int = 0
     chips_threshold: int = 0
     laid_cards_dead: bool = False
+    # African Cassino (docs/rules.md §3.22-§3.24, mechanic "compound"): turn_structure=compound,
+    # free table-only builds around one hand card (table_only_build=free_op; turn: a table-only
+    # create may stand in for the hand card, AMB-59); pile_access=pile_top: the top cards of
+    # opponents' face-up piles augment builds, pile_cards_per_turn of them a turn (0: no
+    # limit; 1: AMB-61's option); pile_order, the order of the captured cards under the
+    # capturing card as part of the move (full, AMB-62) or only which card is second;
+    # partner_builds, who owns a build made for a partner after an opponent increased his
+    # (AMB-64); obligation=african_2p: no trail while owning a build, one build at most
+    pile_cards_per_turn: int = 0
+    pile_order: str = "full"
+    partner_builds: str = "partner_owns"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -687,6 +714,7 @@ class Rules:
                     "cards_scoring=difference replaces most_cards_points: set it to 0"
                 )
         self._check_bundles()
+        self._check_compound()
         self._check_laugh()
         self._check_zwickern()
         self._check_elewenjewe()
@@ -774,7 +802,7 @@ class Rules:
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
         rounds = (self.hand_size + 1) // 2
         if self.table_cards % rounds and self.deal_order not in (
-            "hands_then_table", "whole_hands_then_table"
+            "hands_then_table", "whole_hands_then_table", "layout_middle"
         ):
             raise RulesError(
                 f"the first deal has {rounds} rounds, so table_cards must be a multiple of "
@@ -860,6 +888,75 @@ class Rules:
                 f"{rest} stock cards cannot be dealt in rounds of {self.hand_size} to "
                 f"{self.players} players: deal_rest=rotation deals the rest in rotation"
             )
+
+    def _check_compound(self) -> None:
+        """African Cassino's parameters (docs/rules.md §3.22-§3.24, AMB-59 to AMB-64): the
+        compound turn's options need compound turns, and compound turns take no option of
+        the one-card-a-turn systems."""
+        compound = "compound" in self.mechanics
+        if (self.turn_structure == "compound") != compound:
+            raise RulesError(
+                "turn_structure=compound is African Cassino's turn (mechanic compound)"
+                if not compound else
+                f"{self.system} plays compound turns: turn_structure must be compound"
+            )
+        own = {
+            "table_only_build": self.table_only_build != "no",
+            "pile_access": self.pile_access == "pile_top",
+            "pile_order": self.pile_order != "full",
+            "partner_builds": self.partner_builds != "partner_owns",
+            "pile_cards_per_turn": self.pile_cards_per_turn != 0,
+            "augment_who": self.augment_who == "own_team_or_captured_same_turn",
+            "obligation": self.obligation == "african_2p",
+        }
+        if not compound:
+            for name, bad in own.items():
+                if bad:
+                    raise RulesError(
+                        f"{name}={_opt_text(getattr(self, name))} is a rule of African "
+                        "Cassino's compound turns (docs/rules.md §3.22)"
+                    )
+            return
+        if not 0 <= self.pile_cards_per_turn <= 1:
+            raise RulesError(
+                "pile_cards_per_turn is 0 (no limit) or 1 (AMB-61's option: one pile card a "
+                f"turn), not {self.pile_cards_per_turn}"
+            )
+        if self.increase_who != "opponent_only" or self.augment_who != "own_team_or_captured_same_turn":
+            raise RulesError(
+                "African Cassino increases only an opponent's builds (increase_who=opponent_only, "
+                "AMB-60) and augments its team's builds or one it captures in the same turn "
+                "(augment_who=own_team_or_captured_same_turn)"
+            )
+        if self.obligation not in ("none", "african_2p"):
+            raise RulesError(
+                f"obligation={self.obligation} is a duty of one-card turns; African Cassino has "
+                "none, or african_2p (no trail while owning a build, one build at most)"
+            )
+        if self.obligation == "african_2p" and self.players != 2:
+            raise RulesError(f"obligation=african_2p is the two-player rule, not for {self.players} players")
+        if self.partner_builds != "partner_owns" and self.teams != "partnership":
+            raise RulesError("partner_builds applies only to partnerships (AMB-64)")
+        clash = {
+            "pluck": self.pluck, "michigan": self.michigan, "count_out": self.count_out,
+            "face_cards_all_four": self.face_cards_all_four, "initial_pairs": self.initial_pairs,
+            "five_of_spades_sweep": self.five_of_spades_sweep, "sweeps": self.sweeps,
+            "jacks_take_all": self.jacks_take_all, "draw_refill": self.draw_refill,
+            "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
+            "big_ten": self.big_ten != "none", "esun": self.esun,
+        }
+        for name, bad in clash.items():
+            if bad:
+                raise RulesError(
+                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with African "
+                    "Cassino's compound turns (docs/rules.md §3.22)"
+                )
+
+    @property
+    def compound(self) -> bool:
+        """Whether turns are compound (African Cassino, docs/rules.md §3.22): a move is a whole
+        turn of free builds around one hand card."""
+        return "compound" in self.mechanics
 
     def _check_bundles(self) -> None:
         """Stealing Bundles' parameters (docs/rules.md §3.31, AMB-85, AMB-86)."""
@@ -1060,8 +1157,9 @@ class Rules:
             "build_kinds": self.build_kinds == "declarations",
             "obligation": self.obligation == "diloti",
             "compulsion": self.compulsion == "lay_match_forced",
-            "increase_who": self.increase_who != "any_simple",
-            "augment_who": self.augment_who != "any",
+            # (African Cassino's increase and augment rules are its own: _check_compound)
+            "increase_who": self.increase_who != "any_simple" and not self.compound,
+            "augment_who": self.augment_who != "any" and not self.compound,
             "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
             "deal_order": self.deal_order == "whole_hands_then_table"
             and not {"elewenjewe", "bella_donna"} & self.mechanics,
@@ -1574,6 +1672,14 @@ class SystemInfo:
     implemented: bool = False
     section: str = ""
     preset: Mapping[str, Any] = field(default_factory=dict)
+    # played by the pure-Python reference (cassino._reference.State) but not by the core yet
+    reference_only: bool = False
+
+    @property
+    def status(self) -> str:
+        """``done`` (core and reference), ``reference`` (the reference alone plays it) or
+        ``planned``."""
+        return "done" if self.implemented else "reference" if self.reference_only else "planned"
 
 
 def _info(
@@ -1588,6 +1694,20 @@ def _info(
 _ROYAL: dict[str, Any] = {
     "player_range": (2, 4), "card_values": "royal", "match_mode": "value",
     "face_capture": "any", "build_max_value": 14, "tie_hand_target": 6,
+}
+
+# African Cassino (docs/rules.md §3.22-§3.24): Royal values, compound turns, counter-clockwise
+# (the leader, the next seat in play order, sits on the dealer's right), the layout from the
+# middle of the deck and every card dealt one at a time; a strict tally to 11
+_AFRICAN_PRESET: dict[str, Any] = {
+    "player_range": (3, 3), "players": 3, "teams": "individual", "direction": "ccw",
+    "first_player": "left_of_dealer", "card_values": "royal", "match_mode": "value",
+    "face_capture": "any", "build_max_value": 14, "turn_structure": "compound",
+    "table_only_build": "free_op", "increase_who": "opponent_only",
+    "augment_who": "own_team_or_captured_same_turn", "obligation": "none",
+    "pile_access": "pile_top", "hand_size": 16, "table_cards": 4, "deal_order": "layout_middle",
+    "target": 11, "end_check": "ordered_tally", "sweeps": False, "most_cards_points": 2,
+    "most_spades_points": 2, "mechanics": frozenset({"compound"}),
 }
 
 _DILOTI_PRESET: dict[str, Any] = {
@@ -1833,9 +1953,31 @@ SYSTEMS: dict[str, SystemInfo] = {
                 "most_spades_tie": "split_two", "mechanics": frozenset({"mokki"}),
             },
         ),
-        _info("african_cassino_3p", "African (Swazi) Cassino", "3", "3.22", "Compound turns, all cards dealt, pile-top building material."),
-        _info("african_cassino_2p", "Two Player African Cassino", "2", "3.23", "African Cassino for two; one own build at a time."),
-        _info("african_cassino_partnership", "Partnership African Cassino", "4 (2x2)", "3.24", "African Cassino for partnerships."),
+        SystemInfo(
+            "african_cassino_3p", "African (Swazi) Cassino", "3",
+            "Compound turns: free table-only builds around one hand card; face-up capture "
+            "piles whose top cards augment builds; A 1 or 14, J 11, Q 12, K 13; all cards "
+            "dealt counter-clockwise; a strict tally to 11.",
+            False, "3.22", _AFRICAN_PRESET, reference_only=True,
+        ),
+        SystemInfo(
+            "african_cassino_2p", "Two Player African Cassino", "2",
+            "African Cassino for two in two deals of 12: no trail while owning a build, one "
+            "own build at a time.",
+            False, "3.23",
+            {**_AFRICAN_PRESET, "player_range": (2, 2), "players": 2, "hand_size": 12,
+             "first_player": "non_dealer", "obligation": "african_2p"},
+            reference_only=True,
+        ),
+        SystemInfo(
+            "african_cassino_partnership", "Partnership African Cassino", "4 (2x2)",
+            "African Cassino for two partnerships: one pile a team, partners' builds augmented, "
+            "a build made for a partner whose build an opponent increased (AMB-64).",
+            False, "3.24",
+            {**_AFRICAN_PRESET, "player_range": (4, 4), "players": 4, "teams": "partnership",
+             "hand_size": 12},
+            reference_only=True,
+        ),
         _info("italian_house_cassino", "House variant with Italian cards", "2-4", "3.25", "40 Italian cards, steals, drifting, unique build values."),
         SystemInfo(
             "elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2, 3, 4 or 6",
@@ -2007,8 +2149,14 @@ def system_rules_text(system: str) -> str:
 
 
 def implemented_systems() -> list[str]:
-    """Ids of the systems that can be played."""
+    """Ids of the systems that can be played (by the core and the reference)."""
     return [sid for sid, info in SYSTEMS.items() if info.implemented]
+
+
+def reference_systems() -> list[str]:
+    """Ids of the systems that the pure-Python reference (``cassino._reference.State``) plays
+    and the core does not yet."""
+    return [sid for sid, info in SYSTEMS.items() if info.reference_only]
 
 
 _PRESETS: dict[str, Rules] = {}
@@ -2019,7 +2167,7 @@ def _preset(system: str) -> Rules:
         info = SYSTEMS.get(system)
         if info is None:
             raise UnknownSystemError(f"unknown system {system!r}")
-        if not info.implemented:
+        if not (info.implemented or info.reference_only):
             raise UnknownSystemError(f"system {system!r} is not implemented yet")
         _PRESETS[system] = Rules(system=system, **info.preset)
     return _PRESETS[system]

@@ -63,6 +63,8 @@ CATEGORIES = (
     "seven_spades",
     "chip_cards",
     "last_holder",
+    "spy_two",
+    "big_ten",
 )
 
 
@@ -386,6 +388,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         return ("chip_cards", "last_holder")
     if rules.two_card_capture:
         return ("cards", "sweeps")
+    if rules.compound:
+        return ("cards", "spades", "spy_two", "big_ten", *CATEGORIES[4:8])
     out = ["cards"] if rules.most_cards_points or rules.cards_scoring != "most" else []
     if rules.card_points:
         out += CATEGORIES[1:2] if rules.most_spades_points else ()

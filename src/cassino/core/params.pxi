@@ -21,6 +21,12 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
 cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
     cdef int s, i, n
     n = rules.players
+    if rules.compound:
+        raise RulesError(
+            f"{rules.system} (compound turns) is played by the pure-Python reference only so "
+            "far: cassino._reference.State plays it, and CASSINO_PURE_PYTHON=1 makes it "
+            "cassino.State"
+        )
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"the core supports 2 to {MAX_SEATS} players, not {n}")
     p.players = n

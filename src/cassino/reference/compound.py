@@ -426,9 +426,14 @@ class _Search:
         cards, owned by the mover, or by a partner whose claim it meets (AMB-64). Unique
         build values are a rule of the turn's end (:meth:`finished`)."""
         t = s.table
+        # (the mover must hold the value of a build he owns at the turn's end, and a hand
+        # only loses cards: the values he holds now bound the builds worth making)
+        held = {v for x in self.hand_less(t, card)[self.mover] for v in self.r.vals(x)}
         for loose in _subsets(t.loose, 1 if card is not None else 2):
             cards = loose + (() if card is None else (card,))
             for v in range(2, self.r.max_value + 1):
+                if v not in held and self.partner_claim(t, v) is None:
+                    continue
                 groups = set(_partitions(self.r, cards, v))
                 if not groups:
                     continue
@@ -466,7 +471,7 @@ class _Search:
                         continue
                     nb = Build(b.cards | {p}, v, owner, False)
                     claims = t.claims - {(owner, v)}
-                    if not partner:
+                    if not partner and self.r.teams:
                         claims = claims | {(b.owner, b.value)}   # (the victim's old value)
                     table = replace(t, hands=self.hand_less(t, p), builds=_swap(t.builds, b, nb),
                                     claims=claims)

@@ -28,6 +28,18 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
     hands = [0] * n
     table = 0
     pos = 0
+    if rules.deal_order == "layout_middle":
+        # African Cassino (docs/rules.md §3.22): the layout drawn from the middle of the deck,
+        # then one card at a time in play order from the dealer's next seat
+        mid = len(deck) // 2 - rules.table_cards // 2
+        layout = deck[mid : mid + rules.table_cards]
+        rest = deck[:mid] + deck[mid + rules.table_cards :]
+        for c in layout:
+            table |= 1 << c
+        dealt = n * rules.hand_size
+        for i, c in enumerate(rest[:dealt]):
+            hands[next_seat(rules, dealer, 1 + i % n)] |= 1 << c
+        return hands, table, rest[dealt:]
     if rules.deal_order == "whole_hands_then_table":
         # Diloti (docs/rules.md §3.17): a whole hand to each seat from the dealer's next, the
         # dealer last, then the table cards; Elewenjewe (§3.26): the palette is the table
@@ -176,6 +188,12 @@ class Deals(StateBase):
             self.stock = []
             return
         pos = 0
+        if r.deal_order == "layout_middle":
+            # African Cassino for two: the second batch one card at a time, as the first
+            for i, c in enumerate(self.stock[: r.players * size]):
+                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            del self.stock[: r.players * size]
+            return
         whole = r.deal_order == "whole_hands_then_table"   # Diloti: a whole hand each
         step = size if whole else 1 if r.deal_singles else 2   # (deal_singles: one at a time)
         for start in range(0, size, step):

@@ -14,6 +14,8 @@ class Scoring(StateBase):
 
     def hand_score(self) -> HandScore:
         """Scoring of the captured piles and sweeps so far."""
+        if self.rules.compound:
+            return self._compound_score()
         last = self.last_capturer
         # Sistan (Swedish Kassino): the last capturer of a finished hand
         team = self.rules.team_of(last) if last is not None and self.is_over else None

@@ -13,6 +13,7 @@ from ..moves import Move, MoveKind, same_notation
 from ..position import Build, Position, card_value
 from ..rules import Rules
 from ..scoring import HandScore, instant_against
+from .african import African
 from .base import (
     AUGMENT,
     BUILD,
@@ -45,9 +46,12 @@ from .zwickern import Zwickern
 
 
 class State(
-    Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Laugh, Captures, Scoring
+    Deals, Declarations, MultiValued, Zwickern, Builds, Esun, BellaDonna, Laugh, African,
+    Captures, Scoring,
 ):
     """A position of one hand with its legal moves, push/pop and scoring."""
+
+    _buffer: list[Move] | None
 
     def __init__(self, position: Position) -> None:
         position.validate()
@@ -81,6 +85,7 @@ class State(
         self.centre = p.centre
         self.laid = list(p.laid)
         self.decision = p.decision
+        self.claims: list[tuple[int, int]] = list(p.claims)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -139,6 +144,7 @@ class State(
         state.centre = centre
         state.laid = laid if laid and any(laid) else []
         state.decision = decision
+        state.claims = []
         state._stack = []
         state._history = []
         return state
@@ -258,6 +264,7 @@ class State(
             centre=self.centre,
             laid=tuple(self.laid) if any(self.laid) else (),
             decision=self.decision,
+            claims=tuple(self.claims),
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -274,7 +281,7 @@ class State(
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed) for m in self._history]
+        moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed, m.steps) for m in self._history]
         return (_unpickle, (self._root.to_dict(), moves))
 
     def __eq__(self, other: object) -> bool:
@@ -400,6 +407,8 @@ class State(
         return self._sweep_moves(out, only, captures)
 
     def _legal_with_reasons(self) -> tuple[list[Move], dict[Move, str]]:
+        if self.rules.compound:
+            return self._turn_moves(), {}
         if self.rules.laugh:
             return self._laugh_moves(), {}
         legal, reasons = self._card_moves()
@@ -459,9 +468,12 @@ class State(
     def legal_moves(self, limit: int | None = None) -> list[Move]:
         """Every distinct legal move, in canonical order ``(card, kind, takes, value)``.
 
-        Raises :class:`MoveLimitError` if there are more than ``limit`` moves."""
-        moves = self._legal_with_reasons()[0]
+        Raises :class:`MoveLimitError` if there are more than ``limit`` moves. African
+        Cassino's turns come in the generator's order (docs/format.md)."""
         cap = DEFAULT_LIST_LIMIT if limit is None else limit
+        if self.rules.compound and self._turn_count() > cap:
+            raise MoveLimitError(f"{self._turn_count()} legal moves exceed the listing limit of {cap}")
+        moves = self._legal_with_reasons()[0]
         if len(moves) > cap:
             raise MoveLimitError(f"{len(moves)} legal moves exceed the listing limit of {cap}")
         return moves
@@ -481,27 +493,35 @@ class State(
         )
         if len(self._history) != depth or self.hands is not hands:
             raise RuntimeError(message)
-        for m in self._legal_with_reasons()[0]:
+        source = self._iter_turns() if self.rules.compound else iter(self._legal_with_reasons()[0])
+        for m in source:
             yield m
             if len(self._history) != depth or self.hands is not hands:
                 raise RuntimeError(message)
 
     def count_moves(self) -> int:
         """Exact number of legal moves."""
+        if self.rules.compound:
+            return self._turn_count()
         return len(self._legal_with_reasons()[0])
 
     def num_moves(self) -> int:
         """Generate the legal moves into the move buffer and return their number."""
+        if self.rules.compound:
+            self._buffer = None     # (turns are made by index: _turn_at)
+            return self._turn_count()
         self._buffer = self._legal_with_reasons()[0]
         return len(self._buffer)
 
     def move_at(self, index: int) -> Move:
         """The move at ``index`` of the last :meth:`num_moves`."""
+        if self._buffer is None:
+            return self._turn_at(index)
         return self._buffer[index]
 
     def push_index(self, index: int) -> None:
         """Push the move at ``index`` of the last :meth:`num_moves`."""
-        self._push_unchecked(self._buffer[index])
+        self._push_unchecked(self.move_at(index))
 
     def explain(self, move: Move) -> str | None:
         """None if ``move`` is legal, else a sentence naming the rule that forbids it."""
@@ -512,6 +532,12 @@ class State(
         for among the listed moves (tests compare the two)."""
         if self.rules.laugh:
             return None if move in self._laugh_moves() else self._structural_sentence(move)
+        if self.rules.compound:
+            try:
+                self._resolve_turn(move)
+            except IllegalMoveError as exc:
+                return str(exc).removeprefix(f"illegal move {move}: ")
+            return None
         if shortcut and self._malformed(move):
             return self._structural_sentence(move)
         legal, reasons = self._moves_for(move)
@@ -762,10 +788,16 @@ class State(
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; raises :class:`IllegalMoveError` if none."""
+        if self.rules.compound:
+            if not isinstance(text, str):
+                raise NotationError(f"move notation must be a string, not {type(text).__name__}")
+            return self._parse_turn(text)
         move = Move.parse(text)
         return self._resolve(move)
 
     def _resolve(self, move: Move) -> Move:
+        if self.rules.compound:
+            return self._resolve_turn(move)
         legal = self._legal_with_reasons()[0]
         if move in legal:
             return move
@@ -787,7 +819,10 @@ class State(
         """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
         if isinstance(move, str):
             try:
-                move = Move.parse(move)
+                if self.rules.compound:
+                    move = self._parse_turn(move)
+                else:
+                    move = Move.parse(move)
             except NotationError as exc:
                 raise IllegalMoveError(str(exc)) from None
         m = self._resolve(move)
@@ -819,13 +854,14 @@ class State(
             list(self.bonuses),
             self.laid,
             self.decision,
+            self.claims,
         )
 
     @property
     def _piles_rewritten(self) -> bool:
-        """Whether moves do more than append to the piles (steals, Esun penalties), so that
-        a snapshot copies them."""
-        return self.rules.pile_access == "steal_pile" or self.rules.esun
+        """Whether moves do more than append to the piles (steals, Esun penalties, African
+        pile tops used in builds), so that a snapshot copies them."""
+        return self.rules.pile_access in ("steal_pile", "pile_top") or self.rules.esun
 
     def _push_unchecked(self, m: Move) -> None:
         self._stack.append(self._snapshot())
@@ -835,6 +871,9 @@ class State(
         team = r.team_of(seat)
         if r.laugh:
             self._laugh_push(m, seat)
+            return
+        if r.compound:
+            self._push_turn(m, seat)
             return
         if not m.plays_card:
             self._push_pluck(m, seat, team)
@@ -962,6 +1001,7 @@ class State(
             self.bonuses,
             self.laid,
             self.decision,
+            self.claims,
         ) = self._stack.pop()
         # (new lists: a clone shares the snapshots, and pushes change these lists in place)
         self.hands = list(self.hands)
@@ -992,15 +1032,15 @@ class State(
         if depth <= 0 or self.is_over:
             return 1
         if depth == 1:
-            return len(self._legal_with_reasons()[0])
+            return self.count_moves()
         return self.clone()._perft(depth)
 
     def _perft(self, depth: int) -> int:
         if depth <= 0 or self.is_over:
             return 1
-        moves = self._legal_with_reasons()[0]
         if depth == 1:
-            return len(moves)
+            return self.count_moves()
+        moves = self._legal_with_reasons()[0]
         total = 0
         for m in moves:
             self._push_unchecked(m)
@@ -1012,9 +1052,16 @@ class State(
         """Play uniformly random legal moves to the end of the hand; return its scoring."""
         rng = Rng(seed)
         while not self.is_over:
-            moves = self._legal_with_reasons()[0]
-            self._push_unchecked(moves[rng.below(len(moves))])
+            self._push_random(rng)
         return self.hand_score()
+
+    def _push_random(self, rng: Rng) -> None:
+        """Push a uniformly random legal move (African turns made by index, unlisted)."""
+        if self.rules.compound:
+            self._push_unchecked(self._turn_at(rng.below(self._turn_count())))
+            return
+        moves = self._legal_with_reasons()[0]
+        self._push_unchecked(moves[rng.below(len(moves))])
 
 
 def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], int]:
@@ -1026,14 +1073,13 @@ def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], in
     state = State.new_hand(rules, dealer, deck)
     n = 0
     while not state.is_over:
-        moves = state._legal_with_reasons()[0]
-        state._push_unchecked(moves[rng.below(len(moves))])
+        state._push_random(rng)
         n += 1
     return state.hand_score().totals(), n
 
 
 def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]]) -> State:
     state = State(Position.from_dict(root))
-    for card, kind, takes, value, *fixed in moves:
-        state._push_unchecked(Move(card, MoveKind(kind), takes, value, *fixed))
+    for card, kind, takes, value, *rest in moves:
+        state._push_unchecked(Move(card, MoveKind(kind), takes, value, *rest))
     return state

@@ -1,0 +1,220 @@
+"""African Cassino in the reference State (docs/rules.md §3.22-§3.24): the three systems as
+rules presets, the deal, whole turns as moves (listed, counted, made by index, parsed in any
+step order), the orders of the captured cards (AMB-62), push and pop, positions with claims,
+and whole random hands. The core does not play these systems yet: it says so."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+
+import pytest
+
+import cassino
+from cassino import Position, rules
+from cassino._reference import State
+from cassino.cards import parse_card
+from cassino.errors import IllegalMoveError, NotationError, PositionError, RulesError
+from cassino.moves import NO_CARD, Move, MoveKind
+from cassino.reference.african import compound_rules
+from cassino.reference.compound import count_turns
+from cassino.rules import SYSTEMS, reference_systems
+
+AFRICAN = ("african_cassino_3p", "african_cassino_2p", "african_cassino_partnership")
+
+
+def c(code: str) -> int:
+    return parse_card(code)
+
+
+def mask(*codes: str) -> int:
+    return sum(1 << c(x) for x in codes)
+
+
+def test_the_three_systems_are_reference_only() -> None:
+    assert reference_systems() == list(AFRICAN)
+    for sid in AFRICAN:
+        assert SYSTEMS[sid].status == "reference"
+        assert sid not in cassino.implemented_systems()
+        r = rules(sid)
+        assert r.compound and r.multi_valued and r.direction == "ccw" and r.target == 11
+    assert SYSTEMS["italian_house_cassino"].status == "planned"
+    assert (rules(AFRICAN[0]).players, rules(AFRICAN[1]).players, rules(AFRICAN[2]).num_teams) == (3, 2, 2)
+
+
+def test_the_core_refuses_compound_turns_with_a_clear_error() -> None:
+    core = pytest.importorskip("cassino._core")
+    with pytest.raises(RulesError, match="reference only"):
+        core.State.deal(rules("african_cassino_3p"), 0, 1)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("pile_order", "second"), ("pile_cards_per_turn", 1), ("table_only_build", "turn"),
+    ("obligation", "african_2p"), ("pile_access", "pile_top"),
+])
+def test_compound_options_belong_to_african_cassino(name: str, value: object) -> None:
+    with pytest.raises(RulesError, match=name):
+        rules("cassino_standard", **{name: value})
+
+
+def test_compound_option_values_are_checked() -> None:
+    with pytest.raises(RulesError, match="pile_cards_per_turn"):
+        rules("african_cassino_3p", pile_cards_per_turn=2)
+    with pytest.raises(RulesError, match="african_2p"):
+        rules("african_cassino_3p", obligation="african_2p")
+    with pytest.raises(RulesError, match="partner_builds"):
+        rules("african_cassino_3p", partner_builds="maker_owns")
+    assert rules("african_cassino_partnership", partner_builds="maker_owns").partner_builds == "maker_owns"
+
+
+def test_the_deal_takes_the_layout_from_the_middle_and_deals_one_at_a_time_counter_clockwise() -> None:
+    r = rules("african_cassino_3p")
+    deck = list(range(52))
+    s = State.new_hand(r, 1, deck)
+    assert s.table_mask == sum(1 << x for x in range(24, 28))
+    rest = deck[:24] + deck[28:]
+    # counter-clockwise: after seat 1 (the dealer) comes seat 0, then seat 2
+    for i, card in enumerate(rest):
+        seat = (1 - 1 - i % 3) % 3
+        assert s.hands[seat] >> card & 1, (i, card, seat)
+    assert s.to_move == 0 and [h.bit_count() for h in s.hands] == [16, 16, 16] and not s.stock
+
+
+def test_two_players_get_a_second_batch_of_twelve() -> None:
+    r = rules("african_cassino_2p")
+    s = State.deal(r, 0, 5)
+    assert [h.bit_count() for h in s.hands] == [12, 12] and len(s.stock) == 24
+    assert s.to_move == 1                       # (the non-dealer leads)
+    while len(s.history) < 24:
+        s.push(s.legal_moves()[0])
+    assert [h.bit_count() for h in s.hands] == [12, 12] and not s.stock and s.to_move == 1
+
+
+def test_moves_are_whole_turns_counted_as_the_oracle_counts_them() -> None:
+    for sid in AFRICAN:
+        s = State.deal(rules(sid), 0, 9)
+        for _ in range(6):
+            moves = s.legal_moves()
+            assert moves and all(m.kind == MoveKind.TURN for m in moves)
+            assert len(set(moves)) == len(moves) == s.count_moves()
+            assert count_turns(compound_rules(s.rules), s._turn_table(), s.to_move) == len(moves)
+            assert [s.move_at(i) for i in range(s.num_moves())] == moves
+            assert list(s.iter_moves()) == moves
+            s.push(moves[len(moves) // 2])
+
+
+def test_a_capture_lists_every_order_of_the_cards_under_the_capturing_card() -> None:
+    base = dict(dealer=0, to_move=0, loose=mask("3S", "6H", "9C"), builds=(), stock=(),
+                last_capturer=None, sweep_order=())
+    hands = (mask("9H", "2D"), mask("2C"), mask("2H"))
+    for order, expect in (("full", 6), ("second", 3)):
+        r = rules("african_cassino_3p", pile_order=order)
+        pos = Position(rules=r, hands=hands, piles=((), (), ()), scores=(0, 0, 0), **base,
+                       discard=tuple(sorted(set(range(52)) - set(_ids(mask("3S", "6H", "9C", "9H",
+                                                                           "2D", "2C", "2H"))))))
+        s = State(pos)
+        takes_all = [m for m in s.legal_moves() if m.card == c("9H") and m.takes == mask("3S", "6H", "9C")]
+        assert len(takes_all) == expect
+        tails = set()
+        for m in takes_all:
+            s.push(m)
+            tails.add(tuple(s.piles[0]))
+            assert s.piles[0][-1] == c("9H")
+            s.pop()
+        assert len(tails) == expect
+        if order == "second":   # the rest lies in ascending order
+            assert all(list(t[:2]) == sorted(t[:2]) for t in tails)
+
+
+def _ids(m: int) -> list[int]:
+    return [i for i in range(m.bit_length()) if m >> i & 1]
+
+
+def test_a_turn_is_read_with_its_steps_in_any_legal_order() -> None:
+    s = State.deal(rules("african_cassino_3p"), 0, 7)
+    free_first = next(m for m in s.legal_moves() if len(m.steps) == 2 and m.steps[0].startswith("+"))
+    flipped = "; ".join(reversed(free_first.steps))
+    if s.explain(Move.parse(flipped)) is None:
+        assert s.parse_move(flipped) == free_first
+    assert s.parse_move(str(free_first)) == free_first
+    before = s.to_position()
+    with pytest.raises(IllegalMoveError):
+        s.push("2S; 3S")
+    with pytest.raises(IllegalMoveError):
+        s.push("KCxAS")
+    assert s.to_position() == before
+    assert s.explain(Move.parse("KCxAS")) is not None
+
+
+def test_push_pop_and_pickle_restore_the_state() -> None:
+    s = State.deal(rules("african_cassino_partnership"), 2, 4)
+    root = s.to_position()
+    seen = [root]
+    while len(s.history) < 20:
+        moves = s.legal_moves()
+        s.push(moves[(7 * len(s.history)) % len(moves)])
+        seen.append(s.to_position())
+    again = pickle.loads(pickle.dumps(s))
+    assert again == s and again.history == s.history
+    for k in range(20, 0, -1):
+        assert s.to_position() == seen[k]
+        s.pop()
+    assert s.to_position() == root
+
+
+@pytest.mark.parametrize("sid", AFRICAN)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_hands_keep_every_card_and_score_the_strict_tally(sid: str, seed: int) -> None:
+    s = State.deal(rules(sid), seed % rules(sid).players, seed)
+    score = s.playout(seed)
+    assert s.is_over and sum(len(p) for p in s.piles) + len(s.discard) == 52
+    assert sorted(x for p in s.piles for x in p) + sorted(s.discard) != []
+    assert len({x for p in s.piles for x in p} | set(s.discard)) == 52
+    cats = [cat for cat, _, _ in score.events]
+    order = ["cards", "spades", "spy_two", "big_ten", "ace_spades", "ace_clubs", "ace_hearts", "ace_diamonds"]
+    assert [k for k in order if k in cats] == sorted(set(cats), key=order.index)
+    for cat, card, pts in (("spy_two", "2S", 1), ("big_ten", "10S", 2), ("ace_hearts", "AH", 1)):
+        team = next(t for t, p in enumerate(s.piles) if c(card) in p)
+        assert (cat, team, pts) in score.events
+    n = len(s.history)
+    replay = State(s._root)
+    for m in s.history:
+        replay.push(str(m))
+    assert replay == s and n == 48
+
+
+def test_perft_counts_whole_turns() -> None:
+    s = State.deal(rules("african_cassino_2p", pile_order="second"), 0, 3)
+    total = 0
+    for m in s.legal_moves():
+        s.push(m)
+        total += s.count_moves()
+        s.pop()
+    assert s.perft(2) == total and s.perft(1) == s.count_moves()
+
+
+def test_positions_carry_claims_through_json_and_text() -> None:
+    s = State.deal(rules("african_cassino_partnership"), 0, 6)
+    pos = replace(s.to_position(), claims=((1, 9),))
+    assert Position.from_json(pos.to_json()) == pos
+    assert Position.from_text(pos.to_text()) == pos
+    assert "claims:1=9" in pos.to_text()
+    with pytest.raises(PositionError, match="claim"):
+        replace(pos, claims=((5, 9),)).validate()
+    three = State.deal(rules("african_cassino_3p"), 0, 6).to_position()
+    with pytest.raises(PositionError, match="Partnership"):
+        replace(three, claims=((1, 9),)).validate()
+
+
+def test_turn_moves_parse_and_check_their_fields() -> None:
+    m = Move.parse("+4d,3s=7; 7cx3s,4d|4D,3S")
+    assert m.kind == MoveKind.TURN and m.card == c("7C") and m.steps == ("+3S,4D=7", "7Cx3S,4D|4D,3S")
+    assert str(m) == "+3S,4D=7; 7Cx3S,4D|4D,3S"
+    with pytest.raises(NotationError, match="two hand cards"):
+        Move.parse("7C; 8C")
+    with pytest.raises(NotationError, match="empty"):
+        Move.parse("7C;;")
+    with pytest.raises(NotationError, match="steps"):
+        Move(NO_CARD, MoveKind.TURN)
+    with pytest.raises(NotationError, match="only a compound turn"):
+        Move(c("7C"), MoveKind.TRAIL, steps=("7C",))
