@@ -218,3 +218,54 @@ def test_turn_moves_parse_and_check_their_fields() -> None:
         Move(NO_CARD, MoveKind.TURN)
     with pytest.raises(NotationError, match="only a compound turn"):
         Move(c("7C"), MoveKind.TRAIL, steps=("7C",))
+
+
+# -- games and the command line ----------------------------------------------------------------
+def test_a_game_plays_to_eleven_with_the_strict_tally_and_replays() -> None:
+    game = cassino.Game(rules("african_cassino_3p"), seed=4)
+    while not game.is_over:
+        game.play_hand(["random", "greedy", "random"], [1, 2, 3])
+    assert game.winner is not None and game.scores[game.winner] >= 11
+    assert sum(sum(hs.totals()) for hs in game.hand_scores) == sum(game.scores)
+    assert cassino.Game.replay(game.log).scores == game.scores
+    assert game.dealer != 0 or game.hands_played % 3 == 0   # (the deal passes on)
+
+
+def test_the_tally_credits_a_split_tie_at_once_amb63() -> None:
+    from cassino.reference.compound import tally_to_target
+
+    # two players tie for most cards at 10 + 1: the higher total after the hand wins
+    tally = [("most_cards", (0, 1), 1), ("most_spades", (1,), 2)]
+    assert tally_to_target((10, 10, 0), tally) == ((11, 13, 0), 1)
+    assert tally_to_target((10, 9, 0), [("most_cards", (0, 1), 1)]) == ((11, 10, 0), 0)
+    assert tally_to_target((10, 10, 0), [("most_cards", (0, 1), 1)]) == ((11, 11, 0), None)
+
+
+def _cli(*args: str, stdin: str | None = None) -> str:
+    from click.testing import CliRunner
+
+    from cassino.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), input=stdin, prog_name="cassino")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_command_line_deals_lists_counts_and_scores_african_hands() -> None:
+    import json
+
+    text = _cli("new", "--system", "african_cassino_3p", "--seed", "3")
+    pos = Position.from_json(text)
+    state = State(pos)
+    listed = [json.loads(line)["move"] for line in _cli("moves", "-", stdin=text).splitlines()]
+    assert listed == [str(m) for m in state.legal_moves()]
+    assert int(_cli("perft", "-", "1", stdin=text).split()[-1]) == state.count_moves()
+    assert "spy_two" in _cli("score", "-", stdin=text)
+
+
+def test_simulate_plays_african_games_to_a_winner() -> None:
+    from cassino.simulate import simulate
+
+    result = simulate("african_cassino_2p", games=2, seed=5)
+    assert len(result.games) == 2
+    assert all(g.winner is not None for g in result.games)

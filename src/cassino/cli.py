@@ -18,12 +18,12 @@ from typing import IO, Any
 
 import click
 
-from . import State, new_hand
+from . import new_hand
 from ._rng import Rng
 from .cards import CardSet, card_code
 from .distributed import DISTRIBUTED_CHUNK
 from .errors import CassinoError, MoveLimitError, PositionError, RulesError, UnknownSystemError
-from .game import Game
+from .game import Game, _state_class
 from .moves import Move, MoveKind
 from .players import PlayerError
 from .position import MAX_JSON_BYTES, Build, Position, card_values, face_build, mask_sum
@@ -144,7 +144,8 @@ def read_position(path: str) -> Position:
 
 
 def _state(path: str) -> Any:
-    return State.from_position(read_position(path))
+    pos = read_position(path)
+    return _state_class(pos.rules).from_position(pos)
 
 
 def rules_total(cards: int, r: Rules, fixed: tuple[tuple[int, int], ...]) -> int:

@@ -24,6 +24,7 @@ from .cards import ACES, SPADES, card_code, card_codes, card_rank, parse_card
 from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
+from .reference.compound import hand_tally, tally_to_target
 from .rules import Rules, rules
 from .scoring import (
     DEFAULT_PENALTY,
@@ -56,10 +57,16 @@ class CountOut:
     winner: int
 
 
-def _state_class() -> Any:
-    # the selected implementation, looked up late: cassino/__init__.py imports this module
+def _state_class(r: Rules | None = None) -> Any:
+    """The selected implementation of State, looked up late (cassino/__init__.py imports
+    this module); the reference's for a system the core does not play yet (``r.compound``:
+    African Cassino, docs/rules.md §3.22)."""
     from . import State
 
+    if r is not None and r.compound:
+        from ._reference import State as ReferenceState
+
+        return ReferenceState
     return State
 
 
@@ -187,7 +194,7 @@ class Game:
         game._centre = position.centre
         game._hands_played = game._hand = hand
         game.dealer = position.dealer
-        game._state = _state_class().from_position(position)
+        game._state = _state_class(position.rules).from_position(position)
         if max(game.scores) >= game.rules.target and game._instant:
             raise IllegalMoveError(
                 f"with {'michigan' if game.rules.michigan else 'sudden_death'} the points "
@@ -439,7 +446,7 @@ class Game:
     def _shuffled(self, size: int) -> list[int]:
         """``shuffled_deck(self._rng, size)``; in C with the core (the same deck and RNG
         state)."""
-        state_class = _state_class()
+        state_class = _state_class(self.rules)
         if hasattr(state_class, "shuffled_deck"):
             deck: list[int]
             deck, self._rng.state = state_class.shuffled_deck(self._rng.state, size)
@@ -447,7 +454,7 @@ class Game:
         return shuffled_deck(self._rng, size)
 
     def _deal(self, dealer: int) -> None:
-        state_class = _state_class()
+        state_class = _state_class(self.rules)
         deck = self.rules.deck_cards(self._shuffled(self.rules.num_ids))
         redeals: list[list[str]] = []
         if self.rules.redeal_layout != "none":
@@ -477,9 +484,16 @@ class Game:
         first = self._hands_played == 0
         # Swedish Kassino (AMB-57): a tie at the top goes to most spades in this hand
         spades = hand_spades(self._state.to_position().piles) if self.rules.tie_most_spades else None
-        self._scores, winner = tally_winner(
-            self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
-        )
+        if self.rules.compound:
+            # African Cassino (AMB-63): the strict tally, a category's points at once; a split
+            # tie that brings two teams to the target at once goes to the higher total
+            tally = hand_tally(tuple(tuple(p) for p in self._state.to_position().piles))
+            scores, winner = tally_to_target(tuple(self._scores), tally, self._target)
+            self._scores = list(scores)
+        else:
+            self._scores, winner = tally_winner(
+                self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
+            )
         if self.rules.laugh:
             self._centre -= sum(hs.totals())    # (the chips taken from the centre, net)
         r = self.rules
@@ -641,9 +655,36 @@ def _play_hand_reference(
     played = 0
     while not state.is_over:
         seat = state.to_move
-        state.push(players[seat].choose(View.of(state, seat), state.legal_moves()))
+        moves: Sequence[Move]
+        if not state.rules.compound:
+            moves = state.legal_moves()
+        elif policies[seat] == "random":
+            moves = _IndexedMoves(state)     # (African: a turn drawn by index, unlisted)
+        else:
+            moves = state.turns_one_order()
+        state.push(players[seat].choose(View.of(state, seat), moves))
         played += 1
     return played, [p._rng.state for p in players]
+
+
+class _IndexedMoves(Sequence[Move]):
+    """The legal moves of a state as a sequence made move by move (``num_moves`` and
+    ``move_at``): African Cassino's orders of the captured cards can make millions of
+    turns, which a random player draws one of without listing them."""
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+        self._n: int = state.num_moves()
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._state.move_at(i) for i in range(*index.indices(self._n))]
+        if not -self._n <= index < self._n:
+            raise IndexError(index)
+        return self._state.move_at(index % self._n)
 
 
 def _royal_triple(table: Sequence[int]) -> int:

@@ -188,6 +188,12 @@ class African(StateBase):
     def _turn_moves(self) -> list[Move]:
         return list(self._iter_turns())
 
+    def turns_one_order(self) -> list[Move]:
+        """Every legal turn with its captured cards in one order (ascending under the
+        capturing card): the turns up to the order of AMB-62, for players that judge what a
+        turn takes, not the order it leaves (the built-in greedy and expert players)."""
+        return [self._expand(base, _captured(base))[0] for base, _ in self._base_turns()]
+
     def _turn_at(self, index: int) -> Move:
         """The turn at ``index`` of :meth:`_iter_turns`, without listing the others."""
         if not 0 <= index < self._turn_count():
