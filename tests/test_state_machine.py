@@ -31,7 +31,7 @@ from hypothesis.stateful import (
 
 import cassino
 from cassino import CassinoError, Game, IllegalMoveError, Move, MoveKind, Position, Rng
-from cassino.cards import ALL_CARDS, CLUBS, SPADES, CardSet
+from cassino.cards import ALL_CARDS, CLUBS, SPADES, CardSet, card_code
 from cassino.moves import same_notation
 from cassino.position import bundle_order, card_value, card_values
 from cassino.scoring import all_eleven_team, immediate_points, instant_against, score_hand
@@ -399,6 +399,10 @@ def random_move(data: Any, s: Any) -> Move:
         return Move.pluck((takes or 1 << card).bit_length() - 1)
     if kind == MoveKind.STEAL:  # a steal takes cards and has no value
         return Move(card, kind, takes or 1 << (card + 1) % 52, 0)
+    if kind == MoveKind.TURN:   # an African turn: a free build, then the card trailed
+        built = ",".join(CardSet(takes).codes())
+        steps = (f"+{built}={value}", card_code(card)) if takes else (card_code(card),)
+        return Move(card, kind, takes, 0, (), steps)
     return Move(card, kind, takes, value)
 
 

@@ -49,6 +49,23 @@ HELP = """\
   help         this help
   quit         abandon the game"""
 
+HELP_STEPS = """\
+  A turn of African Cassino is built step by step: any number of free builds (no hand card:
+  +3S,4D=7 makes a build of 7 from loose cards; +4S,5S,9H=9 adds to a build of 9, with loose
+  cards or the top cards of opponents' piles) and exactly one step that plays a hand card.
+  <number>     make the step of that number
+  <notation>   make a step written in notation: 9Hx4S,5S|5S,4S (capture; after | the order
+               of the captured cards under your card, bottom first), 3H+5S=8 (build), 7H
+               (trail); or a whole turn, its steps joined by ;
+  end          end the turn (once a hand card is played and the turn's rules hold)
+  back         take back the last step of this turn
+  hint         the turn the greedy player would play in your place
+  undo         take back your last turn and the replies to it (within this hand)
+  rules        the rules of the system and the options in force
+  board        show the table and your steps again
+  help         this help
+  quit         abandon the game"""
+
 MAX_LISTED = 40
 EXIT_ABANDONED = 1
 
@@ -190,6 +207,8 @@ class _Session:
         return out
 
     def _describe(self, m: Move, view: View) -> Text:
+        if m.kind == MoveKind.TURN:
+            return self._turn(m)
         taken_builds = [b for b in view.builds if b.cards & m.takes]
         loose = m.takes & view.loose.mask
         parts: list[Text] = []
@@ -250,6 +269,26 @@ class _Session:
         return Text.assemble(
             f"increase the build of {old} to {m.value}: ", self.card(m.card), tail, fixed
         )
+
+    def _turn(self, m: Move) -> Text:
+        """An African turn in words: its free builds, then what the hand card does."""
+        words = []
+        for step in m.steps:
+            head, _, order = step.partition("|")
+            if step.startswith("+"):
+                cards, _, value = head[1:].partition("=")
+                words.append(f"builds {value.partition('@')[0]} of {cards.replace(',', ' ')}")
+            elif "x" in head:
+                card, _, cards = head.partition("x")
+                under = f" (pile order {order.replace(',', ' ')}, then {card})" if order else ""
+                words.append(f"{card} captures {cards.replace(',', ' ')}{under}")
+            elif "+" in head:
+                card, _, rest = head.partition("+")
+                cards, _, value = rest.partition("=")
+                words.append(f"{card} builds {value.partition('@')[0]} with {cards.replace(',', ' ')}")
+            else:
+                words.append(f"trails {head}")
+        return Text(", then ".join(words))
 
     def _laugh(self, m: Move, what: Text) -> Text:
         """Laugh and Lie Down's moves (docs/rules.md §3.35): captures, pairs, lying down,
@@ -346,7 +385,16 @@ class _Session:
         for s, laid in enumerate(v.laid):
             if laid:
                 c.print(Text.assemble(("Laid    ", "bold"), f"{self.who(s)}: ", self.cards(laid)))
+        if r.compound:
+            # African Cassino: the face-up piles, whose top cards build (AMB-61)
+            tops = []
+            for t, pile in enumerate(self.game.state.to_position().piles):
+                top = self.card(pile[-1]) if pile else Text("-", style="dim")
+                tops.append(Text.assemble(f"{self.team_name(t)} ", top, f" ({len(pile)})"))
+            c.print(Text.assemble(("Piles   ", "bold"), Text(" · ").join(tops)))
         c.print(Text.assemble(("Hand    ", "bold"), self.cards(v.hand.mask)))
+        if r.compound:
+            return
         if v.decision is not None:
             what = "Prial" if v.phase == "prial" else "released pair"
             whose = "your" if v.to_move == self.seat else f"{self.who(v.to_move)}'s"
@@ -540,7 +588,8 @@ class _Session:
         state = self.game.state
         player = self.opponents[seat]
         view = View.of(state, seat, self.game.scores)
-        moves = self.game.legal_moves()
+        # (African Cassino: the bots judge the turns with the captured cards in one order)
+        moves = state.turns_one_order() if self.rules.compound else self.game.legal_moves()
         try:
             move = choose_move(player, view, moves)
         except PlayerError:
@@ -554,9 +603,103 @@ class _Session:
             Text.assemble((self.who(seat).capitalize(), "bold"), f" plays {move}: ", desc)
         )
 
+    def show_steps(self) -> list[str]:
+        """African Cassino: the turn so far and the numbered steps that can continue it."""
+        state = self.game.state
+        steps: list[str] = state.legal_steps()
+        c = self.console
+        made = state.turn_steps
+        if made:
+            c.print(Text.assemble(("Turn    ", "bold"), ("; ".join(made), "cyan")))
+        c.print(Text("Steps" + ("  ('end' ends the turn)" if state.can_end_turn() else ""),
+                     style="bold"))
+        num_w = len(str(len(steps)))
+        for i, st in enumerate(steps[:MAX_LISTED], 1):
+            c.print(Text.assemble(f"  {i:>{num_w}}  ", (st, "cyan")))
+        if len(steps) > MAX_LISTED:
+            c.print(f"  ... and {len(steps) - MAX_LISTED} more: type one in notation")
+        return steps
+
+    def human_steps(self) -> bool:
+        """African Cassino: the human builds a turn step by step (legal_steps, push_step,
+        end); False if the human quits."""
+        g = self.game
+        state = g.state
+        self.show_board([])
+        steps = self.show_steps()
+        while True:
+            entry = self.read("Your step> ")
+            word = entry.lower()
+            if not entry:
+                continue
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?", "h"):
+                self.console.print(HELP_STEPS, markup=False, highlight=False)
+                continue
+            if word == "rules":
+                self.show_rules()
+                continue
+            if word in ("board", "show"):
+                self.show_board([])
+                steps = self.show_steps()
+                continue
+            if word == "hint":
+                m = self.hinter.choose(self.view(), state.turns_one_order())
+                self.console.print(Text.assemble("Hint: greedy would play ", (str(m), "cyan")))
+                continue
+            if word == "back":
+                if state.turn_steps:
+                    self.console.print(f"Taken back: {state.pop_step()}.")
+                    steps = self.show_steps()
+                else:
+                    self.error("No step of this turn to take back.")
+                continue
+            if word == "undo":
+                while state.turn_steps:
+                    state.pop_step()
+                if self.undo():
+                    state = g.state
+                    self.show_board([])
+                    steps = self.show_steps()
+                continue
+            try:
+                if word == "end":
+                    if not state.can_end_turn():
+                        self.error("The turn is not finished: " + (
+                            "play a card from your hand." if not any(
+                                not s.startswith("+") for s in state.turn_steps)
+                            else "a rule of the turn's end is broken."))
+                        continue
+                    move = state.parse_move("; ".join(state.turn_steps))
+                elif ";" in entry:
+                    move = state.parse_move(entry)
+                else:
+                    text = steps[int(entry) - 1] if entry.isdigit() and 1 <= int(entry) <= len(
+                        steps) else entry
+                    if entry.isdigit() and text == entry:
+                        self.error(f"There is no step {entry}: choose a number from 1 to {len(steps)}.")
+                        continue
+                    made = state.push_step(text)
+                    self.console.print(Text.assemble("Step: ", (made, "cyan")))
+                    steps = state.legal_steps()
+                    if steps or not state.can_end_turn():
+                        steps = self.show_steps()
+                        continue
+                    move = state.parse_move("; ".join(state.turn_steps))   # (nothing else to do)
+            except CassinoError as exc:
+                message = str(exc).replace(f"the hand of seat {self.seat}", "your hand")
+                self.error(message[:1].upper() + message[1:] + ".")
+                continue
+            self.push(move)
+            self.console.print(Text.assemble(("You", "bold"), f" play {move}"))
+            return True
+
     def human_turn(self) -> bool:
         """Prompt until the human plays a move; False if the human quits."""
         g = self.game
+        if self.rules.compound:
+            return self.human_steps()
         moves = g.legal_moves()
         self.show_board(moves)
         while True:

@@ -18,7 +18,18 @@ from ..rules import Rules
 from ..scoring import HandScore
 from .base import StateBase, bits
 from .compound import Build as TurnBuild
-from .compound import CompoundRules, Table, Turn, african_values, hand_tally, parse_turn, turns
+from .compound import (
+    CompoundRules,
+    Step,
+    Table,
+    Turn,
+    TurnBuilder,
+    _canon,
+    african_values,
+    hand_tally,
+    parse_turn,
+    turns,
+)
 
 __all__ = ["African", "compound_rules", "turn_move"]
 
@@ -280,6 +291,106 @@ class African(StateBase):
         self._advance()
         if self.is_over:
             self.claims = []
+
+    # -- the step interface (docs/architecture.md §9.4) ------------------------------------
+    def _step_builder(self) -> tuple[TurnBuilder, list[tuple[int, ...] | None]]:
+        """The turn being made step by step, and the order given to each capture step;
+        a new one once the state changed."""
+        key = (len(self._history), self.to_move, tuple(self.hands), self.loose)
+        made: tuple[object, TurnBuilder, list[tuple[int, ...] | None]] | None = getattr(
+            self, "_step_turn", None)
+        if made is None or made[0] != key:
+            one = replace(compound_rules(self.rules), pile_order="one")
+            made = (key, TurnBuilder(one, self._turn_table(), self.to_move), [])
+            self._step_turn = made
+        return made[1], made[2]
+
+    def legal_steps(self) -> list[str]:
+        """The steps that can continue the turn being made (:meth:`push_step`), each one
+        that some legal turn continues: the interface has no dead ends. A capture of two or
+        more cards is listed with them in ascending order under the capturing card (after
+        ``|``); :meth:`push_step` takes any order the rules allow (AMB-62)."""
+        if not self.rules.compound:
+            raise IllegalMoveError(f"{self.rules.system} has no compound turns: push whole moves")
+        return [st.notation() for st in self._step_builder()[0].legal_steps()]
+
+    def push_step(self, text: str) -> str:
+        """Make the step written ``text`` (docs/format.md §4, a free step or the hand-card
+        step); returns it as listed. Raises :class:`IllegalMoveError` if no legal turn
+        continues it; the turn is unchanged then."""
+        builder, orders = self._step_builder()
+        if not isinstance(text, str):
+            raise NotationError(f"a step is written as text, not {type(text).__name__}")
+        part, bar, order_text = text.partition("|")
+        try:
+            given = tuple(parse_card(x.strip()) for x in order_text.split(",")) if bar else None
+            head, x, listed = "".join(part.split()).upper().partition("X")
+            if x and head:
+                taken = sorted(parse_card(code) for code in listed.split(",") if code)
+                if len(taken) > 1:
+                    part += "|" + ",".join(card_code(t) for t in taken)
+            wanted = _canon(part)
+        except CardError as exc:
+            raise NotationError(f"step {text!r}: {exc}") from None
+        match = [st for st in builder.legal_steps() if _canon(st.notation()) == wanted]
+        if not match:
+            done = "; ".join(st.notation() for st in builder.steps)
+            raise IllegalMoveError(f"step {text.strip()!r} is not a step of a legal turn here"
+                                   + (f" after {done}" if done else ""))
+        step = match[0]
+        cards = tuple(sorted(step.order)) if step.kind == "capture" else ()
+        if given is not None and len(cards) > 1 and not self._order_ok(cards, given):
+            raise IllegalMoveError(
+                f"step {text.strip()!r}: the cards under the capturing card must be "
+                + ("an order of " if self.rules.pile_order == "full" else
+                   "ascending but the second (pile_order=second), of ")
+                + ",".join(card_code(c) for c in cards)
+            )
+        builder.push_step(step)
+        orders.append(given if given is not None and len(cards) > 1 else None)
+        return self._step_text(step, orders[-1])
+
+    def _order_ok(self, cards: tuple[int, ...], order: tuple[int, ...]) -> bool:
+        if sorted(order) != list(cards):
+            return False
+        return self.rules.pile_order == "full" or list(order[:-1]) == sorted(order[:-1])
+
+    @staticmethod
+    def _step_text(step: Step, order: tuple[int, ...] | None) -> str:
+        if order is None:
+            return step.notation()
+        return replace(step, order=order).notation()
+
+    def pop_step(self) -> str:
+        """Take back the last step of the turn being made and return it."""
+        builder, orders = self._step_builder()
+        if not builder.steps:
+            raise IndexError("no step of this turn to take back")
+        order = orders.pop()
+        return self._step_text(builder.pop_step(), order)
+
+    @property
+    def turn_steps(self) -> list[str]:
+        """The steps of the turn being made so far."""
+        builder, orders = self._step_builder() if self.rules.compound else (None, [])
+        if builder is None:
+            return []
+        return [self._step_text(st, o) for st, o in zip(builder.steps, orders, strict=True)]
+
+    def can_end_turn(self) -> bool:
+        """Whether the steps made are a legal turn (a hand card played, the turn's end
+        rules kept)."""
+        return bool(self.rules.compound) and self._step_builder()[0].can_end()
+
+    def end_turn(self) -> Move:
+        """Push the turn of the steps made; returns its move. Raises
+        :class:`IllegalMoveError` while they are not a legal turn."""
+        builder, _ = self._step_builder()
+        if not builder.can_end():
+            raise IllegalMoveError("the turn is not finished: " + (
+                "a hand card must be played" if not builder.state.played
+                else "an end-of-turn rule is broken"))
+        return self.push("; ".join(self.turn_steps))
 
     def _compound_score(self) -> HandScore:
         """The strict tally of §3.22: most cards and most spades 2 (tied teams 1 each), the

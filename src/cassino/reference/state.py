@@ -584,8 +584,9 @@ class State(
         - a capture that is not one group (capture_extent=single_group, standard values);
         - Callabra: a build, or a capture of anything but one loose card of the card's value.
 
-        Plucks, passes, steals and Callabra's two-card captures keep the listing."""
-        if self.is_over:
+        Plucks, passes, steals and Callabra's two-card captures keep the listing. A compound
+        turn (African Cassino) outside a compound system is malformed too."""
+        if self.is_over or m.kind == MoveKind.TURN:
             return True
         r = self.rules
         if not m.plays_card or (m.kind == TWO_CARD and r.two_card_capture):
@@ -679,6 +680,9 @@ class State(
             if self.rules.two_card_capture and self.sweep_order:
                 return "the table was cleared: the game is over"
             return "the hand is over"
+        if m.kind == MoveKind.TURN:
+            return (f"a compound turn of steps is African Cassino's move (docs/rules.md §3.22), "
+                    f"not one of {self.rules.system}")
         if m.plays_card and not 0 <= m.card < 110:
             return f"no card has the id {m.card}"
         if m.takes < 0 or m.takes >> 110:
