@@ -269,3 +269,61 @@ def test_simulate_plays_african_games_to_a_winner() -> None:
     result = simulate("african_cassino_2p", games=2, seed=5)
     assert len(result.games) == 2
     assert all(g.winner is not None for g in result.games)
+
+
+# -- perft pins (the reference: the core does not play these systems yet) ----------------------
+PERFT = [
+    ("african_cassino_3p{players=3} 0 2 2S,2H,2D,3D,3C,6H,7D,8H,8C,9H,9D,10H,JS,QD/AS,2C,3H,4D,"
+     "5S,5C,6S,6D,6C,9S,10S,10D,KH,KC/4S,4C,7S,7H,7C,8S,8D,9C,10C,JH,JD,QC,KS,KD 5D "
+     "-/AC,4H,3S,QS,5H,JC,QH/AH,AD - 1 - 0,0,0", (24, 840, 10964075)),
+    ("african_cassino_2p 0 1 2H,3S,7S,7D,8S,KS,KH,KD,KC/AD,AC,6C,7C,9S,10C,JS,JD,QS - "
+     "4H,3D,7H,AS,2S,6H,4C,6S/5C,5D 3H,JC,QD,AH,2D,9D,4S,10S,2C,9C,JH,6D,5H,QC,8C,3C,QH,9H,5S,"
+     "4D,10H,8H,10D,8D 0 - 0,0", (9, 97, 1450)),
+    ("african_cassino_partnership{players=4} 0 1 AH,AD,2H,3S,3D,3C,4C,5D,5C,7D,8C/4S,4H,8H,9C,"
+     "10S,10H,10D,JD,QH,QC,KS/2D,2C,4D,6S,6D,6C,7C,8D,QD,KD/AC,2S,3H,5S,9S,10C,JS,JH,JC,QS "
+     "9H,KH,KC,(7S|7H=7@2),(AS:14|6H+8S=14@0) -/5H,9D - 3 - 0,0", (35, 8758)),
+    ("african_cassino_3p{players=3,pile_order=second} 0 2 AS,3S,4S,5S,6H,6D,6C,7S,7H,8H,9D,JC,KH,"
+     "KD/2S,2D,3D,5D,7D,8C,9H,10H,10D,10C,JH,QH,QD,QC/AD,AC,2C,3H,3C,5H,5C,7C,8D,9S,10S,JS,JD,QS "
+     "(2H+6S|8S=8@1),(AH:1+KS=14@0) 9C,4H,KC/-/4C,4D - 0 - 0,0,0", (21, 784)),
+]
+
+
+@pytest.mark.parametrize(("text", "counts"), PERFT)
+def test_perft_pins(text: str, counts: tuple[int, ...]) -> None:
+    s = State(Position.from_text(text))
+    assert tuple(s.perft(d) for d in range(1, len(counts) + 1)) == counts
+    # depth 1 by the oracle's own counter (the orders counted by a factor, none listed)
+    assert count_turns(compound_rules(s.rules), s._turn_table(), s.to_move) == counts[0]
+    assert Position.from_text(text).to_text() == text
+
+
+def test_the_options_reach_the_turn_generator() -> None:
+    base = rules("african_cassino_partnership")
+    cr = compound_rules(base)
+    assert (cr.players, cr.teams, cr.pile_order, cr.max_value, cr.partner_claims) == (
+        4, (0, 1, 0, 1), "full", 14, "partner_owns")
+    cr = compound_rules(base.replace(pile_order="second", pile_cards_per_turn=1,
+                                     table_only_build="turn", partner_builds="maker_owns"))
+    assert (cr.pile_order, cr.pile_cards_per_turn, cr.table_create_replaces_card,
+            cr.partner_claims) == ("second", 1, True, "maker_owns")
+    assert compound_rules(rules("african_cassino_2p")).two_player
+    assert not compound_rules(rules("african_cassino_3p")).two_player
+
+
+def test_a_turn_of_table_only_creates_with_amb59s_option() -> None:
+    plain = State.deal(rules("african_cassino_3p"), 0, 7)        # (layout AH 7H 7C 8H)
+    option = State.deal(rules("african_cassino_3p", table_only_build="turn"), 0, 7)
+    extra = set(option.legal_moves()) - set(plain.legal_moves())
+    assert extra and all(m.card == NO_CARD and all(st.startswith("+") for st in m.steps) for m in extra)
+    assert set(plain.legal_moves()) <= set(option.legal_moves())
+
+
+def test_bench_reports_the_reference_rate_of_each_african_system() -> None:
+    from cassino.bench import reference_rates
+
+    got = reference_rates(1)
+    assert list(got) == list(AFRICAN)
+    for row in got.values():
+        assert row["reference_hands_per_second"] > 0 and row["reference_standard_hands_per_second"] > 0
+        assert row["ratio_to_reference_standard"] == pytest.approx(
+            row["reference_hands_per_second"] / row["reference_standard_hands_per_second"])

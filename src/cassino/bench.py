@@ -356,6 +356,41 @@ def _paired_rates(
     return hands / best[1], hands / best[0], moves[1], moves[0]
 
 
+# random hands a round of each system the reference alone plays (reference_rates)
+REFERENCE_HANDS = 6
+
+
+def reference_rates(hands: int) -> dict[str, dict[str, float]]:
+    """Random hands per second of each system only the pure-Python reference plays yet
+    (African Cassino), next to the reference's own rate for ``cassino_standard`` timed in
+    alternation with it: the same hands (seeds 1 to ``hands``) in two rounds, the faster
+    round of each."""
+    from .rules import reference_systems
+
+    def call(sid: str) -> Callable[[], None]:
+        r = rules(sid)
+
+        def run() -> None:
+            for seed in range(1, hands + 1):
+                _reference.random_hand(r, seed)
+        return run
+
+    out: dict[str, dict[str, float]] = {}
+    for sid in reference_systems():
+        best = [float("inf"), float("inf")]
+        for _ in range(2):
+            for i, f in enumerate((call("cassino_standard"), call(sid))):
+                t0 = time.perf_counter()
+                f()
+                best[i] = min(best[i], time.perf_counter() - t0)
+        out[sid] = {
+            "reference_hands_per_second": hands / best[1],
+            "reference_standard_hands_per_second": hands / best[0],
+            "ratio_to_reference_standard": best[0] / best[1],
+        }
+    return out
+
+
 def run_bench(
     quick: bool = False,
     budget: float = 1.0,
@@ -527,6 +562,7 @@ def run_bench(
                 "move_ratio_to_standard": hps / std * moves / std_moves,
             }
         out["option_sets"] = sets
+        out["reference_systems"] = reference_rates(2 if quick else REFERENCE_HANDS)
     if workers or engines:
         out.update(_workers(quick))
     if engines:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -603,6 +603,27 @@ class _Session:
             Text.assemble((self.who(seat).capitalize(), "bold"), f" plays {move}: ", desc)
         )
 
+    def read_entry(
+        self, prompt: str, help_text: str, redraw: Callable[[], None]
+    ) -> tuple[str, str] | None:
+        """The next entry and its lower-case form, answering the commands every prompt
+        shares (help, rules, board); None when the human quits."""
+        while True:
+            entry = self.read(prompt)
+            word = entry.lower()
+            if not entry:
+                continue
+            if word in ("quit", "exit", "q"):
+                return None
+            if word in ("help", "?", "h"):
+                self.console.print(help_text, markup=False, highlight=False)
+            elif word == "rules":
+                self.show_rules()
+            elif word in ("board", "show"):
+                redraw()
+            else:
+                return entry, word
+
     def show_steps(self) -> list[str]:
         """African Cassino: the turn so far and the numbered steps that can continue it."""
         state = self.game.state
@@ -625,25 +646,19 @@ class _Session:
         end); False if the human quits."""
         g = self.game
         state = g.state
-        self.show_board([])
-        steps = self.show_steps()
+        steps: list[str] = []
+
+        def redraw() -> None:
+            nonlocal steps
+            self.show_board([])
+            steps = self.show_steps()
+
+        redraw()
         while True:
-            entry = self.read("Your step> ")
-            word = entry.lower()
-            if not entry:
-                continue
-            if word in ("quit", "exit", "q"):
+            got = self.read_entry("Your step> ", HELP_STEPS, redraw)
+            if got is None:
                 return False
-            if word in ("help", "?", "h"):
-                self.console.print(HELP_STEPS, markup=False, highlight=False)
-                continue
-            if word == "rules":
-                self.show_rules()
-                continue
-            if word in ("board", "show"):
-                self.show_board([])
-                steps = self.show_steps()
-                continue
+            entry, word = got
             if word == "hint":
                 m = self.hinter.choose(self.view(), state.turns_one_order())
                 self.console.print(Text.assemble("Hint: greedy would play ", (str(m), "cyan")))
@@ -701,23 +716,16 @@ class _Session:
         if self.rules.compound:
             return self.human_steps()
         moves = g.legal_moves()
-        self.show_board(moves)
+
+        def redraw() -> None:
+            self.show_board(moves)
+
+        redraw()
         while True:
-            entry = self.read("Your move> ")
-            word = entry.lower()
-            if not entry:
-                continue
-            if word in ("quit", "exit", "q"):
+            got = self.read_entry("Your move> ", HELP, redraw)
+            if got is None:
                 return False
-            if word in ("help", "?", "h"):
-                self.console.print(HELP, markup=False, highlight=False)
-                continue
-            if word == "rules":
-                self.show_rules()
-                continue
-            if word in ("board", "show"):
-                self.show_board(moves)
-                continue
+            entry, word = got
             if word == "all":
                 self.show_board(moves, all_moves=True)
                 continue

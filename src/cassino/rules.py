@@ -889,6 +889,12 @@ class Rules:
                 f"{self.players} players: deal_rest=rotation deals the rest in rotation"
             )
 
+    def _refuse(self, flags: Mapping[str, bool], why: str) -> None:
+        """Raise RulesError for the first option set in ``flags``: ``name=value why``."""
+        for name, bad in flags.items():
+            if bad:
+                raise RulesError(f"{name}={_opt_text(getattr(self, name))} {why}")
+
     def _check_compound(self) -> None:
         """African Cassino's parameters (docs/rules.md §3.22-§3.24, AMB-59 to AMB-64): the
         compound turn's options need compound turns, and compound turns take no option of
@@ -910,12 +916,7 @@ class Rules:
             "obligation": self.obligation == "african_2p",
         }
         if not compound:
-            for name, bad in own.items():
-                if bad:
-                    raise RulesError(
-                        f"{name}={_opt_text(getattr(self, name))} is a rule of African "
-                        "Cassino's compound turns (docs/rules.md §3.22)"
-                    )
+            self._refuse(own, "is a rule of African Cassino's compound turns (docs/rules.md §3.22)")
             return
         if not 0 <= self.pile_cards_per_turn <= 1:
             raise RulesError(
@@ -945,12 +946,7 @@ class Rules:
             "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
             "big_ten": self.big_ten != "none", "esun": self.esun,
         }
-        for name, bad in clash.items():
-            if bad:
-                raise RulesError(
-                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with African "
-                    "Cassino's compound turns (docs/rules.md §3.22)"
-                )
+        self._refuse(clash, "cannot be combined with African Cassino's compound turns (docs/rules.md §3.22)")
 
     @property
     def compound(self) -> bool:
@@ -988,12 +984,7 @@ class Rules:
             "jacks_take_all": self.jacks_take_all, "michigan": self.michigan,
             "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
         }
-        for name, bad in clash.items():
-            if bad:
-                raise RulesError(
-                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with "
-                    "pile_access=steal_pile (Stealing Bundles, docs/rules.md §3.31)"
-                )
+        self._refuse(clash, "cannot be combined with pile_access=steal_pile (Stealing Bundles, docs/rules.md §3.31)")
         if self.leftovers_to not in ("nobody", "last_capturer"):
             raise RulesError("Stealing Bundles' leftovers go to nobody or the last capturer (AMB-86)")
 
@@ -1007,12 +998,7 @@ class Rules:
             "seven_spades_points": self.seven_spades_points != 0,
         }
         if not zw:
-            for name, used in own.items():
-                if used:
-                    raise RulesError(
-                        f"{name}={_opt_text(getattr(self, name))} is a Zwickern rule "
-                        "(zwickern: docs/rules.md §3.32)"
-                    )
+            self._refuse(own, "is a Zwickern rule (zwickern: docs/rules.md §3.32)")
             return
         if self.jokers not in (0, 2, 4, 6):
             raise RulesError(f"Zwickern is played with 0, 2, 4 or 6 jokers, not {self.jokers}")
@@ -1039,12 +1025,7 @@ class Rules:
             "jacks_take_all": self.jacks_take_all, "sudden_death": self.sudden_death != "none",
             "all_eleven": self.all_eleven != "none",
         }
-        for name, bad in clash.items():
-            if bad:
-                raise RulesError(
-                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Zwickern's "
-                    "captures and stacks (docs/rules.md §3.32)"
-                )
+        self._refuse(clash, "cannot be combined with Zwickern's captures and stacks (docs/rules.md §3.32)")
 
     def _check_laugh(self) -> None:
         """The Laugh and Lie Down parameters (docs/rules.md §3.35, §3.36, AMB-95 to AMB-97)."""
@@ -1059,12 +1040,7 @@ class Rules:
             "laid_cards_dead": self.laid_cards_dead,
         }
         if not lld:
-            for name, used in own.items():
-                if used:
-                    raise RulesError(
-                        f"{name}={_opt_text(getattr(self, name))} is a Laugh and Lie Down rule "
-                        "(laugh_and_lie_down, laugh_and_lie_down_4p: docs/rules.md §3.35)"
-                    )
+            self._refuse(own, "is a Laugh and Lie Down rule (laugh_and_lie_down, laugh_and_lie_down_4p: docs/rules.md §3.35)")
             return
         if not 1 <= self.start_chips <= 10000:
             raise RulesError(f"start_chips must be between 1 and 10000, not {self.start_chips}")
@@ -1100,12 +1076,7 @@ class Rules:
             "most_spades_points": self.most_spades_points != 0,
             "last_hand_size": self.last_hand_size != 0, "jokers": self.jokers != 0,
         }
-        for name, bad in clash.items():
-            if bad:
-                raise RulesError(
-                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Laugh and "
-                    "Lie Down's captures and chips (docs/rules.md §3.35)"
-                )
+        self._refuse(clash, "cannot be combined with Laugh and Lie Down's captures and chips (docs/rules.md §3.35)")
 
     def _check_elewenjewe(self) -> None:
         """The Elewenjewe parameters (docs/rules.md §3.26-§3.29, §3.37, AMB-73 to AMB-81)."""
@@ -1121,12 +1092,7 @@ class Rules:
         if "elewenjewe" not in self.mechanics:
             if "zwickern" in self.mechanics:
                 own["jokers"] = False      # (Zwickern's jokers: _check_zwickern)
-            for name, used in own.items():
-                if used:
-                    raise RulesError(
-                        f"{name}={_opt_text(getattr(self, name))} is an Elewenjewe rule "
-                        "(elewenjewe_amateur, _professional, _five_player: docs/rules.md §3.26)"
-                    )
+            self._refuse(own, "is an Elewenjewe rule (elewenjewe_amateur, _professional, _five_player: docs/rules.md §3.26)")
             return
         if self.yoruba_scope != "group" and not self.yoruba:
             raise RulesError("yoruba_scope applies only with yoruba=true (mod_yoruba)")
@@ -1171,12 +1137,7 @@ class Rules:
             "declaration_min_cards": self.declaration_min_cards != 1,
         }
         if not diloti:
-            for name, used in own.items():
-                if used:
-                    raise RulesError(
-                        f"{name}={_opt_text(getattr(self, name))} is a Diloti rule "
-                        "(diloti, diloti_four_player: docs/rules.md §3.17)"
-                    )
+            self._refuse(own, "is a Diloti rule (diloti, diloti_four_player: docs/rules.md §3.17)")
             return
         if self.capture_extent not in ("all_matches", "free"):
             raise RulesError(
@@ -1203,12 +1164,7 @@ class Rules:
             "jacks_take_all": self.jacks_take_all, "draw_refill": self.draw_refill,
             "sudden_death": self.sudden_death != "none", "all_eleven": self.all_eleven != "none",
         }
-        for name, bad in clash.items():
-            if bad:
-                raise RulesError(
-                    f"{name}={_opt_text(getattr(self, name))} cannot be combined with Diloti "
-                    "declarations (docs/rules.md §3.17)"
-                )
+        self._refuse(clash, "cannot be combined with Diloti declarations (docs/rules.md §3.17)")
 
     @property
     def laugh(self) -> bool:
