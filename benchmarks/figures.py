@@ -139,6 +139,23 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
             f"| {row['moves_per_hand']:.1f} | {row['move_ratio_to_standard']:.2f} | | | "
             f"| {SYSTEM_NOTES.get(label, '')} |"
         )
+    ref = f.get("reference_systems") or {}
+    if ref:
+        rows += [
+            "",
+            "Systems that only the pure-Python reference plays so far (the core refuses them): "
+            "random hands per second of the reference, next to the reference's own standard "
+            "game timed in alternation with it (`cassino.bench.reference_rates`):",
+            "",
+            "| system | reference hands/s | reference, standard hands/s | ratio |",
+            "|---|---|---|---|",
+        ]
+        for sid, row in ref.items():
+            rows.append(
+                f"| `{sid}` | {row['reference_hands_per_second']:.2f} "
+                f"| {sig(row['reference_standard_hands_per_second'])} "
+                f"| {row['ratio_to_reference_standard']:.2f} |"
+            )
     return "\n".join(rows)
 
 
