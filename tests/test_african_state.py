@@ -327,3 +327,16 @@ def test_bench_reports_the_reference_rate_of_each_african_system() -> None:
         assert row["reference_hands_per_second"] > 0 and row["reference_standard_hands_per_second"] > 0
         assert row["ratio_to_reference_standard"] == pytest.approx(
             row["reference_hands_per_second"] / row["reference_standard_hands_per_second"])
+
+
+def test_streamed_turns_are_not_kept_past_the_limit_and_still_push(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cassino.reference.african as african
+
+    monkeypatch.setattr(african, "_KEEP_TURNS", 4)
+    s = State(Position.from_text(PERFT[0][0]))
+    streamed = list(s.iter_moves())
+    assert len(streamed) == 24 and len(s._made) == 0
+    s.push(streamed[-1])
+    assert s.history == [streamed[-1]]
+    s.pop()
+    assert s.to_position() == Position.from_text(PERFT[0][0])

@@ -34,6 +34,8 @@ from .compound import (
 __all__ = ["African", "compound_rules", "turn_move"]
 
 _RULES: dict[Rules, CompoundRules] = {}
+# the listed turns a state remembers for their push (more are streamed, and read again)
+_KEEP_TURNS = 1 << 16
 
 # hand_tally's categories as the categories of cassino.scoring
 _CATEGORY = {
@@ -174,8 +176,9 @@ class African(StateBase):
     def _turn_count(self) -> int:
         return sum(k for _, k in self._base_turns())
 
-    def _expand(self, base: Turn, order: tuple[int, ...]) -> tuple[Move, Turn]:
-        """The turn ``base`` with its captured cards in ``order`` (bottom first)."""
+    def _expand(self, base: Turn, order: tuple[int, ...], keep: bool = True) -> tuple[Move, Turn]:
+        """The turn ``base`` with its captured cards in ``order`` (bottom first); with
+        ``keep``, remembered for a push of its move (else a push reads the move again)."""
         turn = base
         if len(order) > 1:
             steps = tuple(replace(st, order=order) if st.kind == "capture" else st
@@ -186,15 +189,17 @@ class African(StateBase):
             piles[team] = pile[: len(pile) - len(order) - 1] + order + pile[-1:]
             turn = Turn(steps, replace(base.table, piles=tuple(piles)), base.captured)
         m = turn_move(turn)
-        self._made[m] = turn
+        if keep:
+            self._made[m] = turn
         return m, turn
 
     def _iter_turns(self) -> Iterator[Move]:
         """Every legal turn, base turn by base turn, each in the orders of its captured
-        cards (lexicographic by card id)."""
+        cards (lexicographic by card id); in bounded memory past ``_KEEP_TURNS`` turns."""
+        keep = self._turn_count() <= _KEEP_TURNS
         for base, _ in self._base_turns():
             for order in _orders(self.rules, _captured(base)):
-                yield self._expand(base, order)[0]
+                yield self._expand(base, order, keep)[0]
 
     def _turn_moves(self) -> list[Move]:
         return list(self._iter_turns())
@@ -238,17 +243,13 @@ class African(StateBase):
         turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts))
         cards = _captured(turn)
         order = tuple(given) if given else cards
-        if len(cards) > 1 and order not in set(_orders(self.rules, cards)) if len(cards) < 8 else (
-                sorted(order) != list(cards)):
+        if len(cards) > 1 and not self._order_ok(cards, order):
             raise IllegalMoveError(
                 f"illegal move {text}: the cards under the capturing card must be "
                 + ("an order of " if self.rules.pile_order == "full" else
-                   "in ascending order but the second (pile_order=second): ")
+                   "ascending but the second (pile_order=second), of ")
                 + ",".join(card_code(x) for x in cards) + ", given bottom first after |"
             )
-        if len(cards) > 1 and self.rules.pile_order != "full" and (
-                list(order[:-1]) != sorted(order[:-1])):
-            raise IllegalMoveError(f"illegal move {text}: pile_order=second lays the rest in ascending order")
         want = turn.table.key()
         for base, _ in self._base_turns():
             if base.table.key() == want:
