@@ -340,3 +340,10 @@ def test_streamed_turns_are_not_kept_past_the_limit_and_still_push(monkeypatch: 
     assert s.history == [streamed[-1]]
     s.pop()
     assert s.to_position() == Position.from_text(PERFT[0][0])
+
+
+@pytest.mark.parametrize("text", ["+3S,4D=" + "9" * 5000 + "; 7C", "+3S,4D=7@" + "1" * 5000 + "; 7C",
+                                  "+3S,4D=٧; 7C", "7Cx3S|ZZ; +3S=3", "7C;" * 5000])
+def test_bad_turn_text_is_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError):
+        Move.parse(text)

@@ -385,7 +385,8 @@ def _turn_step(part: str) -> tuple[int, str]:
         hand, _, rest = t.partition("+")
         rest, eq, value = rest.partition("=")
         value, at, owner = value.partition("@")
-        if not eq or not value.isdigit() or (at and not owner.isdigit()):
+        if (not eq or not (value.isascii() and value.isdigit() and len(value) <= 3)
+                or (at and not (owner.isascii() and owner.isdigit() and len(owner) <= 2))):
             raise NotationError(f"bad build step {part.strip()!r} (cards=value[@seat])")
         mark = "+"
     elif "X" in t:
