@@ -50,7 +50,7 @@ def test_the_core_refuses_compound_turns_with_a_clear_error() -> None:
 
 @pytest.mark.parametrize(("name", "value"), [
     ("pile_order", "second"), ("pile_cards_per_turn", 1), ("table_only_build", "turn"),
-    ("obligation", "african_2p"), ("pile_access", "pile_top"),
+    ("obligation", "african_2p"), ("pile_access", "pile_top"), ("deal_order", "layout_middle"),
 ])
 def test_compound_options_belong_to_african_cassino(name: str, value: object) -> None:
     with pytest.raises(RulesError, match=name):

@@ -914,6 +914,7 @@ class Rules:
             "pile_cards_per_turn": self.pile_cards_per_turn != 0,
             "augment_who": self.augment_who == "own_team_or_captured_same_turn",
             "obligation": self.obligation == "african_2p",
+            "deal_order": self.deal_order == "layout_middle",
         }
         if not compound:
             self._refuse(own, "is a rule of African Cassino's compound turns (docs/rules.md §3.22)")
