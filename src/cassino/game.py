@@ -24,7 +24,6 @@ from .cards import ACES, SPADES, card_code, card_codes, card_rank, parse_card
 from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
-from .reference.compound import hand_tally, tally_to_target
 from .rules import Rules, rules
 from .scoring import (
     DEFAULT_PENALTY,
@@ -484,16 +483,9 @@ class Game:
         first = self._hands_played == 0
         # Swedish Kassino (AMB-57): a tie at the top goes to most spades in this hand
         spades = hand_spades(self._state.to_position().piles) if self.rules.tie_most_spades else None
-        if self.rules.compound:
-            # African Cassino (AMB-63): the strict tally, a category's points at once; a split
-            # tie that brings two teams to the target at once goes to the higher total
-            tally = hand_tally(tuple(tuple(p) for p in self._state.to_position().piles))
-            scores, winner = tally_to_target(tuple(self._scores), tally, self._target)
-            self._scores = list(scores)
-        else:
-            self._scores, winner = tally_winner(
-                self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
-            )
+        self._scores, winner = tally_winner(
+            self.rules, self._scores, hs, self._target, first_hand=first, spades=spades
+        )
         if self.rules.laugh:
             self._centre -= sum(hs.totals())    # (the chips taken from the centre, net)
         r = self.rules

@@ -34,6 +34,7 @@ __all__ = [
     "red_card_points",
     "score_hand",
     "spade_points",
+    "tally_to_target",
     "tally_winner",
     "used_categories",
 ]
@@ -551,6 +552,30 @@ def final_winners(
 
 
 
+def tally_to_target(scores: tuple[int, ...], tally: list[tuple[str, tuple[int, ...], int]],
+                    target: int = 11) -> tuple[tuple[int, ...], int | None]:
+    """Credit a hand's tally category by category, each category's points at once; the
+    first team to reach ``target`` wins. When one category brings two or more teams to it
+    at once (a split tie, AMB-63), the highest of their totals after the whole hand wins,
+    and equal totals play another hand (None)."""
+    final = list(scores)
+    for _, teams, points in tally:
+        for t in teams:
+            final[t] += points
+    now = list(scores)
+    for _, teams, points in tally:
+        for t in teams:
+            now[t] += points
+        there = [t for t in teams if now[t] >= target]
+        if len(there) == 1:
+            return tuple(final), there[0]
+        if there:
+            best = max(final[t] for t in there)
+            tops = [t for t in there if final[t] == best]
+            return tuple(final), tops[0] if len(tops) == 1 else None
+    return tuple(final), None
+
+
 def tally_winner(
     rules: Rules,
     scores: Sequence[int],
@@ -592,6 +617,17 @@ def tally_winner(
         if team is not None and (rules.all_eleven == "auto_win" or first_hand):
             return new, team
         new = list(scores)
+    if rules.compound:
+        # African Cassino (AMB-63): the strict tally, a category's points (split ties
+        # included) credited at once
+        tally: list[tuple[str, tuple[int, ...], int]] = []
+        for category, team, pts in hand.events:
+            if tally and tally[-1][0] == category and tally[-1][2] == pts:
+                tally[-1] = (category, (*tally[-1][1], team), pts)
+            else:
+                tally.append((category, (team,), pts))
+        scores_after, winner = tally_to_target(tuple(scores), tally, goal)
+        return list(scores_after), winner
     if rules.end_check == "ordered_tally":
         winner = None
         for _, team, pts in hand.events:

@@ -49,6 +49,7 @@ from math import factorial
 
 from ..cards import card_code, card_rank, parse_card
 from ..errors import CardError, IllegalMoveError, NotationError
+from ..scoring import tally_to_target
 
 __all__ = [
     "ITALIAN",
@@ -709,30 +710,6 @@ def hand_tally(piles: tuple[tuple[int, ...], ...], italian: bool = False
         if owner:
             out.append((name, owner, points))
     return out
-
-
-def tally_to_target(scores: tuple[int, ...], tally: list[tuple[str, tuple[int, ...], int]],
-                    target: int = 11) -> tuple[tuple[int, ...], int | None]:
-    """Credit a hand's tally category by category, each category's points at once; the
-    first team to reach ``target`` wins. When one category brings two or more teams to it
-    at once (a split tie, AMB-63), the highest of their totals after the whole hand wins,
-    and equal totals play another hand (None)."""
-    final = list(scores)
-    for _, teams, points in tally:
-        for t in teams:
-            final[t] += points
-    now = list(scores)
-    for _, teams, points in tally:
-        for t in teams:
-            now[t] += points
-        there = [t for t in teams if now[t] >= target]
-        if len(there) == 1:
-            return tuple(final), there[0]
-        if there:
-            best = max(final[t] for t in there)
-            tops = [t for t in there if final[t] == best]
-            return tuple(final), tops[0] if len(tops) == 1 else None
-    return tuple(final), None
 
 
 class TurnBuilder:

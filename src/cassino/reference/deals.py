@@ -17,6 +17,12 @@ from .base import (
 UNPLUCKABLE = 0xF | 1 << 4 | 1 << 38
 
 
+def deal_singly(rules: Rules, dealer: int, hands: list[int], cards: list[int]) -> None:
+    """Deal ``cards`` one at a time in play order from the seat after ``dealer``."""
+    for i, c in enumerate(cards):
+        hands[next_seat(rules, dealer, 1 + i % rules.players)] |= 1 << c
+
+
 def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int], int, list[int]]:
     """Deal the first round from ``deck``: returns hands, table mask and the rest of the deck.
 
@@ -37,8 +43,7 @@ def initial_deal(rules: Rules, dealer: int, deck: list[int]) -> tuple[list[int],
         for c in layout:
             table |= 1 << c
         dealt = n * rules.hand_size
-        for i, c in enumerate(rest[:dealt]):
-            hands[next_seat(rules, dealer, 1 + i % n)] |= 1 << c
+        deal_singly(rules, dealer, hands, rest[:dealt])
         return hands, table, rest[dealt:]
     if rules.deal_order == "whole_hands_then_table":
         # Diloti (docs/rules.md §3.17): a whole hand to each seat from the dealer's next, the
@@ -175,23 +180,20 @@ class Deals(StateBase):
             # Mulle (AMB-55): one card at a time from the dealer's left, the same number
             # each; the cards that cannot go round go face up to the table
             each = len(self.stock) // r.players * r.players
-            for i, c in enumerate(self.stock[:each]):
-                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            deal_singly(r, self.dealer, self.hands, self.stock[:each])
             for c in self.stock[each:]:
                 self.loose |= 1 << c
             self.stock = []
             return
         if r.deal_rest == "rotation" and len(self.stock) < r.players * size:
             # Callabra (docs/rules.md §3.14): one card at a time from the dealer's left
-            for i, c in enumerate(self.stock):
-                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            deal_singly(r, self.dealer, self.hands, self.stock)
             self.stock = []
             return
         pos = 0
         if r.deal_order == "layout_middle":
             # African Cassino for two: the second batch one card at a time, as the first
-            for i, c in enumerate(self.stock[: r.players * size]):
-                self.hands[next_seat(r, self.dealer, 1 + i % r.players)] |= 1 << c
+            deal_singly(r, self.dealer, self.hands, self.stock[: r.players * size])
             del self.stock[: r.players * size]
             return
         whole = r.deal_order == "whole_hands_then_table"   # Diloti: a whole hand each
