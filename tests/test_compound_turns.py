@@ -443,6 +443,50 @@ def test_random_hands_of_each_system_always_have_a_turn_and_keep_every_card():
     assert random_hand(four_it, italian_deck, 4, [9], 5) == 36
 
 
+@pytest.mark.parametrize("system", ["three", "two", "four", "italian", "italian_four"])
+def test_the_pruned_search_lists_the_same_turns_as_the_full_one(system: str):
+    """turns() skips states no legal turn continues (_Search.dead); over random hands, at
+    every position of up to 5 loose cards, it lists exactly the turns of the search
+    without that pruning, in the same order, with the same least step sequences."""
+    import random
+    from dataclasses import replace
+
+    from cassino.cards import ITALIAN_FIRST
+    from cassino.reference.compound import ITALIAN
+
+    r, seats, deals = {
+        "three": (CompoundRules(players=3, pile_order="second"), 3, [8, 8]),
+        "two": (replace(TWO, pile_order="second"), 2, [12, 12]),
+        "four": (replace(FOUR, pile_order="second"), 4, [6, 6]),
+        "italian": (replace(ITALIAN, pile_order="second"), 2, [9, 9]),
+        "italian_four": (replace(ITALIAN, players=4, teams=(0, 1, 0, 1), pile_order="second"),
+                         4, [5, 4]),
+    }[system]
+    deck = list(range(ITALIAN_FIRST, ITALIAN_FIRST + 40)) if "italian" in system else list(range(52))
+    compared = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        rng.shuffle(deck)
+        teams = r.teams or tuple(range(seats))
+        t = Table(tuple(frozenset() for _ in range(seats)), frozenset(deck[:4]), (),
+                  tuple(() for _ in range(max(teams) + 1)))
+        stock, mover = deck[4:], 0
+        for n in deals:
+            t = replace(t, hands=tuple(frozenset(stock[i * n:(i + 1) * n]) for i in range(seats)))
+            stock = stock[seats * n:]
+            while any(t.hands):
+                if t.hands[mover]:
+                    got = turns(r, t, mover)
+                    if len(t.loose) <= 5:
+                        full = turns(r, t, mover, prune=False)
+                        assert [x.steps for x in got] == [x.steps for x in full], t
+                        assert [x.table for x in got] == [x.table for x in full]
+                        compared += 1
+                    t = rng.choice(got).table
+                mover = (mover + 1) % seats
+    assert compared >= 20
+
+
 # -- scoring (AMB-63, AMB-71) ---------------------------------------------------------------
 
 def test_the_african_tally_order_and_its_ties():

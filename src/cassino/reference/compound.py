@@ -282,6 +282,28 @@ def _subsets(cards: frozenset[int], least: int = 0) -> Iterator[tuple[int, ...]]
         yield from combinations(items, k)
 
 
+@lru_cache(maxsize=1 << 14)
+def _create_options(values: Callable[[int], tuple[int, ...]], loose: tuple[int, ...],
+                    card: int | None, wanted: frozenset[int]
+                    ) -> tuple[tuple[tuple[int, ...], int, bool], ...]:
+    """The builds of a value in ``wanted`` that loose cards (two or more without a hand
+    card, one or more with ``card``) make, with the hand card when given: (loose cards,
+    value, frozen: of several groups), by subset, then value."""
+    out = []
+    mine = () if card is None else (card,)
+    for k in range(1 if card is not None else 2, len(loose) + 1):
+        for sub in combinations(loose, k):
+            cards = tuple(sorted(sub + mine))
+            totals = _sums_of(values, cards)
+            for v in sorted(wanted):
+                if not any(t % v == 0 for t in totals):
+                    continue
+                groups = _splits(values, cards, v)
+                if groups:
+                    out.append((sub, v, max(groups) > 1))
+    return tuple(out)
+
+
 # -- the turn state -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -315,11 +337,12 @@ def _swap_made(made: frozenset[Build], old: Build | None, new: Build) -> frozens
 class _Search:
     """The steps of one mover from a table, and the turns they reach."""
 
-    def __init__(self, r: CompoundRules, mover: int) -> None:
+    def __init__(self, r: CompoundRules, mover: int, prune: bool = True) -> None:
         self.r = r
         self.mover = mover
         self.team = r.team(mover)
-        self.memo: dict[tuple[object, ...], dict[tuple[object, ...], tuple[tuple[Step, ...], _State]]] = {}
+        self.prune = prune                   # (tests compare the search without dead())
+        self.memo: dict[tuple[object, ...], bool] = {}
 
     # -- who is who
     def ours(self, seat: int) -> bool:
@@ -430,28 +453,25 @@ class _Search:
         # (the mover must hold the value of a build he owns at the turn's end, and a hand
         # only loses cards: the values he holds now bound the builds worth making)
         held = {v for x in self.hand_less(t, card)[self.mover] for v in self.r.vals(x)}
-        for loose in _subsets(t.loose, 1 if card is not None else 2):
+        claims = {v: self.partner_claim(t, v) for v in range(2, self.r.max_value + 1)}
+        wanted = frozenset(v for v in range(2, self.r.max_value + 1)
+                           if v in held or claims[v] is not None)
+        options = _create_options(self.r.values, tuple(sorted(t.loose)), card, wanted)
+        for loose, v, frozen in options:
             cards = loose + (() if card is None else (card,))
-            for v in range(2, self.r.max_value + 1):
-                if v not in held and self.partner_claim(t, v) is None:
+            for owner in (self.mover, claims[v]):
+                if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
                     continue
-                groups = set(_partitions(self.r, cards, v))
-                if not groups:
-                    continue
-                claim = self.partner_claim(t, v)
-                for owner in (self.mover, claim):
-                    if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
-                        continue
-                    nb = Build(frozenset(cards), v, owner, max(groups) > 1)
-                    table = replace(t, hands=self.hand_less(t, card), loose=t.loose - frozenset(loose),
-                                    builds=_swap(t.builds, None, nb),
-                                    claims=t.claims - {(owner, v)})
-                    step = Step("create" if card is None else "build", card, v, loose,
-                                owner=None if owner == self.mover else owner)
-                    made = s.made | {nb} if owner == self.mover else s.made   # (his to hold)
-                    yield step, replace(s, table=table, made=made,
-                                        played=s.played or card is not None,
-                                        created=s.created or card is None)
+                nb = Build(frozenset(cards), v, owner, frozen)
+                table = replace(t, hands=self.hand_less(t, card), loose=t.loose - frozenset(loose),
+                                builds=_swap(t.builds, None, nb),
+                                claims=t.claims - {(owner, v)})
+                step = Step("create" if card is None else "build", card, v, loose,
+                            owner=None if owner == self.mover else owner)
+                made = s.made | {nb} if owner == self.mover else s.made   # (his to hold)
+                yield step, replace(s, table=table, made=made,
+                                    played=s.played or card is not None,
+                                    created=s.created or card is None)
 
     def increases(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
         """One hand card on a simple build: an opponent's (AMB-60, the Italian steal), a
@@ -565,27 +585,67 @@ class _Search:
     def holds(self, t: Table, seat: int, value: int) -> bool:
         return value in {v for x in t.hands[seat] for v in self.r.vals(x)}
 
-    def walk(self, s: _State) -> dict[tuple[object, ...], tuple[tuple[Step, ...], _State]]:
-        """The turns from ``s``: each end table with its least step sequence."""
-        key = s.key()
-        if key in self.memo:
-            return self.memo[key]
+    def dead(self, s: _State) -> bool:
+        """Whether no legal turn continues ``s``, by rules that steps can only make worse:
+        build values never drop out but by the one hand-card step (a capture takes the
+        builds of one value, an increase changes one build's value), the mover's hand only
+        loses cards, and his own builds leave the table only by that capture. Sound, not
+        complete: :meth:`finished` is the judge at the end."""
+        t = s.table
+        values = [b.value for b in t.builds]
+        twice = {v for v in values if values.count(v) > 1}
+        if (s.played and (twice or s.owed)) or len(twice) > 1:
+            return True
+        if len({b.value for b in s.owed}) > 1:
+            return True                      # (one capture takes every F3 build)
+        held = {v for x in t.hands[self.mover] for v in self.r.vals(x)}
+        if any(b.value not in held for b in t.builds if b.owner == self.mover or b in s.made):
+            return True
+        if self.r.two_player:
+            own = [b.value for b in t.builds if b.owner == self.mover]
+            if s.played:
+                return len(own) > 1
+            # (the capture may take every own build of one value: one at most may stay)
+            return len(own) > 1 and all(sum(w != v for w in own) > 1 for v in set(own))
+        return False
+
+    def ends(self, start: _State) -> dict[tuple[object, ...], tuple[tuple[Step, ...], _State]]:
+        """The turns from ``start``: each end table with its least step sequence
+        (:func:`step_key`). A breadth-first search over the states of the turn, each state
+        visited once, steps in step order: a state is first reached by its least sequence,
+        so the first end state of a table found is its least turn."""
+        seen = {start.key()}
+        layer: list[tuple[tuple[Step, ...], _State]] = [((), start)]
         out: dict[tuple[object, ...], tuple[tuple[Step, ...], _State]] = {}
-        if self.finished(s):
-            out[s.table.key()] = ((), s)
-        for step, nxt in self.steps(s):
-            for end, (suffix, last) in self.walk(nxt).items():
-                seq = (step, *suffix)
-                if end not in out or step_key(seq) < step_key(out[end][0]):
-                    out[end] = (seq, last)
-        self.memo[key] = out
+        while layer:
+            grown = []
+            for seq, s in layer:
+                if self.finished(s):
+                    out.setdefault(s.table.key(), (seq, s))
+                for step, nxt in sorted(self.steps(s), key=lambda x: _step_key(x[0])):
+                    key = nxt.key()
+                    if key not in seen and (not self.prune or not self.dead(nxt)):
+                        seen.add(key)
+                        grown.append(((*seq, step), nxt))
+            layer = grown
         return out
 
+    def can_finish(self, s: _State) -> bool:
+        """Whether some legal turn continues ``s`` (remembered state by state)."""
+        key = s.key()
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = self.finished(s) or any(
+                not (self.prune and self.dead(nxt)) and self.can_finish(nxt)
+                for _, nxt in self.steps(s))
+        return known
 
-def turns(r: CompoundRules, table: Table, mover: int) -> list[Turn]:
+
+def turns(r: CompoundRules, table: Table, mover: int, prune: bool = True) -> list[Turn]:
     """Every distinct turn of ``mover`` from ``table``, each with its least step sequence,
-    in the order of those sequences."""
-    found = _Search(r, mover).walk(_State(table))
+    in the order of those sequences. ``prune=False`` searches without :meth:`_Search.dead`
+    (slower; tests check the two agree)."""
+    found = _Search(r, mover, prune).ends(_State(table))
     listed = [Turn(seq, last.table, last.captured) for seq, last in found.values()]
     return sorted(listed, key=lambda turn: step_key(turn.steps))
 
@@ -602,7 +662,7 @@ def count_turns(r: CompoundRules, table: Table, mover: int) -> int:
     >>> count_turns(CompoundRules(), t, 0), count_turns(CompoundRules(pile_order="second"), t, 0)
     (805, 28)
     """
-    found = _Search(replace(r, pile_order="one"), mover).walk(_State(table))
+    found = _Search(replace(r, pile_order="one"), mover).ends(_State(table))
     total = 0
     for seq, _ in found.values():
         k = next((len(step.order) for step in seq if step.kind == "capture"), 0)
@@ -744,13 +804,13 @@ class TurnBuilder:
 
     def legal_steps(self) -> list[Step]:
         """The steps that some legal turn continues, in step order (each once)."""
-        seen = {step for step, nxt in self._search.steps(self.state) if self._search.walk(nxt)}
+        seen = {step for step, nxt in self._search.steps(self.state) if self._search.can_finish(nxt)}
         return sorted(seen, key=_step_key)
 
     def push_step(self, step: Step) -> None:
         """Make ``step``; ValueError if no legal turn continues it."""
         for cand, nxt in self._search.steps(self.state):
-            if cand == step and self._search.walk(nxt):
+            if cand == step and self._search.can_finish(nxt):
                 self._stack.append((cand, nxt))
                 return
         raise ValueError(f"illegal step {step}: no legal turn continues it")
