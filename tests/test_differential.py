@@ -1241,3 +1241,23 @@ def test_random_rule_deviations_match(seed):
             lockstep(r, deal, deal + 1, perft_every=29)
         assert core.random_hand(r, deal, deal % r.players) == _reference.random_hand(r, deal, deal % r.players)
         played += 1
+
+
+@pytest.mark.parametrize("system", ["cassino_standard", "diloti", "mulle"])
+def test_move_at_lists_the_moves_of_the_current_state(system: str) -> None:
+    """``move_at`` without ``num_moves``, and after a push or pop, reads the moves of the
+    state as it is now, in both implementations; an index out of range is an IndexError."""
+    core = cassino.new_hand(system, seed=5)
+    ref = _reference.State.from_position(core.to_position())
+    for s in (core, ref):
+        first = s.move_at(0)
+        assert first in s.legal_moves()
+        n = s.num_moves()
+        s.push(s.move_at(n - 1))
+        assert s.move_at(0) == s.legal_moves()[0]
+        s.pop()
+        assert s.move_at(0) == first
+        with pytest.raises(IndexError, match="out of range"):
+            s.move_at(n)
+    assert [core.move_at(i) for i in range(core.num_moves())] == [
+        ref.move_at(i) for i in range(ref.num_moves())]

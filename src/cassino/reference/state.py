@@ -52,6 +52,8 @@ class State(
     """A position of one hand with its legal moves, push/pop and scoring."""
 
     _buffer: list[Move] | None
+    _buffer_version = -1    # (the _version the buffer was listed at)
+    _version = 0            # (counts pushes and pops: a move buffer is of one state)
 
     def __init__(self, position: Position) -> None:
         position.validate()
@@ -508,15 +510,21 @@ class State(
     def num_moves(self) -> int:
         """Generate the legal moves into the move buffer and return their number."""
         if self.rules.compound:
-            self._buffer = None     # (turns are made by index: _turn_at)
-            return self._turn_count()
+            return self._turn_count()   # (turns are made by index: _turn_at)
         self._buffer = self._legal_with_reasons()[0]
+        self._buffer_version = self._version
         return len(self._buffer)
 
     def move_at(self, index: int) -> Move:
-        """The move at ``index`` of the last :meth:`num_moves`."""
-        if self._buffer is None:
+        """The move at ``index`` of the last :meth:`num_moves` (listed again if the state
+        changed since). Raises :class:`IndexError` out of range."""
+        if self.rules.compound:
             return self._turn_at(index)
+        if self._buffer_version != self._version:
+            self.num_moves()
+        assert self._buffer is not None
+        if not 0 <= index < len(self._buffer):
+            raise IndexError(f"move index {index} out of range (0 to {len(self._buffer) - 1})")
         return self._buffer[index]
 
     def push_index(self, index: int) -> None:
@@ -868,6 +876,7 @@ class State(
         return self.rules.pile_access in ("steal_pile", "pile_top") or self.rules.esun
 
     def _push_unchecked(self, m: Move) -> None:
+        self._version += 1
         self._stack.append(self._snapshot())
         self._history.append(m)
         r = self.rules
@@ -984,6 +993,7 @@ class State(
         """Undo the last move and return it."""
         if not self._stack:
             raise IndexError("pop from a state with no moves pushed")
+        self._version += 1
         (
             self.to_move,
             self.hands,
