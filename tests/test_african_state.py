@@ -206,6 +206,38 @@ def test_positions_carry_claims_through_json_and_text() -> None:
         replace(three, claims=((1, 9),)).validate()
 
 
+def test_amb60s_creator_option_records_creators_in_positions_and_plays() -> None:
+    r = rules("african_cassino_3p", increase_who="opponent_created")
+    assert compound_rules(r).increase_creator
+    s = State.deal(r, 0, 3)
+    made = 0
+    for _ in range(20):        # (random turns until builds were made)
+        s.push(s.move_at(hash(s.to_position().to_text()) % s.num_moves()))
+        made += len(s.builds)
+        for b in s.builds:
+            assert 0 <= b.creator < 3
+        pos = s.to_position()
+        assert Position.from_json(pos.to_json()) == pos
+        assert Position.from_text(pos.to_text()) == pos
+        if s.is_over:
+            break
+    assert made, "no build was made in 20 turns"
+    b = next(b for b in s.to_position().builds) if s.builds else None
+    pos = s.to_position()
+    if b is not None:
+        assert f"^{b.creator})" in pos.to_text()
+        with pytest.raises(PositionError, match="creator"):
+            replace(pos, builds=(replace(b, creator=-1),)).validate()
+    plain = State.deal(rules("african_cassino_3p"), 0, 3).to_position()
+    thirteen = cassino.Build(13, mask("5H", "8S"), 2, False)       # (seat 1 holds KH and KD)
+    replace(plain, builds=(thirteen,), loose=plain.loose & ~thirteen.cards).validate()
+    with pytest.raises(PositionError, match="only African Cassino with increase_who=opponent_created"):
+        replace(plain, builds=(replace(thirteen, creator=0),),
+                loose=plain.loose & ~thirteen.cards).validate()
+    with pytest.raises(RulesError, match="opponent_created"):
+        rules("cassino_standard", increase_who="opponent_created")
+
+
 def test_turn_moves_parse_and_check_their_fields() -> None:
     m = Move.parse("+4d,3s=7; 7cx3s,4d|4D,3S")
     assert m.kind == MoveKind.TURN and m.card == c("7C") and m.steps == ("+3S,4D=7", "7Cx3S,4D|4D,3S")

@@ -115,6 +115,31 @@ def test_increase_an_opponents_simple_build_only():
     assert not any(s.kind == "increase" for turn in turns(THREE, own, 0) for s in turn.steps)
 
 
+def test_amb60s_option_tests_who_first_created_the_build():
+    """AMB-60: by default the build's current owner must be an opponent; with the literal
+    option (``increase_creator``) the seat that first created it must be, whoever owns it
+    now: an increase keeps the creator, and a player may raise his own earlier increase."""
+    from dataclasses import replace
+
+    literal = replace(THREE, increase_creator=True)
+    # (seat 0 created the 9; seat 1 increased it to 11 and owns it now)
+    raised = build("6D 3D 2S", 11, 1)
+    t = table("2H KC", builds=(replace(raised, creator=0),))
+    incs = [x for x in turns(THREE, t, 0) if x.steps[0].kind == "increase"]
+    assert incs and incs[0].table.builds[0].owner == 0          # (default: owner 1 is an opponent)
+    assert not any(x.steps[0].kind == "increase" for x in turns(literal, t, 0))   # (0 created it)
+    for_owner = replace(t, hands=(frozenset(), cards("2H KC"), frozenset()))
+    assert not any(x.steps[0].kind == "increase" for x in turns(THREE, for_owner, 1))
+    mine = [x for x in turns(literal, for_owner, 1) if x.steps[0].kind == "increase"]
+    assert [b.creator for x in mine for b in x.table.builds] == [0]     # (the creator is kept)
+    t3 = replace(t, hands=(frozenset(), frozenset(), cards("2H KC")))
+    assert any(x.steps[0].kind == "increase" for x in turns(literal, t3, 2))
+    made = turns(literal, table("7H 2C", loose="3S 4S"), 0)
+    assert {b.creator for x in made for b in x.table.builds} == {0}     # (creates record the maker)
+    assert {b.creator for x in turns(THREE, table("7H 2C", loose="3S 4S"), 0)
+            for b in x.table.builds} == {-1}                            # (default: not recorded)
+
+
 def test_table_only_creates_are_free_and_the_order_of_free_steps_is_one_turn():
     # two free builds from the table (7 and 10), then a trail: the two orders reach one table
     t = table("7H 10C 2D", loose="3S 4S 6H 4H")

@@ -239,6 +239,9 @@ class Build:
     # loses the top card of his pile if it is still on the table at the next deal or the
     # end of the hand
     due: bool = False
+    # African Cassino with increase_who=opponent_created (AMB-60's option): the seat that
+    # first created the build (-1: not recorded, every other system)
+    creator: int = -1
 
     @property
     def is_face_build(self) -> bool:
@@ -862,6 +865,8 @@ class Position:
                 item["raised"] = [t for t in range(b.raised.bit_length()) if b.raised >> t & 1]
             if b.due:
                 item["due"] = True
+            if b.creator >= 0:
+                item["creator"] = b.creator
             table.append(item)
         d: dict[str, Any] = {
             "system": self.rules.system,
@@ -937,6 +942,8 @@ class Position:
                 owners += "!" + ".".join(str(t) for t in range(b.raised.bit_length()) if b.raised >> t & 1)
             if b.due:
                 owners += "*"
+            if b.creator >= 0:
+                owners += f"^{b.creator}"
             table.append(f"({groups}={b.value}@{owners})")
         fields = [
             head,
@@ -1046,6 +1053,7 @@ class Position:
                         raise NotationError(f"bad build {item!r}")
                     body, _, rest = item[1:-1].rpartition("=")
                     val, _, owners = rest.partition("@")
+                    owners, hat, creator = owners.partition("^")
                     due = owners.endswith("*")
                     owners, bang, raised = owners.removesuffix("*").partition("!")
                     build: dict[str, Any] = {
@@ -1057,6 +1065,8 @@ class Position:
                         build["raised"] = [int(t) for t in raised.split(".")]
                     if due:
                         build["due"] = True
+                    if hat:
+                        build["creator"] = int(creator)
                     table.append(build)
                 else:
                     table.append(item)
@@ -1244,7 +1254,7 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
     for key in ("groups", "value", "owners"):
         if key not in item:
             raise PositionError(f"build table[{i}] is missing the field {key!r}")
-    extra = sorted(set(item) - {"groups", "value", "owners", "raised", "due"})
+    extra = sorted(set(item) - {"groups", "value", "owners", "raised", "due", "creator"})
     if extra:
         raise PositionError(f"unknown field {extra[0]!r} in build table[{i}]")
     value = item["value"]
@@ -1299,9 +1309,12 @@ def _build_from_dict(item: dict[str, Any], i: int, players: int, r: Rules) -> Bu
     due = item.get("due", False)
     if not isinstance(due, bool):
         raise PositionError(f"build table[{i}] due must be true or false")
+    creator = item.get("creator", -1)
+    if not isinstance(creator, int) or isinstance(creator, bool):
+        raise PositionError(f"build table[{i}] creator must be a seat number")
     return Build(
         value=value, cards=cards, owners=omask, multiple=multiple, fixed=tuple(sorted(fixed.items())),
-        raised=raised, due=due,
+        raised=raised, due=due, creator=creator,
     )
 
 
@@ -1386,6 +1399,19 @@ def _check_build(b: Build, players: int, r: Rules) -> None:
         raise PositionError(f"the build of {b.value} is a simple build, so it must have exactly one owner")
     if r.declarations and b.owners.bit_count() != 1:
         raise PositionError(f"the declaration of {b.value} must have exactly one owner (docs/rules.md §3.17)")
+    recorded = r.increase_who == "opponent_created"
+    if not isinstance(b.creator, int) or isinstance(b.creator, bool):
+        raise PositionError(f"the creator of the build of {b.value} must be a seat number")
+    if recorded and not 0 <= b.creator < players:
+        raise PositionError(
+            f"the build of {b.value} must record its creator, a seat 0 to {players - 1} "
+            "(increase_who=opponent_created, AMB-60's option)"
+        )
+    if not recorded and b.creator != -1:
+        raise PositionError(
+            "only African Cassino with increase_who=opponent_created records a build's "
+            f"creator (the build of {b.value})"
+        )
     if b.raised:
         if not isinstance(b.raised, int) or not 0 < b.raised < 1 << r.num_teams:
             raise PositionError(f"the raised teams of the build of {b.value} must be a mask of teams")

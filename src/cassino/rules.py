@@ -47,7 +47,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "builds_as_sum_components": ("no",),
     "build_kinds": ("simple+multiple", "none", "declarations", "zwickern_stack"),
     "table_only_build": ("no", "free_op", "turn"),
-    "increase_who": ("any_simple", "opponent_only"),
+    "increase_who": ("any_simple", "opponent_only", "opponent_created"),
     "augment_who": ("any", "own_team", "own_team_or_captured_same_turn"),
     "obligation": ("none", "v1", "v2", "v3", "diloti", "african_2p"),
     "leftovers_to": ("last_capturer", "nobody", "last_to_play", "last_holder"),
@@ -915,6 +915,7 @@ class Rules:
             "augment_who": self.augment_who == "own_team_or_captured_same_turn",
             "obligation": self.obligation == "african_2p",
             "deal_order": self.deal_order == "layout_middle",
+            "increase_who": self.increase_who == "opponent_created",
         }
         if not compound:
             self._refuse(own, "is a rule of African Cassino's compound turns (docs/rules.md §3.22)")
@@ -924,10 +925,12 @@ class Rules:
                 "pile_cards_per_turn is 0 (no limit) or 1 (AMB-61's option: one pile card a "
                 f"turn), not {self.pile_cards_per_turn}"
             )
-        if self.increase_who != "opponent_only" or self.augment_who != "own_team_or_captured_same_turn":
+        if (self.increase_who not in ("opponent_only", "opponent_created")
+                or self.augment_who != "own_team_or_captured_same_turn"):
             raise RulesError(
                 "African Cassino increases only an opponent's builds (increase_who=opponent_only, "
-                "AMB-60) and augments its team's builds or one it captures in the same turn "
+                "AMB-60, or opponent_created: the builds an opponent first created) and augments "
+                "its team's builds or one it captures in the same turn "
                 "(augment_who=own_team_or_captured_same_turn)"
             )
         if self.obligation not in ("none", "african_2p"):
@@ -1125,7 +1128,8 @@ class Rules:
             "obligation": self.obligation == "diloti",
             "compulsion": self.compulsion == "lay_match_forced",
             # (African Cassino's increase and augment rules are its own: _check_compound)
-            "increase_who": self.increase_who != "any_simple" and not self.compound,
+            "increase_who": self.increase_who not in ("any_simple", "opponent_created")
+            and not self.compound,
             "augment_who": self.augment_who != "any" and not self.compound,
             "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
             "deal_order": self.deal_order == "whole_hands_then_table"

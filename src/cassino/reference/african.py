@@ -55,6 +55,7 @@ def compound_rules(r: Rules) -> CompoundRules:
             partner_claims=r.partner_builds,
             table_create_replaces_card=r.table_only_build == "turn",
             pile_cards_per_turn=r.pile_cards_per_turn,
+            increase_creator=r.increase_who == "opponent_created",
         )
     return out
 
@@ -134,7 +135,7 @@ def position_build(b: TurnBuild, r: Rules) -> Build:
         if best is None or (len(fixed), fixed) < (len(best), best):
             best = fixed
     assert best is not None, f"no grouping of {b}"
-    return Build(b.value, cards, 1 << b.owner, b.frozen, best)
+    return Build(b.value, cards, 1 << b.owner, b.frozen, best, creator=b.creator)
 
 
 class African(StateBase):
@@ -146,7 +147,8 @@ class African(StateBase):
             hands=tuple(frozenset(bits(h)) for h in self.hands),
             loose=frozenset(bits(self.loose)),
             builds=tuple(sorted(
-                TurnBuild(frozenset(bits(b.cards)), b.value, b.owners.bit_length() - 1, b.multiple)
+                TurnBuild(frozenset(bits(b.cards)), b.value, b.owners.bit_length() - 1, b.multiple,
+                          b.creator)
                 for b in self.builds
             )),
             piles=tuple(tuple(p) for p in self.piles),

@@ -97,6 +97,7 @@ class CompoundRules:
     increase_partner: bool = False             # AMB-69 (Italian): a partner's build increased
     partner_claims: str = "partner_owns"       # AMB-64: the rebuilt value's owner (maker_owns)
     table_create_replaces_card: bool = False   # AMB-59's option: a turn of table-only creates
+    increase_creator: bool = False             # AMB-60's option: the creator must be an opponent
     pile_cards_per_turn: int = 0               # AMB-61's option: 1 (0: no limit)
     free_steps_per_turn: int = 0               # AMB-66's option: 1 (0: no limit)
 
@@ -118,12 +119,14 @@ for four."""
 @dataclass(frozen=True, order=True)
 class Build:
     """A build: its cards, value, owner (a seat) and whether it is frozen (of several groups
-    or augmented: its value never changes, AMB-60)."""
+    or augmented: its value never changes, AMB-60); with ``increase_creator`` (AMB-60's
+    option) the seat that first created it, else -1."""
 
     cards: frozenset[int]
     value: int
     owner: int
     frozen: bool
+    creator: int = -1
 
     def __str__(self) -> str:
         return f"({' '.join(card_code(x) for x in sorted(self.cards))}={self.value}@{self.owner})"
@@ -361,6 +364,10 @@ class _Search:
             return t.hands
         return tuple(h - {card} if i == self.mover else h for i, h in enumerate(t.hands))
 
+    def creator(self) -> int:
+        """The creator a new build records: the mover with ``increase_creator``, else -1."""
+        return self.mover if self.r.increase_creator else -1
+
     def low(self, cards: tuple[int, ...]) -> int:
         return sum(min(self.r.vals(x)) for x in cards)
 
@@ -428,7 +435,8 @@ class _Search:
                     if not group or value not in _sums(self.r, group):
                         continue
                     owner = self.mover if single else who
-                    nb = Build(base | frozenset(group), value, owner, True)
+                    creator = b.creator if b is not None else self.creator()
+                    nb = Build(base | frozenset(group), value, owner, True, creator)
                     piles = list(t.piles)
                     for team, _ in pile:
                         piles[team] = piles[team][:-1]
@@ -462,7 +470,7 @@ class _Search:
             for owner in (self.mover, claims[v]):
                 if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
                     continue
-                nb = Build(frozenset(cards), v, owner, frozen)
+                nb = Build(frozenset(cards), v, owner, frozen, self.creator())
                 table = replace(t, hands=self.hand_less(t, card), loose=t.loose - frozenset(loose),
                                 builds=_swap(t.builds, None, nb),
                                 claims=t.claims - {(owner, v)})
@@ -475,13 +483,18 @@ class _Search:
 
     def increases(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
         """One hand card on a simple build: an opponent's (AMB-60, the Italian steal), a
-        partner's with ``increase_partner`` (AMB-69); to a partner's claim, for him (AMB-64)."""
+        partner's with ``increase_partner`` (AMB-69); to a partner's claim, for him (AMB-64).
+        With ``increase_creator`` (AMB-60's option) the test is literal: any simple build
+        an opponent first created, whoever owns it now."""
         t = s.table
         for b in t.builds:
-            if b.frozen or b.owner == self.mover:
+            if b.frozen:
                 continue
             partner = self.ours(b.owner)
-            if partner and not self.r.increase_partner:
+            if self.r.increase_creator:
+                if b.creator < 0 or self.ours(b.creator):
+                    continue
+            elif b.owner == self.mover or (partner and not self.r.increase_partner):
                 continue
             for v in sorted({b.value + x for x in self.r.vals(p)}):
                 if v > self.r.max_value:
@@ -490,7 +503,7 @@ class _Search:
                 for owner in (self.mover, claim):
                     if owner is None or (owner != self.mover and self.r.partner_claims != "partner_owns"):
                         continue
-                    nb = Build(b.cards | {p}, v, owner, False)
+                    nb = Build(b.cards | {p}, v, owner, False, b.creator)
                     claims = t.claims - {(owner, v)}
                     if not partner and self.r.teams:
                         claims = claims | {(b.owner, b.value)}   # (the victim's old value)
