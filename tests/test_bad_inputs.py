@@ -149,7 +149,6 @@ case("json dealer negative", "json", edited(lambda d: d.__setitem__("dealer", -1
 # systems and options
 g = "systems and options"
 case("unknown system", "rules", ("cassino_royale", {}), UnknownSystemError, r"unknown system 'cassino_royale'", g)
-case("planned system", "rules", ("italian_house_cassino", {}), UnknownSystemError, r"system 'italian_house_cassino' is not implemented yet", g)
 case("unknown option", "rules", ("cassino_standard", {"colour": "red"}), RulesError, r"unknown option 'colour'", g)
 case("option named system", "json", edited(lambda d: d.__setitem__("options", {"system": "diloti"})), RulesError, r"unknown option 'system'", g)
 case("option without a value", "option", "sweeps", RulesError, r"option 'sweeps' must look like name=value", g)
@@ -165,7 +164,7 @@ case("choice out of range", "rules", ("cassino_standard", {"face_capture": "two"
 case("obligation v3 without unique values", "rules", ("cassino_standard", {"obligation": "v3", "unique_build_values": False}), RulesError, r"needs unique_build_values=true", g)
 case("planned option value", "rules", ("cassino_standard", {"deck": "jokers"}), RulesError, r"option deck=jokers is not implemented yet", g)
 case("double deck outside Mulle", "rules", ("cassino_standard", {"deck": "double104"}), RulesError, r"deck=double104 \(two decks shuffled together\) is the Mulle deck, not for cassino_standard", g)
-case("planned capture extent", "rules", ("cassino_standard", {"capture_extent": "opponent_insist"}), RulesError, r"option capture_extent=opponent_insist is not implemented yet", g)
+case("planned capture extent", "rules", ("cassino_standard", {"capture_extent": "single_type"}), RulesError, r"option capture_extent=single_type is not implemented yet", g)
 case("count_out for three", "rules", ("cassino_standard_002", {"players": 3, "count_out": True}), RulesError, r"two-player rule, not for 3 players", g)
 case("sweep_points 0", "rules", ("cassino_standard", {"sweeps": True, "sweep_points": 0}), RulesError, r"sweeps=true needs sweep_points of at least 1", g)
 case("partnership of two", "rules", ("cassino_standard", {"teams": "partnership"}), RulesError, r"partnerships need an even number of players", g)
@@ -177,7 +176,7 @@ case("capture of nothing", "notation", "9Sx", NotationError, r"empty card in '9S
 case("build without value", "notation", "3H+5S", NotationError, r"needs a declared value, as in 3H\+5S=8", g)
 case("build value a superscript", "notation", "3H+5S=²", NotationError, r"needs a declared value", g)
 case("build value too large", "notation", "3H+5S=" + "9" * 5000, NotationError, r"declares a value over 255", g)
-case("move kind 13", "move_object", (0, 13, 0, 0), NotationError, r"no move kind 13", g)
+case("move kind 14", "move_object", (0, 14, 0, 0), NotationError, r"no move kind 14", g)
 case("takes beyond the deck", "move_object", (0, MoveKind.CAPTURE, 1 << 110, 0), CardError, r"takes must be a mask of the card ids 0-109", g)
 case("negative value", "move_object", (4, MoveKind.BUILD, 1, -3), NotationError, r"value must be an integer from 0 to 255, not -3", g)
 
@@ -430,8 +429,6 @@ def cli_pattern(c: Case) -> str:
         return r"larger than 1048576 bytes"
     if c.id == "JSON not UTF-8":
         return r"not UTF-8"
-    if c.id == "planned system":
-        return r"system 'italian_house_cassino' is not implemented yet"
     return c.pattern
 
 

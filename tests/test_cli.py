@@ -201,7 +201,7 @@ def test_new_with_options_and_players() -> None:
         (["moves", "-"], BUILD_POS.replace("QC", "2H"), "twice|52"),
         (["moves", "-"], "\xff\xfe", ""),
         (["score", "-"], "{" + '"a":' * 20 + "1" + "}" * 20, "nested|malformed"),
-        (["perft", "-", "2"], BUILD_POS.replace("cassino_standard", "italian_house_cassino"), "not implemented"),
+        (["perft", "-", "2"], BUILD_POS.replace("cassino_standard", "italian_house_cassino"), "Italian card code"),
         (["perft", "-", "x"], BUILD_POS, "DEPTH"),
         (["perft", "-"], BUILD_POS, "Missing argument"),
         (["moves"], None, "Missing argument"),

@@ -146,6 +146,8 @@ def test_notation_round_trip_property(card, kind, takes, value):
         m = Move.pluck(card)
     elif kind == MoveKind.PASS:
         m = Move.pass_turn()
+    elif kind == MoveKind.INSIST:
+        m = Move.insist()
     elif kind == MoveKind.LIE_DOWN:
         m = Move.lie_down()
     elif kind == MoveKind.BANK:

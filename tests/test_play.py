@@ -288,7 +288,6 @@ def test_three_players_to_the_end() -> None:
         ),
         (["--opponent", "no_such_mod_q:Bot"], r"cannot import player module 'no_such_mod_q'"),
         (["--system", "nope"], r"unknown system 'nope'"),
-        (["--system", "italian_house_cassino"], r"not implemented yet"),
         (["--option", "sweeps=maybe"], r"option sweeps must be true or false, not 'maybe'"),
         (["--option", "colour=red"], r"unknown option 'colour'"),
         (["--option", "sweeps"], r"must look like name=value"),

@@ -272,7 +272,6 @@ class _Cheater:
     ("kwargs", "error", "pattern"),
     [
         ({"system": "nope"}, UnknownSystemError, "unknown system 'nope'"),
-        ({"system": "italian_house_cassino"}, UnknownSystemError, "not implemented yet"),
         ({"options": {"colour": "red"}}, RulesError, "unknown option 'colour'"),
         ({"options": {"obligation": "v9"}}, RulesError, "obligation must be one of"),
         ({"players": ("random", "nobody")}, PlayerError, "unknown player 'nobody'"),

@@ -24,6 +24,7 @@ from .cards import ACES, SPADES, card_code, card_codes, card_rank, parse_card
 from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
+from .reference.deals import bad_italian_layout, initial_deal
 from .rules import Rules, rules
 from .scoring import (
     DEFAULT_PENALTY,
@@ -456,7 +457,14 @@ class Game:
         state_class = _state_class(self.rules)
         deck = self.rules.deck_cards(self._shuffled(self.rules.num_ids))
         redeals: list[list[str]] = []
-        if self.rules.redeal_layout != "none":
+        if self.rules.redeal_layout == "italian":
+            # the house variant with Italian cards (docs/rules.md §3.25, AMB-72): the whole
+            # deck reshuffled while the layout holds the 2 of coins, the 7 of swords or three
+            # face cards
+            while bad_italian_layout(table := initial_deal(self.rules, dealer, deck)[1]):
+                redeals.append(card_codes(c for c in range(self.rules.num_ids) if table >> c & 1))
+                deck = self.rules.deck_cards(self._shuffled(self.rules.num_ids))
+        elif self.rules.redeal_layout != "none":
             deck, redeals = layout_redeal(self.rules, deck, self._rng)
         self.dealer: int = dealer
         if self.rules.laugh:

@@ -103,6 +103,7 @@ class MoveKind(enum.IntEnum):
     LIE_DOWN = 10  # ... the whole hand goes face up to the table (AMB-96)
     BANK = 11      # ... a decision: two cards of the decider's hand go to his pile
     TURN = 12      # African Cassino: a whole compound turn, its steps (docs/rules.md §3.22)
+    INSIST = 13    # the Italian house variant: insist on a maximal capture or augment (AMB-68)
 
     @property
     def label(self) -> str:
@@ -112,6 +113,7 @@ class MoveKind(enum.IntEnum):
 
 _BUILD_KINDS = (MoveKind.BUILD, MoveKind.AUGMENT, MoveKind.INCREASE)
 _ALL_CARDS = (1 << 110) - 1   # Mulle's double deck and the jokers (the rules check the deck)
+_TURN_CARDS = _ALL_CARDS | ((1 << 40) - 1) << 150   # and the Italian deck (compound turns)
 # The largest declared value a Move may carry: far above any legal build (at most 10 in the
 # standard systems), and small enough for the core's C fields.
 MAX_MOVE_VALUE = 255
@@ -227,6 +229,12 @@ class Move:
         return cls(NO_CARD, MoveKind.PLUCK, 1 << card, 0)
 
     @classmethod
+    def insist(cls) -> Move:
+        """Insist that the mover extend his capture or augment to a maximal one (the house
+        variant with Italian cards, AMB-68); :meth:`pass_turn` lets it stand."""
+        return cls(NO_CARD, MoveKind.INSIST, 0, 0)
+
+    @classmethod
     def pass_turn(cls) -> Move:
         """End the turn without plucking (opt_pluck: the choice after a card is played)."""
         return cls(NO_CARD, MoveKind.PASS, 0, 0)
@@ -242,6 +250,8 @@ class Move:
             return "^" + card_code(self.takes.bit_length() - 1)
         if self.kind == MoveKind.PASS:
             return "pass"
+        if self.kind == MoveKind.INSIST:
+            return "insist"
         if self.kind == MoveKind.LIE_DOWN:
             return "down"
         if self.kind == MoveKind.BANK:
@@ -289,6 +299,8 @@ class Move:
             raise NotationError("empty move notation")
         if s == "PASS":
             return cls.pass_turn()
+        if s == "INSIST":
+            return cls.insist()
         if s == "DOWN":
             return cls.lie_down()
         if ";" in s:
@@ -333,7 +345,7 @@ class Move:
             raise NotationError(f"bad move {text!r}: {exc}") from None
 
 
-_NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS, MoveKind.LIE_DOWN, MoveKind.BANK)
+_NO_CARD_KINDS = (MoveKind.PLUCK, MoveKind.PASS, MoveKind.LIE_DOWN, MoveKind.BANK, MoveKind.INSIST)
 
 
 def _check_turn(m: Move) -> None:
@@ -342,8 +354,8 @@ def _check_turn(m: Move) -> None:
         raise NotationError(f"only a compound turn has steps, not a {m.kind.label}")
     if m.card != NO_CARD:
         card_code(m.card)
-    if not _int_in(m.takes, _ALL_CARDS):
-        raise CardError(f"takes must be a mask of the card ids 0-109, not {m.takes!r}")
+    if not _int_in(m.takes, 1 << 190) or m.takes & ~_TURN_CARDS:
+        raise CardError(f"takes must be a mask of the card ids 0-109 and 150-189, not {m.takes!r}")
     if m.value or m.fixed:
         raise NotationError("a compound turn carries no value: its steps do")
     if (not isinstance(m.steps, tuple) or not m.steps
@@ -412,7 +424,7 @@ def _check_no_card(m: Move) -> None:
         raise NotationError(f"a {m.kind.label} plays no hand card: its card must be NO_CARD (255)")
     if m.value != 0 or m.fixed:
         raise NotationError(f"a {m.kind.label} has no value")
-    if m.kind in (MoveKind.PASS, MoveKind.LIE_DOWN):
+    if m.kind in (MoveKind.PASS, MoveKind.LIE_DOWN, MoveKind.INSIST):
         if m.takes != 0:
             raise NotationError(f"a {m.kind.label} takes no cards")
         return

@@ -96,6 +96,13 @@ _CATEGORY_NAMES = {
     "last_holder": "last holder",
     "spy_two": "Spy Two (2S)",
     "big_ten": "Big Ten (10S)",
+    "coins": "most coins",
+    "two_of_coins": "the 2 of coins",
+    "seven_of_swords": "the 7 of swords",
+    "ace_coins": "ace of coins",
+    "ace_swords": "ace of swords",
+    "ace_cups": "ace of cups",
+    "ace_batons": "ace of batons",
 }
 
 

@@ -18,7 +18,7 @@ Policies, one per seat:
 >>> import cassino
 >>> run = cassino.playouts("cassino_standard", 4, seed=1)
 >>> run.points.shape, run.totals.shape, run.moves.shape
-((4, 2, 26), (4, 2), (4,))
+((4, 2, 33), (4, 2), (4,))
 >>> bool((run.totals.sum(axis=1) >= 8).all())      # 11 points a hand, minus ties
 True
 >>> list(run.totals[2]) == cassino.random_hand(run.rules, hand_seed(1, 2), 0)[0]

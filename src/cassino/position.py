@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -333,6 +334,11 @@ class Position:
     # an opponent increased that seat's build of that value, so his partner may make or
     # increase a build to the value for him
     claims: tuple[tuple[int, int], ...] = field(default=())
+    # the house variant with Italian cards (docs/rules.md §3.25, AMB-68): in phase "insist"
+    # the seat after the mover accepts (pass) or insists on a maximal capture or augment, in
+    # phase "extend" the mover extends it; ``insist`` is (mover, the value his capture took,
+    # 0 for none, then the values of the builds his turn augmented, ascending)
+    insist: tuple[int, ...] = field(default=())
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -354,7 +360,8 @@ class Position:
         Callabra also once a capture has cleared the table, which the sweep log records)."""
         if self.rules.two_card_capture and self.sweep_order:
             return True
-        return not any(self.hands) and not self.stock and self.phase != "after"
+        return (not any(self.hands) and not self.stock
+                and self.phase not in ("after", "insist", "extend"))
 
     def board(self) -> str:
         """A readable picture of the position, the ``str`` of a ``State``: each seat's hand
@@ -568,8 +575,9 @@ class Position:
         self._validate_pluck()
         self._validate_laugh()
         self._validate_compound()
-        if self.phase == "after":
-            pass  # the player who has just played may pluck, even with an empty hand
+        if self.phase in ("after", "insist", "extend"):
+            pass  # the player who has just played may pluck, even with an empty hand (and
+            # an insist decision of the house variant follows the hand's last turn too)
         elif not any(self.hands):
             if self.stock and not (r.two_card_capture and self.sweep_order):
                 raise PositionError("every hand is empty but the stock is not: deal the next round first")
@@ -596,6 +604,7 @@ class Position:
                         f"claim ({seat}, {value}) must name a seat (0 to {r.players - 1}) and a "
                         f"build value (2 to {r.build_max_value})"
                     )
+        self._validate_insist()
         if not r.compound:
             return
         for b in self.builds:
@@ -654,6 +663,37 @@ class Position:
             raise PositionError(
                 "one seat alone holds cards: the hand is over (the last holder takes the rest)")
 
+    def _validate_insist(self) -> None:
+        """The house variant's insist decision (docs/rules.md §3.25, AMB-68): pending
+        exactly in phase insist (the seat after the mover decides) or extend (the mover)."""
+        r = self.rules
+        pending = self.phase in ("insist", "extend")
+        if pending != bool(self.insist):
+            raise PositionError("insist (mover, capture value, augmented values) is pending "
+                                "exactly in phase insist or extend")
+        if not pending:
+            return
+        if r.capture_extent != "opponent_insist":
+            raise PositionError(f"phase {self.phase} is the insist decision of "
+                                "capture_extent=opponent_insist (AMB-68)")
+        if len(self.insist) < 2 or not all(isinstance(x, int) for x in self.insist):
+            raise PositionError("insist must be (mover, capture value, augmented values...)")
+        mover, value, *augmented = self.insist
+        n = r.players
+        if not 0 <= mover < n:
+            raise PositionError(f"insist: the mover must be a seat from 0 to {n - 1}, not {mover}")
+        if not 0 <= value <= r.build_max_value:
+            raise PositionError(f"insist: the capture value must be 0 (none) to {r.build_max_value}")
+        values = {b.value for b in self.builds}
+        if augmented != sorted(set(augmented)) or not set(augmented) <= values:
+            raise PositionError("insist: the augmented values must be builds on the table, ascending")
+        if not value and not augmented:
+            raise PositionError("insist: nothing to insist on (no capture value, no augmented build)")
+        step = 1 if r.direction == "cw" else -1
+        want = (mover + step) % n if self.phase == "insist" else mover
+        if self.to_move != want:
+            raise PositionError(f"in phase {self.phase} seat {want} is to move, not {self.to_move}")
+
     def _validate_pluck(self) -> None:
         r = self.rules
         n = r.players
@@ -663,6 +703,8 @@ class Position:
             if not r.laugh:
                 raise PositionError(f"phase {self.phase} is a Laugh and Lie Down decision")
             return
+        if self.phase in ("insist", "extend"):
+            return   # (the house variant's decision: _validate_compound)
         if not r.pluck:
             if self.plucked or self.phase != "start" or self.trailed is not None:
                 raise PositionError(f"plucked, phase and trailed need pluck=true (opt_pluck), not {r.system}")
@@ -725,7 +767,7 @@ class Position:
             "system", "options", "players", "dealer", "to_move", "hands", "table", "piles",
             "stock", "last_capturer", "sweeps", "sweep_order", "scores", "discard",
             "plucked", "phase", "trailed", "defaults", "mulles", "esun_owed", "chance",
-            "fixxa", "bonuses", "centre", "laid", "decision", "claims",
+            "fixxa", "bonuses", "centre", "laid", "decision", "claims", "insist",
         }
         extra = sorted(set(data) - known)
         if extra:
@@ -748,12 +790,22 @@ class Position:
         if not isinstance(system, str):
             raise PositionError("system must be a string")
         r = rules(system, **opts)
+        token = _DECK_CONTEXT.set("italian40" if r.deck == "italian40" else None)
+        try:
+            return cls._from_dict_cards(data, r, players, hands_raw)
+        finally:
+            _DECK_CONTEXT.reset(token)
+
+    @classmethod
+    def _from_dict_cards(cls, data: dict[str, Any], r: Rules, players: int,
+                         hands_raw: list[Any]) -> Position:
+        """:meth:`from_dict` past the rules: the cards, read in the deck's context."""
         hands = tuple(_mask(_list(h, f"hands[{i}]"), f"hands[{i}]") for i, h in enumerate(hands_raw))
         loose = 0
         builds = []
         for i, item in enumerate(_list(data["table"], "table")):
             if isinstance(item, str):
-                c = parse_card(item)
+                c = _card(item)
                 if loose >> c & 1:
                     raise PositionError(f"card {card_code(c)} appears twice (table and table)")
                 loose |= 1 << c
@@ -762,13 +814,13 @@ class Position:
             else:
                 raise PositionError(f"table[{i}] must be a card code or a build object")
         piles = tuple(
-            tuple(parse_card(c) for c in _list(p, f"piles[{i}]"))
+            tuple(_card(c) for c in _list(p, f"piles[{i}]"))
             for i, p in enumerate(_list(data["piles"], "piles"))
         )
         if r.pile_access == "steal_pile":
             piles = tuple(bundle_order(p) for p in piles)
-        stock = tuple(parse_card(c) for c in _list(data["stock"], "stock"))
-        discard = tuple(parse_card(c) for c in _list(data.get("discard", []), "discard"))
+        stock = tuple(_card(c) for c in _list(data["stock"], "stock"))
+        discard = tuple(_card(c) for c in _list(data.get("discard", []), "discard"))
         lc = data.get("last_capturer")
         if lc is not None and (not isinstance(lc, int) or isinstance(lc, bool)):
             raise PositionError("last_capturer must be a seat number or null")
@@ -790,7 +842,7 @@ class Position:
         esun_owed = _counts(data, "esun_owed")
         chance = data.get("chance")
         bonuses = _counts(data, "bonuses")
-        fixxa = None if data.get("fixxa") is None else parse_card(data["fixxa"])
+        fixxa = None if data.get("fixxa") is None else _card(data["fixxa"])
         for key in ("dealer", "to_move"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise PositionError(f"{key} must be a seat number")
@@ -803,7 +855,7 @@ class Position:
         if not isinstance(phase, str):
             raise PositionError("phase must be a string")
         trailed_raw = data.get("trailed")
-        trailed = None if trailed_raw is None else parse_card(trailed_raw)
+        trailed = None if trailed_raw is None else _card(trailed_raw)
         centre = data.get("centre", 0)
         if not isinstance(centre, int) or isinstance(centre, bool):
             raise PositionError("centre must be a number of chips")
@@ -849,6 +901,7 @@ class Position:
             laid=laid,
             decision=decision,
             claims=tuple(sorted(claims)),
+            insist=tuple(_ints(data.get("insist", []), "insist")),
         )
         return pos.validate()
 
@@ -913,6 +966,8 @@ class Position:
             d["decision"] = {"rank": self.decision[0], "after": self.decision[1]}
         if self.claims:
             d["claims"] = [list(c) for c in self.claims]
+        if self.insist:
+            d["insist"] = list(self.insist)
         return d
 
     def to_json(self, indent: int | None = None) -> str:
@@ -987,6 +1042,10 @@ class Position:
         if self.claims:
             # Partnership African Cassino (AMB-64): claims:<seat>=<value>,...
             fields.append("claims:" + ",".join(f"{s}={v}" for s, v in self.claims))
+        if self.insist:
+            # the house variant's insist decision (AMB-68), its phase then
+            # <mover>,<value>,<augmented>: insist:0,7 or extend:0,7,9
+            fields.append(f"{self.phase}:" + ",".join(str(x) for x in self.insist))
         return " ".join(fields)
 
     @classmethod
@@ -998,6 +1057,13 @@ class Position:
             raise NotationError(f"position text is longer than {MAX_JSON_BYTES} characters")
         parts = text.split()
         pluck: dict[str, Any] = {}
+        if len(parts) >= 11 and parts[-1].startswith(("insist:", "extend:")):
+            phase, _, rest = parts.pop().partition(":")
+            try:
+                pluck["insist"] = [int(x) for x in rest.split(",")]
+            except ValueError:
+                raise NotationError(f"bad {phase} field ({phase}:<mover>,<value>,...)") from None
+            pluck["phase"] = phase
         if len(parts) >= 11 and parts[-1].startswith("claims:"):
             try:
                 pluck["claims"] = [
@@ -1098,7 +1164,7 @@ class Position:
             raise NotationError(f"bad position text: {exc}") from None
 
 
-PHASES = ("start", "plucked", "after", "prial", "release")
+PHASES = ("start", "plucked", "after", "prial", "release", "insist", "extend")
 
 
 def _lld_field(text: str) -> dict[str, Any]:
@@ -1182,10 +1248,20 @@ def _ints(x: Any, name: str) -> list[int]:
     return xs
 
 
+# the deck whose codes a position's cards are read in: "italian40" while the position of
+# a system with Italian cards is read (Position.from_dict), else None (the standard codes)
+_DECK_CONTEXT: ContextVar[str | None] = ContextVar("cassino_position_deck", default=None)
+
+
+def _card(code: Any) -> int:
+    """The card id of a code of the position being read, in its deck's context."""
+    return parse_card(code, _DECK_CONTEXT.get())
+
+
 def _mask(codes: list[Any], name: str) -> int:
     m = 0
     for code in codes:
-        c = parse_card(code)
+        c = _card(code)
         if m >> c & 1:
             raise PositionError(f"card {card_code(c)} appears twice ({name} and {name})")
         m |= 1 << c
@@ -1341,7 +1417,7 @@ def _valued_code(x: Any, r: Rules, fixed: dict[int, int], where: str) -> Any:
     if not isinstance(x, str) or ":" not in x:
         return x
     code, _, raw = x.partition(":")
-    c = parse_card(code)
+    c = _card(code)
     allowed = {r.card_value(c), r.second_value(c)} - {0}
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or int(raw) not in allowed:
         shown = " or ".join(str(v) for v in sorted(allowed))

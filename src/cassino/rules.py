@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
+from .cards import ITALIAN_FIRST, card_rank
 from .errors import RulesError, UnknownSystemError
 
 __all__ = [
@@ -37,17 +38,17 @@ __all__ = [
 # Values that later systems need are listed in PLANNED_VALUES and rejected for now.
 CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("individual", "partnership"),
-    "deck": ("standard52", "standard49", "short40", "double104"),
+    "deck": ("standard52", "standard49", "short40", "double104", "italian40"),
     "direction": ("cw", "ccw"),
     "first_player": ("left_of_dealer", "right_of_dealer", "non_dealer"),
     "match_mode": ("rank", "value"),
     "face_capture": ("one", "one_or_three", "any"),
     "sum_groups": ("single", "multi", "none"),
-    "capture_extent": ("free", "maximal", "single_group", "all_matches"),
+    "capture_extent": ("free", "maximal", "single_group", "all_matches", "opponent_insist"),
     "builds_as_sum_components": ("no",),
     "build_kinds": ("simple+multiple", "none", "declarations", "zwickern_stack"),
     "table_only_build": ("no", "free_op", "turn"),
-    "increase_who": ("any_simple", "opponent_only", "opponent_created"),
+    "increase_who": ("any_simple", "opponent_only", "opponent_created", "not_own"),
     "augment_who": ("any", "own_team", "own_team_or_captured_same_turn"),
     "obligation": ("none", "v1", "v2", "v3", "diloti", "african_2p"),
     "leftovers_to": ("last_capturer", "nobody", "last_to_play", "last_holder"),
@@ -70,14 +71,15 @@ CHOICES: dict[str, tuple[str, ...]] = {
         "layout_middle",
     ),
     "xeri_first_play": ("counts", "per_hand", "first_hand"),
-    "redeal_layout": ("none", "full", "offending"),
+    "redeal_layout": ("none", "full", "offending", "italian"),
     "all_eleven": ("none", "bonus", "skunk", "auto_win"),
     "sudden_death": ("none", "sweep_instant", "point_cards_instant"),
     "spade_points": ("none", "inclusive", "additive"),
     "aces_mode": ("each", "all_four_only"),
     "game_end": ("target", "each_deals_twice", "one_hand", "hands_won", "fixed_hands", "chips_out"),
     "final_tie": ("more_hands", "shared"),
-    "card_values": ("standard", "royal", "ranked", "finnish", "zwickern"),
+    "card_values": ("standard", "royal", "ranked", "finnish", "zwickern", "italian"),
+    "trail": ("any", "no_capture"),
     "joker_values": ("any", "match_only"),
     "mokki_cutoff_check": ("capture", "hand_end"),
     "most_spades_tie": ("none", "split_two"),
@@ -87,15 +89,15 @@ CHOICES: dict[str, tuple[str, ...]] = {
 
 # Values named by docs/rules.md that belong to systems not implemented yet.
 PLANNED_VALUES: dict[str, tuple[str, ...]] = {
-    "deck": ("jokers", "italian40"),
+    "deck": ("jokers",),
     "match_mode": (),
     "face_capture": ("n.a.",),
     "sum_groups": (),
-    "capture_extent": ("single_type", "opponent_insist"),
+    "capture_extent": ("single_type",),
     "builds_as_sum_components": ("adversary_only",),
     "build_kinds": (),
     "table_only_build": (),
-    "increase_who": ("not_own",),
+    "increase_who": (),
     "augment_who": (),
     "obligation": (),
     "leftovers_to": (),
@@ -114,6 +116,7 @@ _DECK_MASKS = {
     "standard49": ((1 << 52) - 1) & ~(1 << 5 | 1 << 6 | 1 << 7),
     "short40": (1 << 40) - 1,
     "double104": (1 << 104) - 1,   # Mulle: two decks, the second copy of card c is c + 52
+    "italian40": ((1 << 40) - 1) << 150,   # the Italian deck: ids 150-189 (cards.ITALIAN_FIRST)
 }
 _DECK49_SYSTEMS = ("cassino_five_player",)
 _DECK40_SYSTEMS = ("cassino_diamond",)
@@ -149,6 +152,10 @@ _LLD = ("laugh_and_lie_down", "laugh_and_lie_down_4p")
 _NOT_OPTIONS = ("system", "player_range", "mechanics")
 # The mechanics a preset switches on beyond its options (Rules.mechanics), and what each is:
 MECHANICS: dict[str, str] = {
+    "italian": "the 40-card Italian deck (A 1 or 11, Knave 8, Knight 9, King 10), a card "
+    "that captures never trailed, a partner's build increased, a loose card augmented into a "
+    "build, the layout redealt, and the opponents' insisting (docs/rules.md §3.25, AMB-65 to "
+    "AMB-72)",
     "compound": "whole turns of free table-only builds around one hand card, face-up capture "
     "piles whose top cards augment builds, and the strict tally to 11 (African Cassino, "
     "docs/rules.md §3.22-§3.24, AMB-59 to AMB-64)",
@@ -610,6 +617,15 @@ class Rules:
     pile_cards_per_turn: int = 0
     pile_order: str = "full"
     partner_builds: str = "partner_owns"
+    # the house variant with Italian cards (docs/rules.md §3.25, §4.4, mechanics "compound"
+    # and "italian"): deck=italian40 and card_values=italian (A 1 or 11, Knave 8, Knight 9,
+    # King 10); trail=no_capture, a card that can capture is never trailed (AMB-65);
+    # free_steps_per_turn, 0 (no limit) or 1 (AMB-66's option); increase_who=not_own, a
+    # partner's simple build may be increased too (AMB-69); redeal_layout=italian, the
+    # layout redealt when it holds the 2 of coins, the 7 of swords or three face cards
+    # (AMB-72); capture_extent=opponent_insist (AMB-68)
+    trail: str = "any"
+    free_steps_per_turn: int = 0
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -680,7 +696,7 @@ class Rules:
         if self.own_increase != "allowed" and self.increase_who != "any_simple":
             raise RulesError("own_increase applies only when a player may increase his own builds")
         self._check_finnish()
-        if self.card_values in ("royal", "finnish", "zwickern"):
+        if self.card_values in ("royal", "finnish", "zwickern", "italian"):
             if self.match_mode != "value":
                 raise RulesError(
                     f"card_values={self.card_values} gives every card a value: it needs match_mode=value"
@@ -798,7 +814,9 @@ class Rules:
                 f"{rest} cards cannot be dealt in rounds of {self.hand_size} and a last round "
                 f"of {self.last_size} to {self.players} players"
             )
-        if self.table_cards % 2 or (self.hand_size % 2 and self.deck != "short40"):
+        if self.deal_order == "layout_middle":
+            pass  # (African and Italian Cassino: every card dealt one at a time)
+        elif self.table_cards % 2 or (self.hand_size % 2 and self.deck != "short40"):
             raise RulesError("cards are dealt in batches of two: hand_size and table_cards must be even")
         rounds = (self.hand_size + 1) // 2
         if self.table_cards % rounds and self.deal_order not in (
@@ -915,17 +933,27 @@ class Rules:
             "augment_who": self.augment_who == "own_team_or_captured_same_turn",
             "obligation": self.obligation == "african_2p",
             "deal_order": self.deal_order == "layout_middle",
-            "increase_who": self.increase_who == "opponent_created",
+            "increase_who": self.increase_who in ("opponent_created", "not_own"),
+            "trail": self.trail != "any",
+            "free_steps_per_turn": self.free_steps_per_turn != 0,
+            "capture_extent": self.capture_extent == "opponent_insist",
+            "redeal_layout": self.redeal_layout == "italian",
+            "deck": self.deck == "italian40",
+            "card_values": self.card_values == "italian",
         }
         if not compound:
-            self._refuse(own, "is a rule of African Cassino's compound turns (docs/rules.md §3.22)")
+            self._refuse(own, "is a rule of the compound-turn systems, African Cassino and the Italian house variant (docs/rules.md §3.22, §3.25)")
             return
+        self._check_italian()
         if not 0 <= self.pile_cards_per_turn <= 1:
             raise RulesError(
                 "pile_cards_per_turn is 0 (no limit) or 1 (AMB-61's option: one pile card a "
                 f"turn), not {self.pile_cards_per_turn}"
             )
-        if (self.increase_who not in ("opponent_only", "opponent_created")
+        italian = "italian" in self.mechanics
+        if italian:
+            pass   # (checked by _check_italian)
+        elif (self.increase_who not in ("opponent_only", "opponent_created")
                 or self.augment_who != "own_team_or_captured_same_turn"):
             raise RulesError(
                 "African Cassino increases only an opponent's builds (increase_who=opponent_only, "
@@ -951,6 +979,56 @@ class Rules:
             "big_ten": self.big_ten != "none", "esun": self.esun,
         }
         self._refuse(clash, "cannot be combined with African Cassino's compound turns (docs/rules.md §3.22)")
+
+    def _check_italian(self) -> None:
+        """The house variant with Italian cards (docs/rules.md §3.25, AMB-65 to AMB-72): its
+        deck, values and options are its own among the compound systems."""
+        italian = "italian" in self.mechanics
+        own = {
+            "deck": self.deck == "italian40", "card_values": self.card_values == "italian",
+            "trail": self.trail != "any", "free_steps_per_turn": self.free_steps_per_turn != 0,
+            "capture_extent": self.capture_extent != "free",
+            "increase_who": self.increase_who == "not_own",
+            "redeal_layout": self.redeal_layout == "italian",
+        }
+        if not italian:
+            self._refuse(own, "is a rule of the house variant with Italian cards (docs/rules.md §3.25)")
+            return
+        fixed = {"deck": "italian40", "card_values": "italian", "redeal_layout": "italian",
+                 "augment_who": "own_team_or_captured_same_turn", "obligation": "none"}
+        for name, want in fixed.items():
+            if getattr(self, name) != want:
+                raise RulesError(f"{self.system} needs {name}={want}, not {getattr(self, name)}")
+        if self.capture_extent not in ("opponent_insist", "free", "maximal"):
+            raise RulesError(
+                "capture_extent is opponent_insist (AMB-68: the opponents may insist on a "
+                f"maximal capture or augment), free or maximal in {self.system}, not "
+                f"{self.capture_extent}"
+            )
+        if self.increase_who not in ("not_own", "opponent_only"):
+            raise RulesError(
+                "increase_who is not_own (AMB-69: a partner's simple build too) or "
+                f"opponent_only in {self.system}, not {self.increase_who}"
+            )
+        if not 0 <= self.free_steps_per_turn <= 1:
+            raise RulesError(
+                "free_steps_per_turn is 0 (no limit) or 1 (AMB-66's option: one free build "
+                f"operation a turn), not {self.free_steps_per_turn}"
+            )
+        if self.table_only_build != "free_op":
+            raise RulesError(
+                f"{self.system} plays a hand card every turn (AMB-66): table_only_build=free_op"
+            )
+        if not 1 <= self.build_max_value <= 11:
+            raise RulesError(
+                f"build_max_value must be between 1 and 11 with Italian cards (an ace played "
+                f"as 11), not {self.build_max_value}"
+            )
+        if self.hand_size * self.players + self.table_cards != 40:
+            raise RulesError(
+                f"{self.system} deals every card: {self.players} hands of {self.hand_size} "
+                f"and {self.table_cards} on the table are not the 40 cards"
+            )
 
     @property
     def compound(self) -> bool:
@@ -1128,14 +1206,14 @@ class Rules:
             "obligation": self.obligation == "diloti",
             "compulsion": self.compulsion == "lay_match_forced",
             # (African Cassino's increase and augment rules are its own: _check_compound)
-            "increase_who": self.increase_who not in ("any_simple", "opponent_created")
+            "increase_who": self.increase_who not in ("any_simple", "opponent_created", "not_own")
             and not self.compound,
             "augment_who": self.augment_who != "any" and not self.compound,
             "capture_extent": self.capture_extent == "all_matches" and self.build_kinds != "none",
             "deal_order": self.deal_order == "whole_hands_then_table"
             and not {"elewenjewe", "bella_donna"} & self.mechanics,
             "xeri_first_play": self.xeri_first_play != "counts",
-            "redeal_layout": self.redeal_layout != "none",
+            "redeal_layout": self.redeal_layout not in ("none", "italian"),
             "ace_points": self.ace_points != 0 and "zwickern" not in self.mechanics,
             "declarations_in_capture": not self.declarations_in_capture,
             "obligation_no_declare": self.obligation_no_declare,
@@ -1368,6 +1446,8 @@ class Rules:
         dropped."""
         if self.jokers:
             return 104 + self.jokers
+        if self.deck == "italian40":
+            return ITALIAN_FIRST + 40
         return 104 if self.deck == "double104" else 52
 
     @property
@@ -1441,12 +1521,15 @@ class Rules:
 
     @property
     def multi_valued(self) -> bool:
-        """Whether some card has two values (the Royal ace, the Buckeye 10D)."""
-        return self.card_values == "royal"
+        """Whether some card has two values (the Royal ace, the Buckeye 10D, the Italian
+        ace)."""
+        return self.card_values in ("royal", "italian")
 
     def card_value(self, card: int) -> int:
         """The first (primary) value of ``card``: A 1, 2-10 pip; J, Q, K 11-13 with
         card_values=royal, else 0 (no value: they match by rank only)."""
+        if card >= ITALIAN_FIRST:
+            return card_rank(card)   # (the Italian deck: A 1, 2-7, Knave 8, Knight 9, King 10)
         if card >= 104:
             return 0   # (a joker: no value)
         rank = card % 52 // 4 + 1
@@ -1457,6 +1540,8 @@ class Rules:
     def second_value(self, card: int, *, on_table: bool = False) -> int:
         """The other value a multi-valued card may take, 0 if none: the Royal ace 14, the
         Buckeye 10D 11 (with big_ten=hand_only, only when played from hand)."""
+        if self.card_values == "italian":
+            return 11 if card >= ITALIAN_FIRST and card_rank(card) == 1 else 0
         if self.card_values != "royal" or card >= 104:
             return 0   # (ranked: one value a card; a joker has none)
         if card % 52 < 4:
@@ -1526,6 +1611,12 @@ class Rules:
             # docs/rules.md §3.12: the four-player game is Partnership Cassino's
             four = options["players"] == 4
             options = {**options, "teams": "partnership" if four else "individual"}
+        if "italian" in self.mechanics and "players" in options:
+            # docs/rules.md §3.25: every card dealt (2p 18, 3p 12, 4p 9); four play 2 vs 2
+            n = options["players"]
+            dealt = {"hand_size": 36 // n if isinstance(n, int) and n in (2, 3, 4) else self.hand_size,
+                     "teams": "partnership" if n == 4 else "individual"}
+            options = {**dealt, **options}
         if options.get("michigan_rounds_to_5") is True and not self.michigan_rounds_to_5:
             # rounds to 5 (AMB-19) implies Michigan and a target of 5, unless given
             options = {"michigan": True, "target": 5, **options}
@@ -1669,6 +1760,17 @@ _AFRICAN_PRESET: dict[str, Any] = {
     "pile_access": "pile_top", "hand_size": 16, "table_cards": 4, "deal_order": "layout_middle",
     "target": 11, "end_check": "ordered_tally", "sweeps": False, "most_cards_points": 2,
     "most_spades_points": 2, "mechanics": frozenset({"compound"}),
+}
+
+# The house variant with Italian cards (docs/rules.md §3.25): African Cassino's compound
+# turns with the 40-card Italian deck, every card dealt, a card that captures never trailed
+# (AMB-65), a partner's build increased (AMB-69), a loose card augmented into a build
+# (AMB-70), the opponents' insisting on a maximal capture (AMB-68)
+_ITALIAN_PRESET: dict[str, Any] = {
+    **_AFRICAN_PRESET, "player_range": (2, 4), "players": 2, "deck": "italian40",
+    "card_values": "italian", "build_max_value": 11, "hand_size": 18,
+    "capture_extent": "opponent_insist", "increase_who": "not_own", "trail": "no_capture",
+    "redeal_layout": "italian", "mechanics": frozenset({"compound", "italian"}),
 }
 
 _DILOTI_PRESET: dict[str, Any] = {
@@ -1939,7 +2041,14 @@ SYSTEMS: dict[str, SystemInfo] = {
              "hand_size": 12},
             reference_only=True,
         ),
-        _info("italian_house_cassino", "House variant with Italian cards", "2-4", "3.25", "40 Italian cards, steals, drifting, unique build values."),
+        SystemInfo(
+            "italian_house_cassino", "House variant with Italian cards", "2-4",
+            "African Cassino's compound turns with the 40-card Italian deck (A 1 or 11, "
+            "Knave 8, Knight 9, King 10): a card that can capture is never trailed, a "
+            "partner's build increased, a loose card augmented into a build, and the "
+            "opponents may insist on a maximal capture or augment; first to 11.",
+            False, "3.25", _ITALIAN_PRESET, reference_only=True,
+        ),
         SystemInfo(
             "elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2, 3, 4 or 6",
             "54 cards with two jokers; 9D JD QD KD start every hand on the table; a card takes "

@@ -66,6 +66,13 @@ CATEGORIES = (
     "last_holder",
     "spy_two",
     "big_ten",
+    "coins",
+    "two_of_coins",
+    "seven_of_swords",
+    "ace_coins",
+    "ace_swords",
+    "ace_cups",
+    "ace_batons",
 )
 
 
@@ -389,6 +396,8 @@ def used_categories(rules: Rules) -> tuple[str, ...]:
         return ("chip_cards", "last_holder")
     if rules.two_card_capture:
         return ("cards", "sweeps")
+    if rules.compound and "italian" in rules.mechanics:
+        return ("cards", "coins", "two_of_coins", "seven_of_swords", *CATEGORIES[29:33])
     if rules.compound:
         return ("cards", "spades", "spy_two", "big_ten", *CATEGORIES[4:8])
     out = ["cards"] if rules.most_cards_points or rules.cards_scoring != "most" else []

@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
-    NCATS = 26               # cassino.scoring.CATEGORIES
+    NCATS = 33               # cassino.scoring.CATEGORIES
     CAT_SWEEPS = 8
     CAT_PICTURES = 9
     CAT_SPADE_POINTS = 10

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import permutations
+from itertools import combinations, permutations
 from math import factorial
 
 from ..cards import card_code, parse_card
@@ -25,8 +25,10 @@ from .compound import (
     Turn,
     TurnBuilder,
     _canon,
+    _sums,
     african_values,
     hand_tally,
+    italian_values,
     parse_turn,
     turns,
 )
@@ -42,6 +44,12 @@ _CATEGORY = {
     "most_cards": "cards", "most_spades": "spades", "spy_two": "spy_two", "big_ten": "big_ten",
     "ace_0": "ace_spades", "ace_1": "ace_clubs", "ace_2": "ace_hearts", "ace_3": "ace_diamonds",
 }
+# the Italian tally's (the aces in the order coins, swords, cups, batons)
+_ITALIAN_CATEGORY = {
+    "most_cards": "cards", "most_coins": "coins", "two_of_coins": "two_of_coins",
+    "seven_of_swords": "seven_of_swords", "ace_0": "ace_coins", "ace_1": "ace_swords",
+    "ace_2": "ace_cups", "ace_3": "ace_batons",
+}
 
 
 def compound_rules(r: Rules) -> CompoundRules:
@@ -49,12 +57,17 @@ def compound_rules(r: Rules) -> CompoundRules:
     out = _RULES.get(r)
     if out is None:
         teams = tuple(r.team_of(s) for s in range(r.players)) if r.teams == "partnership" else ()
+        italian = "italian" in r.mechanics
         out = _RULES[r] = CompoundRules(
             players=r.players, teams=teams, two_player=r.obligation == "african_2p",
-            pile_order=r.pile_order, max_value=r.build_max_value, values=african_values,
+            pile_order=r.pile_order, max_value=r.build_max_value,
+            values=italian_values if italian else african_values,
+            trail=r.trail, single_card_augment=italian,
+            increase_partner=r.increase_who == "not_own",
             partner_claims=r.partner_builds,
             table_create_replaces_card=r.table_only_build == "turn",
             pile_cards_per_turn=r.pile_cards_per_turn,
+            free_steps_per_turn=r.free_steps_per_turn,
             increase_creator=r.increase_who == "opponent_created",
         )
     return out
@@ -138,6 +151,62 @@ def position_build(b: TurnBuild, r: Rules) -> Build:
     return Build(b.value, cards, 1 << b.owner, b.frozen, best, creator=b.creator)
 
 
+# -- the house variant's insisting (docs/rules.md §3.25, AMB-68) ------------------------------
+
+def insist_targets(turn: Turn, start: Table, mover_team: int, cr: CompoundRules
+                   ) -> tuple[int, tuple[int, ...]]:
+    """What insisting may extend after a turn from ``start``: the value its capture took (0
+    for none) and the values of the augmented builds it left to the mover's team,
+    ascending: the frozen builds (of two or more groups) the turn made or changed. (A turn
+    is its end state, and a build of two groups made at once is the same state as one
+    group made and then augmented.)"""
+    v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
+    augmented = {b.value for b in turn.table.builds
+                 if b.frozen and cr.team(b.owner) == mover_team and b not in start.builds}
+    return v, tuple(sorted(augmented - {v}))
+
+
+def extensions(cr: CompoundRules, loose: frozenset[int], builds: tuple[TurnBuild, ...],
+               v: int, augmented: tuple[int, ...]) -> list[dict[int, tuple[int, ...]]]:
+    """The maximal extensions of a capture of value ``v`` (0: none) and of augments of the
+    builds of values ``augmented``: each a map from target (0 for the capture, else the
+    build's value) to the loose cards it adds, ascending, in disjoint groups totalling the
+    target's value, such that no further group fits; every build of value ``v`` joins the
+    capture. Empty when nothing can be added (the turn was maximal). The extensions differ
+    in what goes where, listed in order of their cards."""
+    targets = ([(0, v)] if v else []) + [(w, w) for w in augmented]
+    cards = sorted(loose)
+    groups: list[tuple[int, int]] = []      # (target, card mask)
+    for k in range(1, len(cards) + 1):
+        for sub in combinations(cards, k):
+            total = _sums(cr, sub)
+            for key, value in targets:
+                if value in total:
+                    groups.append((key, _mask(sub)))
+    taken_builds = bool(v) and any(b.value == v for b in builds)
+    if not groups and not taken_builds:
+        return []
+    found: dict[tuple[tuple[int, int], ...], dict[int, tuple[int, ...]]] = {}
+
+    def grow(start: int, used: int, chosen: dict[int, int]) -> None:
+        if not any(not used & g for _, g in groups):
+            key = tuple(sorted(chosen.items()))
+            found.setdefault(key, {t: tuple(bits(m)) for t, m in sorted(chosen.items())})
+            return
+        for i in range(start, len(groups)):
+            target, g = groups[i]
+            if not used & g:
+                grow(i + 1, used | g, {**chosen, target: chosen.get(target, 0) | g})
+
+    grow(0, 0, {})
+    # (a family that stopped early, with a group still fitting, is not maximal: grow only
+    # records families no group can join)
+    out = list(found.values())
+    if taken_builds and not out:
+        out = [{}]
+    return sorted(out, key=lambda e: sorted((t, c) for t, c in e.items()))
+
+
 class African(StateBase):
     """The compound turns of :class:`cassino.reference.State`."""
 
@@ -167,16 +236,93 @@ class African(StateBase):
         if cached is not None and cached[0] == key:
             return cached[1]
         out: list[tuple[Turn, int]] = []
-        if not self.is_over:
+        if not self.is_over and not self.insist:
             r = replace(compound_rules(self.rules), pile_order="one")
-            for t in turns(r, self._turn_table(), self.to_move):
+            maximal = self.rules.capture_extent == "maximal"
+            team = r.team(self.to_move)
+            start = self._turn_table()
+            for t in turns(r, start, self.to_move):
+                if maximal and extensions(r, t.table.loose, t.table.builds,
+                                          *insist_targets(t, start, team, r)):
+                    continue         # (capture_extent=maximal: only maximal turns, AMB-68)
                 out.append((t, _num_orders(self.rules, len(_captured(t)))))
         self._turn_cache = (key, out)
         self._made: dict[Move, Turn] = {}
         return out
 
     def _turn_count(self) -> int:
+        if self.insist:
+            return len(self._decisions())
         return sum(k for _, k in self._base_turns())
+
+    # -- the insist decision (the house variant with Italian cards, AMB-68) ----------------
+    def _decisions(self) -> list[Move]:
+        """The moves of a pending insist decision: accept (pass) or insist, in phase insist;
+        the maximal extensions, in phase extend."""
+        if self.phase == "insist":
+            return [Move.pass_turn(), Move.insist()]
+        return list(self._extension_moves())
+
+    def _extension_moves(self) -> dict[Move, dict[int, tuple[int, ...]]]:
+        """Phase extend: each maximal extension as a move (kind TURN, no hand card: the
+        cards added to the capture after ``x``, those added to each augmented build as
+        ``+cards=value``) with what it adds where."""
+        _, v, *augmented = self.insist
+        cr = compound_rules(self.rules)
+        table = self._turn_table()
+        builds = tuple(b for b in table.builds if v and b.value == v)
+        out: dict[Move, dict[int, tuple[int, ...]]] = {}
+        for ext in extensions(cr, table.loose, table.builds, v, tuple(augmented)):
+            steps = []
+            takes = 0
+            if v:
+                taken = sorted([*ext.get(0, ()), *(c for b in builds for c in b.cards)])
+                steps.append("x" + ",".join(card_code(c) for c in taken))
+                takes |= _mask(tuple(taken))
+            for w in augmented:
+                if ext.get(w):
+                    steps.append("+" + ",".join(card_code(c) for c in ext[w]) + f"={w}")
+                    takes |= _mask(ext[w])
+            out[Move(NO_CARD, MoveKind.TURN, takes, 0, (), tuple(steps))] = ext
+        return out
+
+    def _push_decision(self, m: Move) -> None:
+        """Push a move of the insist decision: accept, insist, or an extension."""
+        mover, v, *augmented = self.insist
+        if self.phase == "insist" and m.kind == MoveKind.INSIST:
+            self.phase = "extend"
+            self.to_move = mover
+            return
+        if self.phase == "extend":
+            ext = self._extension_moves()[m]
+            team = self.rules.team_of(mover)
+            pile = self.piles[team]
+            taken = [*ext.get(0, ())]
+            if v:
+                for b in [b for b in self.builds if b.value == v]:
+                    taken += bits(b.cards)
+                    self.builds.remove(b)
+            if taken:
+                # (the cards added go under the capturing card, which stays on top, ascending)
+                pile[-1:] = [*sorted(taken), pile[-1]]
+                self.last_capturer = mover
+            r = self.rules
+            for w in augmented:
+                add = _mask(ext.get(w, ()))
+                if add:
+                    b = next(b for b in self.builds if b.value == w)
+                    grown = TurnBuild(frozenset(bits(b.cards | add)), w, b.owners.bit_length() - 1,
+                                      True, b.creator)
+                    self.builds[self.builds.index(b)] = position_build(grown, r)
+            self.loose &= ~_mask(ext.get(0, ()))
+            self.loose &= ~sum(_mask(ext.get(w, ())) for w in augmented)
+            self.builds.sort()
+        self.phase = "start"
+        self.insist = ()
+        self.to_move = mover
+        self._advance()
+        if self.is_over:
+            self.claims = []
 
     def _expand(self, base: Turn, order: tuple[int, ...], keep: bool = True) -> tuple[Move, Turn]:
         """The turn ``base`` with its captured cards in ``order`` (bottom first); with
@@ -198,6 +344,9 @@ class African(StateBase):
     def _iter_turns(self) -> Iterator[Move]:
         """Every legal turn, base turn by base turn, each in the orders of its captured
         cards (lexicographic by card id); in bounded memory past ``_KEEP_TURNS`` turns."""
+        if self.insist:
+            yield from self._decisions()
+            return
         keep = self._turn_count() <= _KEEP_TURNS
         for base, _ in self._base_turns():
             for order in _orders(self.rules, _captured(base)):
@@ -210,20 +359,32 @@ class African(StateBase):
         """Every legal turn with its captured cards in one order (ascending under the
         capturing card): the turns up to the order of AMB-62, for players that judge what a
         turn takes, not the order it leaves (the built-in greedy and expert players)."""
+        if self.insist:
+            return self._decisions()
         return [self._expand(base, _captured(base))[0] for base, _ in self._base_turns()]
 
     def _turn_at(self, index: int) -> Move:
         """The turn at ``index`` of :meth:`_iter_turns`, without listing the others."""
         if not 0 <= index < self._turn_count():
             raise IndexError(f"no move at index {index}: there are {self._turn_count()}")
+        if self.insist:
+            return self._decisions()[index]
         for base, k in self._base_turns():
             if index < k:
                 return self._expand(base, _order_at(self.rules, _captured(base), index))[0]
             index -= k
         raise AssertionError("unreachable")
 
+    @property
+    def _deck(self) -> str | None:
+        """The deck whose codes moves are read in (``"italian40"``, else None)."""
+        return "italian40" if self.rules.deck == "italian40" else None
+
     def _parse_turn(self, text: str) -> Move:
         """The legal turn written ``text`` (its steps in any order a legal turn takes)."""
+        deck = self._deck
+        if self.insist:
+            return self._parse_decision(text)
         # (read with the captured cards in one order, the order given after "|" applied
         # after: listing the steps of every order would take k! steps)
         parts = text.split(";")
@@ -233,16 +394,16 @@ class African(StateBase):
             head, x, listed = "".join(part.split()).upper().partition("X")
             try:
                 if bar:
-                    given = [parse_card(x.strip()) for x in order_text.split(",")]
+                    given = [parse_card(x.strip(), deck) for x in order_text.split(",")]
                 if x and head:      # (a capture: its cards in the one order, ascending)
-                    taken = sorted(parse_card(code) for code in listed.split(",") if code)
+                    taken = sorted(parse_card(code, deck) for code in listed.split(",") if code)
                     if len(taken) > 1:
                         part += "|" + ",".join(card_code(t) for t in taken)
             except CardError as exc:
                 raise NotationError(f"turn {text!r}: {exc}") from None
             parts[i] = part
         one = replace(compound_rules(self.rules), pile_order="one")
-        turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts))
+        turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts), deck)
         cards = _captured(turn)
         order = tuple(given) if given else cards
         if len(cards) > 1 and not self._order_ok(cards, order):
@@ -268,7 +429,35 @@ class African(StateBase):
         piles[team] = pile[: len(pile) - len(order) - 1] + tuple(sorted(order)) + pile[-1:]
         return replace(table, piles=tuple(piles)).key()
 
+    def _parse_decision(self, text: str) -> Move:
+        """The move of the pending insist decision written ``text`` (``pass``, ``insist``,
+        or an extension: its steps in any order, each step's cards in any order)."""
+        deck = self._deck
+
+        def key(t: str) -> frozenset[tuple[object, ...]]:
+            try:
+                return frozenset(_canon(part, deck) for part in t.split(";") if part.strip())
+            except CardError as exc:
+                raise NotationError(f"{text!r}: {exc}") from None
+
+        wanted = key(text) if ";" in text or any(ch in text for ch in "xX+") else None
+        for m in self._decisions():
+            if wanted is None and str(m) == "".join(text.split()).lower():
+                return m
+            if wanted is not None and m.kind == MoveKind.TURN and key(str(m)) == wanted:
+                return m
+        listed = ", ".join(str(m) for m in self._decisions())
+        raise IllegalMoveError(f"illegal move {text}: an insist decision is pending "
+                               f"(phase {self.phase}): the moves are {listed}")
+
     def _resolve_turn(self, move: Move) -> Move:
+        if self.insist:
+            if move in self._decisions():
+                return move
+            if move.kind not in (MoveKind.PASS, MoveKind.INSIST, MoveKind.TURN):
+                raise IllegalMoveError(f"illegal move {move}: an insist decision is pending "
+                                       f"(phase {self.phase})")
+            return self._parse_decision(str(move))
         self._base_turns()
         if move in self._made:
             return move
@@ -278,7 +467,11 @@ class African(StateBase):
             raise IllegalMoveError(f"illegal move {move}: {exc}") from None
 
     def _push_turn(self, m: Move, seat: int) -> None:
+        if self.insist:
+            self._push_decision(m)
+            return
         self._base_turns()
+        start = self._turn_table()
         turn = self._made.get(m)
         if turn is None:
             turn = self._made[self._parse_turn(str(m))]
@@ -291,6 +484,15 @@ class African(StateBase):
         self.claims = sorted(t.claims)
         if turn.captured:
             self.last_capturer = seat
+        if self.rules.capture_extent == "opponent_insist":
+            cr = compound_rules(self.rules)
+            v, augmented = insist_targets(turn, start, r.team_of(seat), cr)
+            if extensions(cr, t.loose, t.builds, v, augmented):
+                # (a capture or augment short of maximal: the next seat may insist, AMB-68)
+                self.phase = "insist"
+                self.insist = (seat, v, *augmented)
+                self.to_move = (seat + (1 if r.direction == "cw" else -1)) % r.players
+                return
         self._advance()
         if self.is_over:
             self.claims = []
@@ -325,17 +527,18 @@ class African(StateBase):
         if not isinstance(text, str):
             raise NotationError(f"a step is written as text, not {type(text).__name__}")
         part, bar, order_text = text.partition("|")
+        deck = self._deck
         try:
-            given = tuple(parse_card(x.strip()) for x in order_text.split(",")) if bar else None
+            given = tuple(parse_card(x.strip(), deck) for x in order_text.split(",")) if bar else None
             head, x, listed = "".join(part.split()).upper().partition("X")
             if x and head:
-                taken = sorted(parse_card(code) for code in listed.split(",") if code)
+                taken = sorted(parse_card(code, deck) for code in listed.split(",") if code)
                 if len(taken) > 1:
                     part += "|" + ",".join(card_code(t) for t in taken)
-            wanted = _canon(part)
+            wanted = _canon(part, deck)
         except CardError as exc:
             raise NotationError(f"step {text!r}: {exc}") from None
-        match = [st for st in builder.legal_steps() if _canon(st.notation()) == wanted]
+        match = [st for st in builder.legal_steps() if _canon(st.notation(), deck) == wanted]
         if not match:
             done = "; ".join(st.notation() for st in builder.steps)
             raise IllegalMoveError(f"step {text.strip()!r} is not a step of a legal turn here"
@@ -398,9 +601,11 @@ class African(StateBase):
     def _compound_score(self) -> HandScore:
         """The strict tally of §3.22: most cards and most spades 2 (tied teams 1 each), the
         Spy Two 2S 1, the Big Ten 10S 2, each ace 1."""
+        italian = "italian" in self.rules.mechanics
+        names = _ITALIAN_CATEGORY if italian else _CATEGORY
         events = tuple(
-            (_CATEGORY[name], t, points)
-            for name, teams, points in hand_tally(tuple(tuple(p) for p in self.piles))
+            (names[name], t, points)
+            for name, teams, points in hand_tally(tuple(tuple(p) for p in self.piles), italian)
             for t in teams
         )
         return HandScore(self.rules.num_teams, events)

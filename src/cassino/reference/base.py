@@ -102,6 +102,7 @@ class StateBase:
     fixxa: int | None
     bonuses: list[int]
     claims: list[tuple[int, int]]
+    insist: tuple[int, ...]
     _root: Position
     _stack: list[tuple[Any, ...]]
     _history: list[Move]

@@ -3,7 +3,7 @@ and plucks (opt_pluck). The core side: ``core/deals.pxi``."""
 
 from __future__ import annotations
 
-from ..cards import card_code, rank_mask
+from ..cards import ITALIAN_FIRST, card_code, rank_mask
 from ..moves import Move
 from ..rules import Rules
 from .base import (
@@ -15,6 +15,27 @@ from .base import (
 
 # opt_pluck (docs/rules.md §3.37): the cards that may never be plucked: the aces, 10D and 2S
 UNPLUCKABLE = 0xF | 1 << 4 | 1 << 38
+
+
+# the house variant with Italian cards (docs/rules.md §3.25, AMB-72): a layout holding the
+# 2 of coins, the 7 of swords or three or more face cards (Knave, Knight, King) is redealt
+_TWO_OF_COINS = ITALIAN_FIRST + 4
+_SEVEN_OF_SWORDS = ITALIAN_FIRST + 6 * 4 + 2
+_ITALIAN_FACES = ((1 << 12) - 1) << (ITALIAN_FIRST + 28)
+
+
+def bad_italian_layout(table: int) -> bool:
+    """Whether a layout (a card mask) must be reshuffled and redealt (redeal_layout=italian):
+    it holds the 2 of coins or the 7 of swords, or three or more face cards.
+
+    >>> from cassino.cards import parse_cards
+    >>> bad_italian_layout(sum(1 << c for c in parse_cards("2C 7D 3S KB".split(), "italian40")))
+    False
+    >>> bad_italian_layout(sum(1 << c for c in parse_cards("JC ND 3S KB".split(), "italian40")))
+    True
+    """
+    return bool(table >> _TWO_OF_COINS & 1 or table >> _SEVEN_OF_SWORDS & 1
+                or (table & _ITALIAN_FACES).bit_count() >= 3)
 
 
 def deal_singly(rules: Rules, dealer: int, hands: list[int], cards: list[int]) -> None:

@@ -35,7 +35,7 @@ from .captures import (
     _sweep_cards,
     groups_ok,
 )
-from .deals import Deals, first_player, initial_deal, initial_pairs
+from .deals import Deals, bad_italian_layout, first_player, initial_deal, initial_pairs
 from .decks import system_deck
 from .declarations import _DILOTI_WORDS, Declarations
 from .esun import Esun
@@ -88,6 +88,7 @@ class State(
         self.laid = list(p.laid)
         self.decision = p.decision
         self.claims: list[tuple[int, int]] = list(p.claims)
+        self.insist: tuple[int, ...] = tuple(p.insist)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -147,6 +148,7 @@ class State(
         state.laid = laid if laid and any(laid) else []
         state.decision = decision
         state.claims = []
+        state.insist = ()
         state._stack = []
         state._history = []
         return state
@@ -237,7 +239,13 @@ class State(
             raise TypeError(f"seed must be an integer, not {seed!r}")
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise PositionError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-        return cls.new_hand(rules, dealer, shuffled_deck(Rng(seed), rules.num_ids))
+        rng = Rng(seed)
+        deck = shuffled_deck(rng, rules.num_ids)
+        if rules.redeal_layout == "italian":
+            # (docs/rules.md §3.25: the whole deck reshuffled while the layout is bad)
+            while bad_italian_layout(initial_deal(rules, dealer, system_deck(rules, deck))[1]):
+                deck = shuffled_deck(rng, rules.num_ids)
+        return cls.new_hand(rules, dealer, deck)
 
     def to_position(self) -> Position:
         """The current position."""
@@ -267,6 +275,7 @@ class State(
             laid=tuple(self.laid) if any(self.laid) else (),
             decision=self.decision,
             claims=tuple(self.claims),
+            insist=self.insist,
         )
 
     def to_json(self, indent: int | None = None) -> str:
@@ -317,7 +326,7 @@ class State(
         """Whether the hand is finished (Callabra: also once a capture cleared the table)."""
         if self.sweep_order and self.rules.two_card_capture:
             return True
-        return not any(self.hands) and self.phase != "after"
+        return not any(self.hands) and self.phase not in ("after", "insist", "extend")
 
     @property
     def last_deal(self) -> bool:
@@ -867,6 +876,7 @@ class State(
             self.laid,
             self.decision,
             self.claims,
+            self.insist,
         )
 
     @property
@@ -1016,6 +1026,7 @@ class State(
             self.laid,
             self.decision,
             self.claims,
+            self.insist,
         ) = self._stack.pop()
         # (new lists: a clone shares the snapshots, and pushes change these lists in place)
         self.hands = list(self.hands)

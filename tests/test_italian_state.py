@@ -1,0 +1,219 @@
+"""The house variant with Italian cards in the reference State (docs/rules.md §3.25, §4.4,
+AMB-65 to AMB-72): the 40-card deck read in its own codes, the values (A 1 or 11, Knave 8,
+Knight 9, King 10), the deal of every card and the layout redeal, the trail rule, the
+opponents' insist decision and its extensions, the Italian tally, and whole games."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+import cassino
+from cassino import Game, Position, rules
+from cassino._reference import State
+from cassino.cards import ITALIAN_FIRST, card_code, parse_card
+from cassino.errors import IllegalMoveError, PositionError, RulesError
+from cassino.moves import Move, MoveKind
+from cassino.reference.deals import bad_italian_layout
+from cassino.rules import SYSTEMS, reference_systems
+
+SID = "italian_house_cassino"
+DECK = list(range(ITALIAN_FIRST, ITALIAN_FIRST + 40))
+
+
+def c(code: str) -> int:
+    return parse_card(code, "italian40")
+
+
+def mask(codes: str) -> int:
+    return sum(1 << c(x) for x in codes.split())
+
+
+def position(hands: tuple[str, ...], loose: str, r: cassino.Rules | None = None,
+             to_move: int = 0) -> Position:
+    """A position of the last deal: the given hands and loose cards, every other card in
+    the piles (team by team, in id order)."""
+    r = r or rules(SID)
+    used = sum(mask(h) for h in hands) | mask(loose)
+    rest = [x for x in DECK if not used >> x & 1]
+    n = r.num_teams
+    piles = tuple(tuple(rest[i::n]) for i in range(n))
+    return Position(rules=r, dealer=1, to_move=to_move, hands=tuple(mask(h) for h in hands),
+                    loose=mask(loose), builds=(), piles=piles, stock=(), last_capturer=1,
+                    sweep_order=(), scores=(0,) * n)
+
+
+def test_the_system_and_its_options() -> None:
+    info = SYSTEMS[SID]
+    assert info.status == "reference" and SID in reference_systems()
+    r = rules(SID)
+    assert (r.deck, r.card_values, r.build_max_value, r.direction, r.target) == (
+        "italian40", "italian", 11, "ccw", 11)
+    assert (r.capture_extent, r.increase_who, r.trail, r.free_steps_per_turn) == (
+        "opponent_insist", "not_own", "no_capture", 0)
+    assert [(n, rules(SID, players=n).hand_size, rules(SID, players=n).teams) for n in (2, 3, 4)] == [
+        (2, 18, "individual"), (3, 12, "individual"), (4, 9, "partnership")]
+    # the values: A 1 or 11, 2-7 pip, Knave 8, Knight 9, King 10
+    assert [(r.card_value(c(x)), r.second_value(c(x))) for x in ("AD", "7S", "JC", "NB", "KD")] == [
+        (1, 11), (7, 0), (8, 0), (9, 0), (10, 0)]
+    for name, value in (("trail", "no_capture"), ("capture_extent", "opponent_insist"),
+                        ("deck", "italian40"), ("increase_who", "not_own"), ("free_steps_per_turn", 1)):
+        with pytest.raises(RulesError, match=name):
+            rules("african_cassino_3p", **{name: value})
+        with pytest.raises(RulesError, match=name):
+            rules("cassino_standard", **{name: value})
+    with pytest.raises(RulesError, match="hand card every turn"):
+        rules(SID, table_only_build="turn")
+    with pytest.raises(RulesError, match="deck=italian40"):
+        rules(SID, deck="standard52", card_values="royal")
+
+
+def test_positions_read_and_write_the_italian_codes() -> None:
+    s = State.deal(rules(SID), 0, 4)
+    pos = s.to_position()
+    assert all(x >= ITALIAN_FIRST for h in pos.hands for x in range(190) if h >> x & 1)
+    assert Position.from_json(pos.to_json()) == pos
+    assert Position.from_text(pos.to_text()) == pos
+    assert "NB" in pos.to_text() or "ND" in pos.to_text() or "NC" in pos.to_text() or "NS" in pos.to_text()
+    with pytest.raises(Exception, match="Italian card code"):
+        Position.from_text(pos.to_text().replace(card_code(next(iter(sorted(
+            x for x in range(190) if pos.hands[0] >> x & 1)))), "10H", 1))
+
+
+def test_every_card_is_dealt_and_a_bad_layout_is_redealt() -> None:
+    for n in (2, 3, 4):
+        r = rules(SID, players=n)
+        s = State.deal(r, 0, 11)
+        assert [bin(h).count("1") for h in s.hands] == [36 // n] * n
+        assert bin(s.loose).count("1") == 4 and not s.stock
+        assert not bad_italian_layout(s.loose)
+    assert bad_italian_layout(mask("2D 3C 4S 5B"))          # (the 2 of coins)
+    assert bad_italian_layout(mask("7S 3C 4B 5B"))          # (the 7 of swords)
+    assert bad_italian_layout(mask("JD NC KS 5B"))          # (three face cards)
+    assert not bad_italian_layout(mask("JD NC 7D 5B"))
+    # over many seeds a bad layout comes up, and the deal never keeps one
+    layouts = [State.deal(rules(SID), 0, seed).loose for seed in range(40)]
+    assert not any(bad_italian_layout(t) for t in layouts)
+    game = Game(SID, seed=3)
+    assert not bad_italian_layout(game.state.loose)
+    redealt = [rec for seed in range(30) for rec in Game(SID, seed=seed).log
+               if rec["type"] == "deal" and rec.get("redeals")]
+    assert redealt and all(bad_italian_layout(mask(" ".join(lay))) for rec in redealt
+                           for lay in rec["redeals"])
+
+
+def test_a_card_that_can_capture_is_never_trailed_amb65() -> None:
+    pos = position(("7C KD", "AS 6B"), "4D 3S 2C")
+    s = State.from_position(pos)
+    trails = [m for m in s.legal_moves() if m.steps == ("KD",)]
+    assert trails and not any(m.steps == ("7C",) for m in s.legal_moves())
+    anyway = State.from_position(replace(pos, rules=rules(SID, trail="any")))
+    assert any(m.steps == ("7C",) for m in anyway.legal_moves())
+
+
+def test_the_opponent_accepts_or_insists_and_the_mover_extends_amb68() -> None:
+    pos = position(("7C KD", "AS 6B"), "4D 3S 2C 5B 5S")
+    s = State.from_position(pos)
+    short = s.parse_move("7Cx3S,4D")
+    s.push(short)
+    # (2C 5B or 2C 5S still make 7: the capture is not maximal, seat 1 decides)
+    assert (s.phase, s.to_move, s.insist) == ("insist", 1, (0, 7))
+    assert s.legal_moves() == [Move.pass_turn(), Move.insist()]
+    for p in (s.to_position(),):
+        assert Position.from_json(p.to_json()) == p and Position.from_text(p.to_text()) == p
+        assert "insist:0,7" in p.to_text()
+    s.push("pass")                     # (accepted: play goes on to seat 1)
+    assert (s.phase, s.to_move, s.insist) == ("start", 1, ())
+    s.pop()
+    s.push("insist")
+    assert (s.phase, s.to_move) == ("extend", 0)
+    ext = [str(m) for m in s.legal_moves()]
+    assert ext == ["x2C,5S", "x2C,5B"]          # (either group: both are maximal)
+    p = s.to_position()
+    assert Position.from_text(p.to_text()) == p and "extend:0,7" in p.to_text()
+    with pytest.raises(IllegalMoveError, match="insist decision is pending"):
+        s.push("KD")
+    s.push("x5s,2c")
+    assert s.phase == "start" and s.to_move == 1 and s.loose == mask("5B")
+    assert s.piles[0][-1] == c("7C") and set(s.piles[0][-5:-1]) == {c("2C"), c("5S"), c("3S"), c("4D")}
+    while s.history:
+        s.pop()
+    assert s.to_position() == pos
+    # a maximal capture asks nothing; capture_extent=free never asks, maximal forbids short ones
+    s.push("7Cx3S,4D,2C,5B")
+    assert s.phase == "start"          # (5S alone cannot make 7: maximal)
+    free = State.from_position(replace(pos, rules=rules(SID, capture_extent="free")))
+    free.push("7Cx3S,4D")
+    assert free.phase == "start" and free.to_move == 1
+    forced = State.from_position(replace(pos, rules=rules(SID, capture_extent="maximal")))
+    captures = [str(m) for m in forced.legal_moves() if "x" in str(m) and ";" not in str(m)]
+    assert "7Cx3S,4D" not in captures and any(len(m.split("|")[0].split(",")) == 4 for m in captures)
+
+
+def test_an_augment_short_of_maximal_can_be_insisted_on() -> None:
+    # seat 0 augments a loose 6 with 2C and 4D (AMB-70), leaving 1+5 (AS 5B) for a second group
+    pos = position(("6C 3B", "KB 2S"), "6D 2C 4D AS 5B")
+    s = State.from_position(pos)
+    aug = [m for m in s.legal_moves() if m.steps and m.steps[0].startswith("+") and "6D" in m.steps[0]
+           and m.steps[0].endswith("=6") and "AS" not in m.steps[0] and "5B" not in m.steps[0]]
+    assert aug
+    s.push(aug[0])
+    if s.phase == "insist":
+        assert s.insist[0] == 0 and 6 in s.insist[2:]
+        s.push("insist")
+        assert all(step.startswith("+") and step.endswith("=6") for m in s.legal_moves() for step in m.steps)
+        s.push(s.legal_moves()[0])
+        b = next(b for b in s.builds if b.value == 6)
+        assert b.cards & mask("AS 5B") == mask("AS 5B") and b.multiple
+    else:   # (the hand card went elsewhere: no augment left to extend)
+        pytest.fail(f"no insist after {aug[0]}")
+
+
+def test_position_checks_of_the_insist_decision() -> None:
+    pos = position(("7C KD", "AS 6B"), "4D 3S 2C 5B 5S")
+    s = State.from_position(pos)
+    s.push("7Cx3S,4D")
+    p = s.to_position()
+    with pytest.raises(PositionError, match="exactly in phase insist or extend"):
+        replace(p, insist=()).validate()
+    with pytest.raises(PositionError, match="seat 1 is to move"):
+        replace(p, to_move=0).validate()
+    with pytest.raises(PositionError, match="capture value"):
+        replace(p, insist=(0, 40)).validate()
+    with pytest.raises(PositionError, match="opponent_insist"):
+        replace(p, rules=rules(SID, capture_extent="free")).validate()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_every_card_and_score_eleven(players: int) -> None:
+    r = rules(SID, players=players)
+    for seed in range(2):
+        s = State.deal(r, 0, seed)
+        rng = random.Random(seed)
+        decisions = 0
+        while not s.is_over:
+            n = s.num_moves()
+            m = s.move_at(rng.randrange(n))
+            decisions += m.kind in (MoveKind.PASS, MoveKind.INSIST)
+            assert s.parse_move(str(m)) == m
+            s.push(m)
+            held = sum(bin(h).count("1") for h in s.hands) + bin(s.table_mask).count("1")
+            assert held + sum(len(p) for p in s.piles) == 40
+        hs = s.hand_score()
+        assert sum(hs.totals()) in (10, 11)     # (a three-way tie for cards or coins splits 2 to 0)
+        cats = {cat for cat, _, _ in hs.events}
+        assert cats <= {"cards", "coins", "two_of_coins", "seven_of_swords", "ace_coins",
+                        "ace_swords", "ace_cups", "ace_batons"}
+
+
+def test_a_game_plays_to_eleven_and_replays() -> None:
+    game = Game(SID, seed=2)
+    rng = random.Random(2)
+    while not game.is_over:
+        moves = game.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+    assert max(game.scores) >= 11
+    again = Game.replay(game.log)
+    assert again.scores == game.scores
