@@ -217,3 +217,22 @@ def test_a_game_plays_to_eleven_and_replays() -> None:
     assert max(game.scores) >= 11
     again = Game.replay(game.log)
     assert again.scores == game.scores
+
+
+def test_one_ace_cannot_hold_builds_of_one_and_of_eleven() -> None:
+    """The holding invariant pairs each build with its own card: an ace is 1 or 11, but it
+    takes one build, so it cannot answer for a build of 1 and one of 11 at once (else the
+    hand can end with no legal turn)."""
+    r = rules(SID)
+    eleven = cassino.Build(11, mask("4S 7D"), 1, False)
+    base = position(("AC AS KD", "2B 3B"), "AD")
+    used = mask("4S 7D")
+    piles = tuple(tuple(x for x in p if not used >> x & 1) for p in base.piles)
+    pos = replace(base, builds=(eleven,), piles=piles, rules=r)
+    s = State.from_position(pos)
+    ones = [m for m in s.legal_moves() if any(st.endswith("=1") for st in m.steps)]
+    assert not ones                           # (AD+AS=1 would leave AC for both builds)
+    two_aces = replace(pos, hands=(mask("AC AS AB KD"), pos.hands[1]),
+                       piles=(tuple(x for x in pos.piles[0] if x != c("AB")), pos.piles[1]))
+    s2 = State.from_position(two_aces)
+    assert any(any(st.endswith("=1") for st in m.steps) for m in s2.legal_moves())

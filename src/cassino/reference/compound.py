@@ -587,13 +587,30 @@ class _Search:
         values = [b.value for b in t.builds]
         if len(values) != len(set(values)):
             return False                     # unique build values (AMB-06)
-        held = {v for x in t.hands[self.mover] for v in self.r.vals(x)}
-        if any(b.value not in held for b in t.builds if b.owner == self.mover or b in s.made):
+        mine = sorted({b.value for b in t.builds if b.owner == self.mover or b in s.made})
+        if not self.each_held(t.hands[self.mover], mine):
             return False                     # the holding invariant
         own = [b for b in t.builds if b.owner == self.mover]
         if self.r.two_player and (len(own) > 1 or (own and s.trailed)):
             return False
         return True
+
+    def each_held(self, hand: frozenset[int], values: list[int]) -> bool:
+        """The holding invariant: a card of the hand for each of ``values``, a different card
+        for each (a matching: one Italian ace, 1 or 11, cannot answer for builds of 1 and of
+        11, for it takes only one of them)."""
+        card_of: dict[int, int] = {}         # card -> the value it answers for
+
+        def place(v: int, seen: set[int]) -> bool:
+            for x in sorted(hand):
+                if v in self.r.vals(x) and x not in seen:
+                    seen.add(x)
+                    if x not in card_of or place(card_of[x], seen):
+                        card_of[x] = v
+                        return True
+            return False
+
+        return all(place(v, set()) for v in values)
 
     def holds(self, t: Table, seat: int, value: int) -> bool:
         return value in {v for x in t.hands[seat] for v in self.r.vals(x)}
