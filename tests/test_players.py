@@ -384,3 +384,28 @@ def test_movers_follow_every_push_and_pop() -> None:
         seats.pop()
         assert state.movers == seats
     assert state.clone().movers == seats
+
+
+def test_the_random_player_draws_from_more_moves_than_len_can_count() -> None:
+    """African Cassino's orders of the captured cards can make more turns than
+    ``sys.maxsize``: a sequence with ``size`` is drawn from by it, uniformly (Rng.below
+    takes any size; below 2**64 it draws as before)."""
+    import sys
+    from collections.abc import Sequence
+
+    from cassino._rng import Rng
+    from cassino.players import RandomPlayer
+
+    class Huge(Sequence[int]):
+        size = 10**30
+
+        def __len__(self) -> int:
+            raise OverflowError("cannot fit 'int' into an index-sized integer")
+
+        def __getitem__(self, i):  # type: ignore[no-untyped-def]
+            return i
+
+    picks = [RandomPlayer(seed).choose(None, Huge()) for seed in range(20)]  # type: ignore[arg-type]
+    assert all(0 <= p < 10**30 for p in picks) and max(picks) > sys.maxsize
+    r = Rng(9)
+    assert [r.below(1000) for _ in range(3)] == [682, 750, 265]   # (as before: Lemire below 2**64)

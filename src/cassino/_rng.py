@@ -31,7 +31,21 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``."""
+        """Uniform integer in ``[0, n)`` for ``n >= 1`` (Lemire's method below ``2**64``,
+        as the core draws; above, rejection from whole 64-bit words, high word first).
+
+        >>> r = Rng(5); x = r.below(10**30); 0 <= x < 10**30
+        True
+        """
+        if n > 1 << 64:
+            bits = (n - 1).bit_length()
+            while True:
+                x = 0
+                for _ in range((bits + 63) // 64):
+                    x = x << 64 | self.next_u64()
+                x >>= -bits % 64
+                if x < n:
+                    return x
         m = self.next_u64() * n
         low = m & _M64
         if low < n:

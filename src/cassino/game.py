@@ -675,6 +675,7 @@ class _IndexedMoves(Sequence[Move]):
     def __init__(self, state: Any) -> None:
         self._state = state
         self._n: int = state.num_moves()
+        self.size = self._n                 # (may pass sys.maxsize: len() cannot say it)
 
     def __len__(self) -> int:
         return self._n

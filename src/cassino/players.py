@@ -394,8 +394,11 @@ class RandomPlayer:
         self._rng = Rng(seed)
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
-        """A uniformly random move."""
-        return moves[self._rng.below(len(moves))]
+        """A uniformly random move. A sequence with a ``size`` attribute (the turns of a
+        compound system made by index, whose number may pass ``sys.maxsize``, which ``len``
+        cannot give) is drawn from by that size."""
+        size = getattr(moves, "size", None)
+        return moves[self._rng.below(len(moves) if size is None else size)]
 
 
 PlayerFactory = Callable[..., Player]
