@@ -120,6 +120,9 @@ def test_the_opponent_accepts_or_insists_and_the_mover_extends_amb68() -> None:
     s.push(short)
     # (2C 5B or 2C 5S still make 7: the capture is not maximal, seat 1 decides)
     assert (s.phase, s.to_move, s.insist) == ("insist", 1, (0, 7))
+    from cassino.players import View
+
+    assert View.of(s, 1).insist == (0, 7) and View.of(s, 0).phase == "insist"   # (public)
     assert s.legal_moves() == [Move.pass_turn(), Move.insist()]
     for p in (s.to_position(),):
         assert Position.from_json(p.to_json()) == p and Position.from_text(p.to_text()) == p
@@ -236,3 +239,45 @@ def test_one_ace_cannot_hold_builds_of_one_and_of_eleven() -> None:
                        piles=(tuple(x for x in pos.piles[0] if x != c("AB")), pos.piles[1]))
     s2 = State.from_position(two_aces)
     assert any(any(st.endswith("=1") for st in m.steps) for m in s2.legal_moves())
+
+
+def test_cassino_play_asks_for_the_insist_decision_and_the_extension() -> None:
+    from click.testing import CliRunner
+
+    from cassino.cli import cli
+
+    r = CliRunner().invoke(cli, ["play", "--seed", "2", "--system", SID, "--opponent", "random",
+                                 "--no-color"], input="1\nend\n" * 150, prog_name="cassino")
+    assert "Traceback" not in r.output and r.exit_code in (0, 1), r.output[-1500:]
+    assert "Piles" in r.stdout and "Step: " in r.stdout
+    assert "Opponent plays insist" in r.stdout
+    assert "Decision: insisted on: your capture of 8 must take a maximal set" in r.stdout
+    assert "the capture also takes JD JS" in r.stdout
+    assert "Hand 1 scoring" in r.stdout
+
+
+def test_the_core_refuses_compound_systems_by_name_whatever_the_deck() -> None:
+    """The core says a compound system is the reference's (the Italian deck's 190 card ids
+    once sent its constructors into endless recursion)."""
+    core = pytest.importorskip("cassino._core")
+    pos = State.deal(rules(SID), 0, 1).to_position()
+    for make in (lambda: core.State.deal(rules(SID), 0, 1),
+                 lambda: core.State.from_position(pos),
+                 lambda: core.State.new_hand(rules(SID), 0, DECK)):
+        with pytest.raises(RulesError, match="reference only"):
+            make()
+
+
+@pytest.mark.parametrize("system", ["italian_house_cassino", "african_cassino_2p"])
+def test_the_built_in_players_play_compound_games(system: str) -> None:
+    """random, greedy and expert: the bots judge the turns with the captured cards in one
+    order (game.player_moves); the expert takes the best-scoring turn, and ismcts refuses."""
+    from cassino.players import PlayerError
+    from cassino.simulate import simulate
+
+    res = simulate(system, ["expert:worlds=2:nodes=20", "greedy"], games=1, seed=3, workers=1)
+    assert len(res.games) == 1
+    res = simulate(system, ["random", "greedy"], games=2, seed=4, workers=1)
+    assert len(res.games) == 2
+    with pytest.raises(PlayerError, match="ismcts does not play"):
+        simulate(system, ["ismcts:ms=5", "greedy"], games=1, seed=3, workers=1)

@@ -33,6 +33,8 @@ VIEW_FIELDS = {
     "centre",     # Laugh and Lie Down: the chips in the centre,
     "laid",       # the cards each seat laid down face up,
     "decision",   # and a pending decision (public, as the turn is)
+    "claims",     # African partnership: the builds a partner may rebuild (AMB-64)
+    "insist",     # the Italian house variant's insist decision (AMB-68)
     "aside_size",
     "esun_owed",
     "fixxa",

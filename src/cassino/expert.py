@@ -117,7 +117,8 @@ class ExpertPlayer(GreedyPlayer):
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The exactly best move when the position is known; else the best of the
-        lookahead; else (``worlds=0``, three teams or more) the best-scoring move."""
+        lookahead; else (``worlds=0``, three teams or more, or compound turns: African and
+        Italian Cassino, whose turns the search does not list yet) the best-scoring move."""
         move = self._choose(view, moves)
         self._remember(view, move)
         return move
@@ -125,6 +126,8 @@ class ExpertPlayer(GreedyPlayer):
     def _choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
+        if view.rules.compound:
+            return super().choose(view, moves)
         if self.nodes and _known(view):
             got = self._solve(view, moves)
             if got is not None:

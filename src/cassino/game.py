@@ -655,16 +655,23 @@ def _play_hand_reference(
     played = 0
     while not state.is_over:
         seat = state.to_move
-        moves: Sequence[Move]
-        if not state.rules.compound:
-            moves = state.legal_moves()
-        elif policies[seat] == "random":
-            moves = _IndexedMoves(state)     # (African: a turn drawn by index, unlisted)
-        else:
-            moves = state.turns_one_order()
-        state.push(players[seat].choose(View.of(state, seat), moves))
+        state.push(players[seat].choose(View.of(state, seat), player_moves(state, players[seat])))
         played += 1
     return played, [p._rng.state for p in players]
+
+
+def player_moves(state: Any, player: Any) -> Sequence[Move]:
+    """The moves ``player`` chooses among: every legal move; in a compound system (African
+    and Italian Cassino) the turns with the captured cards in one order
+    (``turns_one_order``: what a turn takes, not the order it leaves), and for a random
+    player every turn, made by index (the orders of a capture can be millions)."""
+    from .players import RandomPlayer
+
+    if not state.rules.compound:
+        return state.legal_moves()   # type: ignore[no-any-return]
+    if isinstance(player, RandomPlayer):
+        return _IndexedMoves(state)
+    return state.turns_one_order()   # type: ignore[no-any-return]
 
 
 class _IndexedMoves(Sequence[Move]):

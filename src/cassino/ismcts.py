@@ -155,6 +155,11 @@ class ISMCTSPlayer:
     def _choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
+        if view.rules.compound:
+            raise PlayerError(
+                f"ismcts does not play {view.rules.system} yet: its compound turns are the "
+                "reference's, and the search plays out in the core (use greedy or expert)"
+            )
         if self.exact and _known(view):
             got = self._solver._solve(view, moves)
             if got is not None:

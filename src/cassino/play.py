@@ -228,8 +228,10 @@ class _Session:
             return Text.assemble("pluck ", what, " into your pile")
         if self.rules.laugh:
             return self._laugh(m, what)
+        if m.kind == MoveKind.INSIST:
+            return Text("insist on a maximal capture or augment")
         if m.kind == MoveKind.PASS:
-            return Text("pass (no pluck)")
+            return Text("let it stand" if view.insist else "pass (no pluck)")
         if m.kind == MoveKind.TRAIL:
             return Text.assemble("trail ", self.card(m.card))
         if m.kind == MoveKind.CAPTURE:
@@ -280,9 +282,15 @@ class _Session:
     def _turn(self, m: Move) -> Text:
         """An African turn in words: its free builds, then what the hand card does."""
         words = []
+        extending = bool(getattr(self.game.state, "insist", ()))   # (AMB-68's extension)
         for step in m.steps:
             head, _, order = step.partition("|")
-            if step.startswith("+"):
+            if extending and step.startswith("+"):
+                cards, _, value = head[1:].partition("=")
+                words.append(f"adds {cards.replace(',', ' ')} to the build of {value}")
+            elif extending:
+                words.append(f"the capture also takes {head[1:].replace(',', ' ')}")
+            elif step.startswith("+"):
                 cards, _, value = head[1:].partition("=")
                 words.append(f"builds {value.partition('@')[0]} of {cards.replace(',', ' ')}")
             elif "x" in head:
@@ -400,8 +408,21 @@ class _Session:
                 tops.append(Text.assemble(f"{self.team_name(t)} ", top, f" ({len(pile)})"))
             c.print(Text.assemble(("Piles   ", "bold"), Text(" · ").join(tops)))
         c.print(Text.assemble(("Hand    ", "bold"), self.cards(v.hand.mask)))
-        if r.compound:
+        if r.compound and not v.insist:
             return
+        if v.insist:
+            # the house variant with Italian cards (AMB-68): accept or insist, then extend
+            mover, value, *augmented = v.insist
+            what = " and ".join(
+                ([f"capture of {value}"] if value else []) + [f"build of {w}" for w in augmented])
+            whose = "your" if mover == self.seat else f"{self.who(mover)}'s"
+            if v.phase == "insist":
+                ask = "you" if v.to_move == self.seat else self.who(v.to_move)
+                c.print(Text(f"Decision: {whose} {what} could take more: {ask} may let it "
+                             "stand (pass) or insist on a maximal one", style="bold yellow"))
+            else:
+                c.print(Text(f"Decision: insisted on: {whose} {what} must take a maximal "
+                             "set (choose the extension)", style="bold yellow"))
         if v.decision is not None:
             what = "Prial" if v.phase == "prial" else "released pair"
             whose = "your" if v.to_move == self.seat else f"{self.who(v.to_move)}'s"
@@ -720,7 +741,7 @@ class _Session:
     def human_turn(self) -> bool:
         """Prompt until the human plays a move; False if the human quits."""
         g = self.game
-        if self.rules.compound:
+        if self.rules.compound and not g.state.insist:
             return self.human_steps()
         moves = g.legal_moves()
 

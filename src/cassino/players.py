@@ -76,6 +76,10 @@ class View:
     ``centre`` the chips in the centre; ``laid`` the cards each seat laid down (face up);
     in phase "prial" or "release" ``to_move`` is the seat whose decision it is and
     ``decision`` the rank decided on and the seat after which play goes on.
+
+    Compound turns (docs/rules.md §3.22-§3.25): ``claims`` (AMB-64) and, in phase
+    "insist" or "extend", ``insist`` (AMB-68: the mover, his capture's value, the values
+    of the builds he augmented) are public too, as every face-up pile is.
     """
 
     rules: Rules
@@ -109,6 +113,8 @@ class View:
     centre: int = 0
     laid: tuple[int, ...] = ()
     decision: tuple[int, int] | None = None
+    claims: tuple[tuple[int, int], ...] = ()
+    insist: tuple[int, ...] = ()
 
     @property
     def team(self) -> int:
@@ -178,6 +184,8 @@ class View:
             centre=pos.centre,
             laid=pos.laid,
             decision=pos.decision,
+            claims=pos.claims,
+            insist=pos.insist,
         )
 
     def sample_world(self, rng: Rng) -> Any:
@@ -343,11 +351,18 @@ class View:
             centre=self.centre,
             laid=self.laid,
             decision=self.decision,
+            claims=self.claims,
+            insist=self.insist,
             # the hidden chance RNG (esun_penalty_card=random): one of this world's, drawn
             # from its hidden cards
             chance=deck_chance([c for h in hands for c in CardSet(h)] + list(stock) + list(aside))
             if self.rules.esun_penalty_card == "random" else None,
         )
+        if self.rules.compound:
+            # (African and Italian Cassino: the reference plays them, the core not yet)
+            from ._reference import State as ReferenceState
+
+            return ReferenceState.from_position(pos)
         return State.from_position(pos)
 
 

@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from ._rng import Rng
 from .distributed import ENGINES, connect, distributed_chunk_size
 from .errors import SimulationError
-from .game import Game
+from .game import Game, player_moves
 from .players import Player, RandomPlayer, View, choose_move, make_player
 from .rules import Rules, rules
 from .scoring import CATEGORIES
@@ -533,7 +533,7 @@ def play_game(
         hand = game.state
         seat = hand.to_move
         view = View.of(hand, seat, game.scores)
-        game.push(choose_move(by_seat[seat], view, game.legal_moves()))
+        game.push(choose_move(by_seat[seat], view, player_moves(hand, by_seat[seat])))
         moves += 1
         if hand.is_over:
             pos = hand.to_position()

@@ -18,15 +18,23 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     """Params of ``rules`` with ``dealer`` dealing."""
     return load_params_fresh(p, rules, dealer)
 
-cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
-    cdef int s, i, n
-    n = rules.players
+cdef int refuse_compound(object rules) except -1:
+    """Compound turns (African and Italian Cassino) are the reference's so far: a
+    RulesError that says so, before any other check (the Italian deck's 190 ids are more
+    than even the wide core holds)."""
     if rules.compound:
         raise RulesError(
             f"{rules.system} (compound turns) is played by the pure-Python reference only so "
             "far: cassino._reference.State plays it, and CASSINO_PURE_PYTHON=1 makes it "
             "cassino.State"
         )
+    return 0
+
+
+cdef int load_params_fresh(Params* p, object rules, int dealer) except -1:
+    cdef int s, i, n
+    n = rules.players
+    refuse_compound(rules)
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"the core supports 2 to {MAX_SEATS} players, not {n}")
     p.players = n

@@ -170,6 +170,7 @@ cdef class State:
     @classmethod
     def from_position(cls, position: Position):
         """A state at ``position``."""
+        refuse_compound(position.rules)
         if position.rules.num_ids > NCARDS:
             return _WideState.from_position(position)
         return cls(position)
@@ -188,6 +189,7 @@ cdef class State:
         cdef State st
         cdef uint8_t cards[NCARDS]
         cdef int i
+        refuse_compound(rules)
         if rules.num_ids > NCARDS:
             return _WideState.new_hand(rules, dealer, deck, scores, centre)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -237,6 +239,7 @@ cdef class State:
         cdef Rng64 rng
         cdef uint8_t cards[NCARDS]
         cdef State st
+        refuse_compound(rules)
         if rules.num_ids > NCARDS:
             return _WideState.deal(rules, dealer, seed)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
