@@ -281,3 +281,29 @@ def test_the_built_in_players_play_compound_games(system: str) -> None:
     assert len(res.games) == 2
     with pytest.raises(PlayerError, match="ismcts does not play"):
         simulate(system, ["ismcts:ms=5", "greedy"], games=1, seed=3, workers=1)
+
+
+# -- perft pins (the reference: the core does not play these systems yet) ----------------------
+PERFT = [
+    ("italian_house_cassino 0 1 3S,5C,5B,6S,6B,7D,7S,KB/AS,3D,3C,3B,4S,5D,JD,JS (2S+4C|6D=6@0),"
+     "(KC|KS=10@0) JC,2C,AB,2B,NC,AC,7C,7B,ND,2D,4B,6C,AD,5S,JB,NB,4D,NS/KD - 0 - 0,0",
+     (8, 408, 5070)),
+    ("italian_house_cassino{players=3,hand_size=12} 0 2 3C,3B,6D,6C,7C,JD,KC/4D,4C,6B,7B,JB,ND,NS/"
+     "2B,5C,5B,7S,NC,NB,KB (4B+5D=9@2),(AD:1+2D+3S+4S=10@0) -/-/3D,JS,5S,JC,AB,AS,2S,2C,7D,KD,6S,"
+     "AC,KS - 2 - 0,0,0", (34, 333, 179154755821)),
+    ("italian_house_cassino{players=4,hand_size=9,teams=partnership} 0 3 AC,AS,2D,6D,7B/5C,7D,JC,"
+     "NS,KD/2B,3D,3B,4D,5S/AD,3S,5D,5B,6B 6S,7C,NB,(4S+6C|KC=10@1),(AB:1+KS=11@3) NC,ND,4C,JB,4B/"
+     "2S,JD,2C,JS,3C,7S,KB - 3 - 0,0", (39, 195, 959742)),
+    # (a short capture: the insist decision, the extensions and play on are plies)
+    ("italian_house_cassino 1 0 7C,KD/AS,6B 2C,3S,4D,5S,5B AD,AB,2S,3D,3B,4S,5D,6D,6S,7S,JD,JS,ND,"
+     "NS,KC,KB/AC,2D,2B,3C,4C,4B,5C,6C,7D,7B,JC,JB,NC,NB,KS - 1 - 0,0", (146, 606, 50783)),
+    ("italian_house_cassino 1 1 KD/AS,6B 2C,5S,5B AD,AB,2S,3D,3B,4S,5D,6D,6S,7S,JD,JS,ND,NS,KC,KB,"
+     "3S,4D,7C/AC,2D,2B,3C,4C,4B,5C,6C,7D,7B,JC,JB,NC,NB,KS - 0 - 0,0 insist:0,7", (2, 10, 150)),
+]
+
+
+@pytest.mark.parametrize(("text", "counts"), PERFT)
+def test_perft_pins(text: str, counts: tuple[int, ...]) -> None:
+    s = State(Position.from_text(text))
+    assert tuple(s.perft(d) for d in range(1, len(counts) + 1)) == counts
+    assert Position.from_text(text).to_text() == text
