@@ -50,6 +50,7 @@ from math import factorial
 from ..cards import card_code, card_rank, parse_card
 from ..errors import CardError, IllegalMoveError, NotationError
 from ..scoring import tally_to_target
+from .multi import _matching
 
 __all__ = [
     "ITALIAN",
@@ -599,18 +600,7 @@ class _Search:
         """The holding invariant: a card of the hand for each of ``values``, a different card
         for each (a matching: one Italian ace, 1 or 11, cannot answer for builds of 1 and of
         11, for it takes only one of them)."""
-        card_of: dict[int, int] = {}         # card -> the value it answers for
-
-        def place(v: int, seen: set[int]) -> bool:
-            for x in sorted(hand):
-                if v in self.r.vals(x) and x not in seen:
-                    seen.add(x)
-                    if x not in card_of or place(card_of[x], seen):
-                        card_of[x] = v
-                        return True
-            return False
-
-        return all(place(v, set()) for v in values)
+        return _matching(values, {x: set(self.r.vals(x)) for x in hand})
 
     def holds(self, t: Table, seat: int, value: int) -> bool:
         return value in {v for x in t.hands[seat] for v in self.r.vals(x)}
