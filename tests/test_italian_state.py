@@ -124,6 +124,9 @@ def test_the_opponent_accepts_or_insists_and_the_mover_extends_amb68() -> None:
 
     assert View.of(s, 1).insist == (0, 7) and View.of(s, 0).phase == "insist"   # (public)
     assert s.legal_moves() == [Move.pass_turn(), Move.insist()]
+    with pytest.raises(IllegalMoveError, match=r"insist decision is pending.*pass, insist"):
+        s.legal_steps()
+    assert s.turn_steps == [] and not s.can_end_turn()
     for p in (s.to_position(),):
         assert Position.from_json(p.to_json()) == p and Position.from_text(p.to_text()) == p
         assert "insist:0,7" in p.to_text()

@@ -500,7 +500,12 @@ class African(StateBase):
     # -- the step interface (docs/architecture.md §9.4) ------------------------------------
     def _step_builder(self) -> tuple[TurnBuilder, list[tuple[int, ...] | None]]:
         """The turn being made step by step, and the order given to each capture step;
-        a new one once the state changed."""
+        a new one once the state changed. An insist decision is no turn: its moves are
+        pushed whole (IllegalMoveError)."""
+        if self.insist:
+            raise IllegalMoveError(
+                f"an insist decision is pending (phase {self.phase}): push one of its moves, "
+                + ", ".join(str(m) for m in self._decisions()) + "; steps build turns")
         key = (len(self._history), self.to_move, tuple(self.hands), self.loose)
         made: tuple[object, TurnBuilder, list[tuple[int, ...] | None]] | None = getattr(
             self, "_step_turn", None)
@@ -578,7 +583,8 @@ class African(StateBase):
     @property
     def turn_steps(self) -> list[str]:
         """The steps of the turn being made so far."""
-        builder, orders = self._step_builder() if self.rules.compound else (None, [])
+        builder, orders = (self._step_builder() if self.rules.compound and not self.insist
+                           else (None, []))
         if builder is None:
             return []
         return [self._step_text(st, o) for st, o in zip(builder.steps, orders, strict=True)]
@@ -586,7 +592,7 @@ class African(StateBase):
     def can_end_turn(self) -> bool:
         """Whether the steps made are a legal turn (a hand card played, the turn's end
         rules kept)."""
-        return bool(self.rules.compound) and self._step_builder()[0].can_end()
+        return bool(self.rules.compound) and not self.insist and self._step_builder()[0].can_end()
 
     def end_turn(self) -> Move:
         """Push the turn of the steps made; returns its move. Raises
