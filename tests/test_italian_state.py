@@ -310,3 +310,16 @@ def test_perft_pins(text: str, counts: tuple[int, ...]) -> None:
     s = State(Position.from_text(text))
     assert tuple(s.perft(d) for d in range(1, len(counts) + 1)) == counts
     assert Position.from_text(text).to_text() == text
+
+
+def test_a_maximal_capture_with_a_short_augment_extends_the_build_only() -> None:
+    # 7C takes 3S 4D (nothing more makes 7); the 6 made of 6D, 2C 4C leaves AS 5B, a 6
+    pos = position(("7C 6C KD", "2B 3B"), "3S 4D 6D 2C 4C AS 5B")
+    s = State.from_position(pos)
+    s.push("+2C,4C,6D=6; 7Cx3S,4D")
+    assert (s.phase, s.insist) == ("insist", (0, 7, 6))
+    s.push("insist")
+    assert [str(m) for m in s.legal_moves()] == ["+AS,5B=6"]
+    s.push("+as,5b=6")
+    six = next(b for b in s.builds if b.value == 6)
+    assert six.cards == mask("6D 2C 4C AS 5B") and s.loose == 0 and s.to_move == 1

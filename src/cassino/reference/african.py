@@ -275,8 +275,8 @@ class African(StateBase):
         for ext in extensions(cr, table.loose, table.builds, v, tuple(augmented)):
             steps = []
             takes = 0
-            if v:
-                taken = sorted([*ext.get(0, ()), *(c for b in builds for c in b.cards)])
+            taken = sorted([*ext.get(0, ()), *(c for b in builds for c in b.cards)])
+            if taken:
                 steps.append("x" + ",".join(card_code(c) for c in taken))
                 takes |= _mask(tuple(taken))
             for w in augmented:
