@@ -491,7 +491,8 @@ def test_notation_round_trips_and_kinds_resolve():
         assert str(parsed) == str(m) and s.parse_move(str(m)) == m
         kinds.add(m.kind)
     assert kinds == set(MoveKind) - {MoveKind.PLUCK, MoveKind.PASS, MoveKind.TWO_CARD, MoveKind.STEAL,
-                                     MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK, MoveKind.TURN}
+                                     MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK, MoveKind.TURN,
+                                     MoveKind.INSIST}
 
 
 def test_cli_simulate_500_games():
