@@ -385,6 +385,8 @@ def random_move(data: Any, s: Any) -> Move:
         value = data.draw(st.integers(0, 255), label="any value")
     if kind == MoveKind.PASS:
         return Move.pass_turn()
+    if kind == MoveKind.INSIST:   # (the Italian house variant's decision)
+        return Move.insist()
     if kind == MoveKind.LIE_DOWN:
         return Move.lie_down()
     if kind == MoveKind.BANK:  # cards of the hand, mostly
