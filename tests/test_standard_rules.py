@@ -574,7 +574,8 @@ def test_scoring_categories():
         "ace_clubs": 0, "ace_hearts": 1, "ace_diamonds": 1, "sweeps": 0, "pictures": 0,
         "spade_points": 0, "seven_diamonds": 0, "all_eleven": 0, "defaults": 0, "sistan": 0,
         "clubs": 0, "good_two": 0, "good_ten": 0, "mulle": 0, "red_cards": 0, "fixxa_stoppa": 0, "seven_spades": 0,
-        "chip_cards": 0, "last_holder": 0, "spy_two": 0, "big_ten": 0,
+        "chip_cards": 0, "last_holder": 0, "spy_two": 0, "big_ten": 0, "coins": 0, "two_of_coins": 0,
+        "seven_of_swords": 0, "ace_coins": 0, "ace_swords": 0, "ace_cups": 0, "ace_batons": 0,
     }  # fmt: skip
     assert hs.to_dict()["teams"][0]["total"] == 8
 

@@ -715,6 +715,9 @@ class State(
         if m.kind in (MoveKind.PAIR, MoveKind.LIE_DOWN, MoveKind.BANK):
             return (f"a {m.kind.label} is a Laugh and Lie Down move (docs/rules.md §3.35), not "
                     f"one of {self.rules.system}")
+        if m.kind == MoveKind.INSIST:
+            return (f"insist is the decision of the house variant with Italian cards "
+                    f"(AMB-68), not a move of {self.rules.system}")
         if not m.plays_card:
             return self._pluck_reason(m)
         if self.phase == "after":
