@@ -69,6 +69,10 @@ include "core/laugh.pxi"
 # the _w_ names. Written by scripts/gen_wide.py (run by setup.py) from the files above.
 include "core/_wide.pxi"
 
+# The compound turns' generator (African Cassino, the Italian house variant): 52 or 40 card
+# ids, so not in the wide copy.
+include "core/compound.pxi"
+
 
 # State(position) for every deck: a cdef class cannot choose its type in __init__, so the
 # type's allocator does it. For a Position with more card ids than NCARDS it allocates a

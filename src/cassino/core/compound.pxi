@@ -1,0 +1,840 @@
+# The core's turn generator for compound turns (African Cassino, the Italian house variant:
+# docs/rules.md §3.22-§3.25, docs/architecture.md §9.4). The same search as the reference's
+# cassino.reference.compound, over C structs: a turn state is a TState (the mover's hand, the
+# loose cards, the builds as card masks sorted by mask, how deep each opposing pile is taken,
+# the capture, the claims of AMB-64 and the turn's flags), every state reached once (a hash
+# set of the structs' bytes), and the turns are the distinct end tables (a second hash set).
+# Cards are local ids: the 52-card ids as they are, the Italian ids 150-189 as 0-39, so a
+# card's rank is id // 4 + 1 in both decks and only the Ace's second value differs (14, 11).
+# The capture's cards lie under the capturing card in one order (ascending ids): a turn that
+# captures k cards besides it stands for k! turns (AMB-62's default) or k (its option), a
+# factor the counter applies, as the reference's count_turns does.
+#
+# Not in the wide copy (scripts/gen_wide.py): the compound systems use 52 or 40 card ids.
+
+from libc.string cimport memcmp
+from math import factorial
+
+cdef enum:
+    TG_MAXB = 16        # builds on a turn's table (distinct values but for one, 1..14)
+    TG_TEAMS = 4
+    TG_MEMO = 1 << 16   # part_max's memo slots (cleared when half full)
+
+cdef struct TBuild:
+    uint64_t cards
+    int8_t value
+    int8_t owner
+    int8_t frozen
+    int8_t creator
+    uint8_t made        # made, increased or augmented by the mover this turn (his to hold)
+    uint8_t owed        # an F3 build: the turn's capture must take it
+    uint8_t pad0
+    uint8_t pad1
+
+cdef struct TState:
+    uint64_t hand       # the mover's hand
+    uint64_t loose
+    uint64_t capt       # the cards the capture put under the capturing card
+    uint64_t claims     # AMB-64's claims: bit seat * 16 + value
+    int8_t capcard      # the capturing card, -1 for none
+    uint8_t depth[TG_TEAMS]     # cards taken from the top of each team's pile
+    uint8_t played
+    uint8_t captured
+    uint8_t trailed
+    uint8_t pile_cards
+    uint8_t free_steps
+    uint8_t created
+    uint8_t nb
+    uint8_t pad[4]
+    TBuild b[TG_MAXB]
+
+cdef struct TSet:
+    TState* items
+    int64_t n
+    int64_t cap
+    int64_t* slots      # indices into items, -1 empty
+    int64_t nslots
+
+
+cdef inline uint64_t _ts_hash(const TState* s) noexcept nogil:
+    cdef const uint64_t* w = <const uint64_t*>s
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
+    cdef int k
+    cdef int words = (<int>(<char*>&s.b[s.nb] - <char*>s)) // 8
+    for k in range(words):
+        h = (h ^ w[k]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef int _tset_init(TSet* t) except -1:
+    t.n = 0
+    t.cap = 256
+    t.nslots = 1024
+    t.items = <TState*>malloc(t.cap * sizeof(TState))
+    t.slots = <int64_t*>malloc(t.nslots * sizeof(int64_t))
+    if t.items == NULL or t.slots == NULL:
+        raise MemoryError()
+    memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
+    return 0
+
+
+cdef void _tset_free(TSet* t) noexcept:
+    free(t.items)
+    free(t.slots)
+    t.items = NULL
+    t.slots = NULL
+
+
+cdef int _tset_add(TSet* t, const TState* s) except -1:
+    """Add ``s``; 1 if it was new, 0 if already there."""
+    cdef uint64_t h = _ts_hash(s)
+    cdef int64_t mask = t.nslots - 1
+    cdef int64_t i = <int64_t>(h & <uint64_t>mask)
+    cdef int64_t j, k
+    cdef size_t size = sizeof(TState)
+    cdef int64_t* slots
+    cdef TState* items
+    while t.slots[i] >= 0:
+        if memcmp(&t.items[t.slots[i]], s, size) == 0:
+            return 0
+        i = (i + 1) & mask
+    if t.n == t.cap:
+        items = <TState*>realloc(t.items, 2 * t.cap * sizeof(TState))
+        if items == NULL:
+            raise MemoryError()
+        t.items = items
+        t.cap *= 2
+    memcpy(&t.items[t.n], s, size)
+    t.slots[i] = t.n
+    t.n += 1
+    if 2 * t.n > t.nslots:                       # (grow: rehash every item)
+        slots = <int64_t*>malloc(2 * t.nslots * sizeof(int64_t))
+        if slots == NULL:
+            raise MemoryError()
+        free(t.slots)
+        t.slots = slots
+        t.nslots *= 2
+        memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
+        mask = t.nslots - 1
+        for k in range(t.n):
+            j = <int64_t>(_ts_hash(&t.items[k]) & <uint64_t>mask)
+            while t.slots[j] >= 0:
+                j = (j + 1) & mask
+            t.slots[j] = k
+    return 1
+
+
+cdef inline int _tg_rank(int c) noexcept nogil:
+    return c // 4 + 1
+
+
+cdef inline int _tg_low(uint64_t g) noexcept nogil:
+    """The least total of the cards of ``g`` (an Ace 1)."""
+    cdef int total = 0
+    while g:
+        total += _tg_rank(cas_ctz64(g))
+        g &= g - 1
+    return total
+
+
+cdef class _TurnGen:
+    """The core's compound-turn generator for one rule set (see the comment at the top of
+    core/compound.pxi); :meth:`ends` and :meth:`count` take a
+    :class:`cassino.reference.compound.Table`."""
+
+    cdef int players, nteams, maxv, acehi, offset
+    cdef int team[TG_TEAMS]
+    cdef bint partnership, two_player, full_orders, trail_any, single_aug, inc_partner
+    cdef bint partner_owns, create_turn, inc_creator
+    cdef int pile_limit, free_limit
+    # a call's context
+    cdef int mover, myteam
+    cdef uint64_t hands[TG_TEAMS]
+    cdef int8_t piles[TG_TEAMS][64]
+    cdef int plen[TG_TEAMS]
+    cdef TSet seen
+    cdef TSet found
+    cdef int64_t* stack
+    cdef int64_t nstack, capstack
+    cdef bint overflow
+    cdef uint64_t* memo_keys
+    cdef int8_t* memo_vals
+    cdef int64_t memo_n
+    cdef int64_t by_k[64]
+    cdef public object rules
+
+    def __cinit__(self, *args, **kwargs):
+        self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
+        self.memo_vals = <int8_t*>calloc(TG_MEMO, sizeof(int8_t))
+        self.stack = NULL
+        if self.memo_keys == NULL or self.memo_vals == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.memo_keys)
+        free(self.memo_vals)
+        free(self.stack)
+        _tset_free(&self.seen)
+        _tset_free(&self.found)
+
+    def __init__(self, rules):
+        from cassino.reference.african import compound_rules
+        if not rules.compound:
+            raise RulesError(f"{rules.system} has no compound turns")
+        cr = compound_rules(rules)
+        self.rules = rules
+        self.players = cr.players
+        self.nteams = 0
+        for s in range(cr.players):
+            self.team[s] = cr.team(s)
+            self.nteams = max(self.nteams, self.team[s] + 1)
+        self.partnership = bool(cr.teams)
+        self.two_player = cr.two_player
+        self.full_orders = cr.pile_order == "full"
+        self.maxv = cr.max_value
+        self.acehi = 11 if "italian" in rules.mechanics else 14
+        self.offset = 150 if "italian" in rules.mechanics else 0
+        self.trail_any = cr.trail == "any"
+        self.single_aug = cr.single_card_augment
+        self.inc_partner = cr.increase_partner
+        self.partner_owns = cr.partner_claims == "partner_owns"
+        self.create_turn = cr.table_create_replaces_card
+        self.inc_creator = cr.increase_creator
+        self.pile_limit = cr.pile_cards_per_turn
+        self.free_limit = cr.free_steps_per_turn
+
+    # -- values
+    cdef inline bint sums_to(self, uint64_t g, int v) noexcept nogil:
+        """Whether the cards of ``g`` can total ``v`` (each Ace 1 or its high value)."""
+        cdef int n = 0, a = 0, r, d
+        while g:
+            r = _tg_rank(cas_ctz64(g))
+            if r == 1:
+                a += 1
+            else:
+                n += r
+            g &= g - 1
+        d = v - n - a
+        if d < 0:
+            return False
+        if d == 0:
+            return True
+        return a > 0 and d % (self.acehi - 1) == 0 and d // (self.acehi - 1) <= a
+
+    cdef inline uint32_t valmask(self, uint64_t hand) noexcept nogil:
+        """The values the cards of ``hand`` have (bit v)."""
+        cdef uint32_t out = 0
+        cdef int r
+        while hand:
+            r = _tg_rank(cas_ctz64(hand))
+            out |= (<uint32_t>1) << r
+            if r == 1:
+                out |= (<uint32_t>1) << self.acehi
+            hand &= hand - 1
+        return out
+
+    cdef int part_max(self, uint64_t cards, int v) noexcept nogil:
+        """The most groups totalling ``v`` into which ``cards`` split, -1 for none."""
+        if cards == 0:
+            return 0
+        cdef uint64_t key = (cards << 4) | <uint64_t>v
+        cdef uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 48
+        while self.memo_keys[i]:
+            if self.memo_keys[i] == key:
+                return self.memo_vals[i]
+            i = (i + 1) & (TG_MEMO - 1)
+        cdef uint64_t low = cards & (~cards + 1)
+        cdef int best = self._part_groups(cards, v, cards ^ low, low,
+                                          v - _tg_rank(cas_ctz64(low)))
+        if 2 * self.memo_n > TG_MEMO:
+            memset(self.memo_keys, 0, TG_MEMO * sizeof(uint64_t))
+            self.memo_n = 0
+            i = (key * 0x9E3779B97F4A7C15ULL) >> 48
+        while self.memo_keys[i]:
+            i = (i + 1) & (TG_MEMO - 1)
+        self.memo_keys[i] = key
+        self.memo_vals[i] = <int8_t>best
+        self.memo_n += 1
+        return best
+
+    cdef int _part_groups(self, uint64_t cards, int v, uint64_t rest, uint64_t group,
+                          int room) noexcept nogil:
+        """The best of part_max over the groups holding ``group`` and more of ``rest``."""
+        cdef int best = -1, r, c
+        cdef uint64_t more
+        if self.sums_to(group, v):
+            r = self.part_max(cards ^ group, v)
+            if r >= 0:
+                best = r + 1
+        while rest:
+            c = cas_ctz64(rest)
+            rest &= rest - 1
+            if _tg_rank(c) <= room:
+                r = self._part_groups(cards, v, rest, group | ((<uint64_t>1) << c),
+                                      room - _tg_rank(c))
+                if r > best:
+                    best = r
+        return best
+
+    cdef bint has_group(self, uint64_t pool, uint64_t group, int v, int room) noexcept nogil:
+        """Whether ``group`` and more cards of ``pool`` total ``v``."""
+        cdef int c
+        if group and self.sums_to(group, v):
+            return True
+        while pool:
+            c = cas_ctz64(pool)
+            pool &= pool - 1
+            if _tg_rank(c) <= room and self.has_group(
+                    pool, group | ((<uint64_t>1) << c), v, room - _tg_rank(c)):
+                return True
+        return False
+
+    # -- who is who
+    cdef inline bint ours(self, int seat) noexcept nogil:
+        return self.team[seat] == self.myteam
+
+    cdef int partner_claim(self, const TState* s, int v) noexcept nogil:
+        """The partner for whom a build of ``v`` may be made (AMB-64), or -1."""
+        cdef int seat
+        for seat in range(self.players):
+            if (s.claims >> (seat * 16 + v)) & 1 and seat != self.mover and self.ours(seat) \
+                    and (self.valmask(self.hands[seat]) >> v) & 1:
+                return seat
+        return -1
+
+    cdef inline int creator(self) noexcept nogil:
+        return self.mover if self.inc_creator else -1
+
+    # -- builds of a state, sorted by card mask
+    cdef int add_build(self, TState* s, uint64_t cards, int value, int owner, int frozen,
+                       int creator, int made, int owed) noexcept nogil:
+        cdef int i = s.nb
+        if s.nb >= TG_MAXB:
+            self.overflow = True
+            return -1
+        while i > 0 and s.b[i - 1].cards > cards:
+            s.b[i] = s.b[i - 1]
+            i -= 1
+        s.b[i].cards = cards
+        s.b[i].value = value
+        s.b[i].owner = owner
+        s.b[i].frozen = frozen
+        s.b[i].creator = creator
+        s.b[i].made = made
+        s.b[i].owed = owed
+        s.b[i].pad0 = 0
+        s.b[i].pad1 = 0
+        s.nb += 1
+        return 0
+
+    cdef void del_build(self, TState* s, int i) noexcept nogil:
+        while i + 1 < s.nb:
+            s.b[i] = s.b[i + 1]
+            i += 1
+        s.nb -= 1
+        memset(&s.b[s.nb], 0, sizeof(TBuild))
+
+    # -- the search
+    cdef bint dead(self, const TState* s) noexcept nogil:
+        """Whether no legal turn continues ``s`` (the reference's _Search.dead)."""
+        cdef uint32_t seen = 0, twice = 0, owed = 0, held, own = 0
+        cdef int i, nown = 0, ntwice = 0, v, others
+        cdef int counts[32]
+        for i in range(s.nb):
+            v = s.b[i].value
+            if (seen >> v) & 1:
+                twice |= (<uint32_t>1) << v
+            seen |= (<uint32_t>1) << v
+            if s.b[i].owed:
+                owed |= (<uint32_t>1) << v
+        ntwice = cas_popcount64(twice)
+        if (s.played and (twice or owed)) or ntwice > 1:
+            return True
+        if cas_popcount64(owed) > 1:
+            return True
+        held = self.valmask(s.hand)
+        memset(counts, 0, sizeof(counts))
+        for i in range(s.nb):
+            if s.b[i].owner == self.mover or s.b[i].made:
+                if not (held >> s.b[i].value) & 1:
+                    return True
+            if s.b[i].owner == self.mover:
+                nown += 1
+                counts[s.b[i].value] += 1
+                own |= (<uint32_t>1) << s.b[i].value
+        if self.two_player:
+            if s.played:
+                return nown > 1
+            if nown <= 1:
+                return False
+            for v in range(32):
+                if (own >> v) & 1 and nown - counts[v] <= 1:
+                    return False
+            return True
+        return False
+
+    cdef bint finished(self, const TState* s) noexcept nogil:
+        """The end-of-turn invariants (the reference's _Search.finished)."""
+        cdef uint32_t seen = 0, mine = 0
+        cdef int i, v, nown = 0, aces, needed
+        cdef uint64_t hand = s.hand
+        for i in range(s.nb):
+            if s.b[i].owed:
+                return False
+        if not s.played and not (self.create_turn and s.created):
+            return False
+        for i in range(s.nb):
+            v = s.b[i].value
+            if (seen >> v) & 1:
+                return False
+            seen |= (<uint32_t>1) << v
+            if s.b[i].owner == self.mover or s.b[i].made:
+                mine |= (<uint32_t>1) << v
+            if s.b[i].owner == self.mover:
+                nown += 1
+        # the holding invariant, a card a value: only the Aces answer for 1 and the high value
+        aces = cas_popcount64(hand & 0xF)
+        needed = <int>((mine >> 1) & 1) + <int>((mine >> self.acehi) & 1)
+        if needed > aces:
+            return False
+        for v in range(2, 15):
+            if v != self.acehi and (mine >> v) & 1 and not (hand >> ((v - 1) * 4)) & 0xF:
+                return False
+        if self.two_player and (nown > 1 or (nown and s.trailed)):
+            return False
+        return True
+
+    cdef int emit(self, TState* n) except -1:
+        """A successor: kept unless dead, and searched if new."""
+        cdef int64_t* grown
+        if self.dead(n):
+            return 0
+        if _tset_add(&self.seen, n):
+            if self.nstack == self.capstack:
+                grown = <int64_t*>realloc(self.stack, 2 * self.capstack * sizeof(int64_t))
+                if grown == NULL:
+                    raise MemoryError()
+                self.stack = grown
+                self.capstack *= 2
+            self.stack[self.nstack] = self.seen.n - 1
+            self.nstack += 1
+        return 0
+
+    cdef int creates(self, const TState* s, int card, int free) except -1:
+        """New builds of loose cards (F1) or of the hand card with loose cards, owned by the
+        mover or by a partner whose claim they meet (AMB-64)."""
+        cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
+        cdef uint64_t hand = s.hand & ~cbit
+        cdef uint32_t held = self.valmask(hand), wanted = 0
+        cdef int claim[32]
+        cdef int v, k, pm, owner, j, n, a, r, least
+        cdef uint64_t sub, cards, g
+        cdef TState nx
+        for v in range(2, self.maxv + 1):
+            claim[v] = self.partner_claim(s, v)
+            if (held >> v) & 1 or claim[v] >= 0:
+                wanted |= (<uint32_t>1) << v
+        if not wanted:
+            return 0
+        least = 1 if card >= 0 else 2
+        sub = s.loose
+        while True:                          # (every subset of the loose cards)
+            if cas_popcount64(sub) >= least:
+                cards = sub | cbit
+                n = 0
+                a = 0
+                g = cards
+                while g:
+                    r = _tg_rank(cas_ctz64(g))
+                    if r == 1:
+                        a += 1
+                    else:
+                        n += r
+                    g &= g - 1
+                for v in range(2, self.maxv + 1):
+                    if not (wanted >> v) & 1:
+                        continue
+                    for k in range(a + 1):   # (a total that is a multiple of v)
+                        if (n + a + k * (self.acehi - 1)) % v == 0:
+                            break
+                    else:
+                        continue
+                    pm = self.part_max(cards, v)
+                    if pm < 1:
+                        continue
+                    for j in range(2):
+                        owner = self.mover if j == 0 else claim[v]
+                        if owner < 0 or (owner != self.mover and not self.partner_owns):
+                            continue
+                        nx = s[0]
+                        nx.hand = hand
+                        nx.loose &= ~sub
+                        nx.claims &= ~((<uint64_t>1) << (owner * 16 + v))
+                        if self.add_build(&nx, cards, v, owner, pm > 1, self.creator(),
+                                          owner == self.mover, 0) < 0:
+                            continue
+                        if card >= 0:
+                            nx.played = 1
+                        else:
+                            nx.created = 1
+                        nx.free_steps += free
+                        self.emit(&nx)
+            if sub == 0:
+                break
+            sub = (sub - 1) & s.loose
+        return 0
+
+    cdef int augments(self, const TState* s, int card, int free) except -1:
+        """Augments of a build with a group of its value: loose cards, opposing pile tops
+        and the hand card (own team's builds only); F3 on an opponent's build before the
+        hand-card step; with AMB-70 a single loose card made a build."""
+        cdef int i, x, vi, value, who, low
+        cdef bint own
+        cdef uint64_t base, rest
+        low = _tg_rank(card) if card >= 0 else 0
+        for i in range(s.nb):
+            value = s.b[i].value
+            who = s.b[i].owner
+            own = self.ours(who)
+            if (card >= 0 and not own) or (not own and s.played):
+                continue
+            self._aug_loose(s, card, free, i, -1, value, own, s.b[i].cards, s.loose, 0,
+                            value - low)
+        if self.single_aug:
+            rest = s.loose
+            while rest:
+                x = cas_ctz64(rest)
+                rest &= rest - 1
+                for vi in range(2 if _tg_rank(x) == 1 else 1):
+                    value = _tg_rank(x) if vi == 0 else self.acehi
+                    base = (<uint64_t>1) << x
+                    self._aug_loose(s, card, free, -1, x, value, True, base, s.loose & ~base,
+                                    0, value - low)
+        return 0
+
+    cdef int _aug_loose(self, const TState* s, int card, int free, int bi, int single,
+                        int value, bint own, uint64_t base, uint64_t pool, uint64_t chosen,
+                        int room) except -1:
+        """Every subset of ``pool`` (cards after those chosen) within ``room``, then the pile
+        tops."""
+        cdef int c
+        self._aug_piles(s, card, free, bi, single, value, own, base, chosen, 0, 0, room)
+        while pool:
+            c = cas_ctz64(pool)
+            pool &= pool - 1
+            if _tg_rank(c) <= room:
+                self._aug_loose(s, card, free, bi, single, value, own, base, pool,
+                                chosen | ((<uint64_t>1) << c), room - _tg_rank(c))
+        return 0
+
+    cdef int _aug_piles(self, const TState* s, int card, int free, int bi, int single,
+                        int value, bint own, uint64_t base, uint64_t loose, uint64_t pilecards,
+                        int team, int room) except -1:
+        """The top segments of the opposing piles from ``team`` on, then the augment."""
+        cdef int k, top, c, taken = 0
+        cdef uint64_t got = pilecards
+        cdef uint8_t depth0
+        cdef TState nx
+        if team < self.nteams:
+            if team == self.myteam:
+                return self._aug_piles(s, card, free, bi, single, value, own, base, loose,
+                                       pilecards, team + 1, room)
+            # (this team's segments: none, then one card more at a time while room lasts)
+            nx = s[0]
+            top = self.plen[team] - s.depth[team]
+            self._aug_piles(s, card, free, bi, single, value, own, base, loose, pilecards,
+                            team + 1, room)
+            for k in range(top - 1, -1, -1):
+                c = self.piles[team][k]
+                room -= _tg_rank(c)
+                if room < 0:
+                    break
+                taken += 1
+                got |= (<uint64_t>1) << c
+                nx.depth[team] = s.depth[team] + taken
+                self._aug_piles(&nx, card, free, bi, single, value, own, base, loose, got,
+                                team + 1, room)
+            return 0
+        return self.augment(s, card, free, bi, single, value, own, base, loose, pilecards)
+
+    cdef int augment(self, const TState* s, int card, int free, int bi, int single, int value,
+                     bint own, uint64_t base, uint64_t loose, uint64_t pilecards) except -1:
+        """One augment: ``s`` has the pile depths taken already."""
+        cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
+        cdef uint64_t group = loose | pilecards | cbit
+        cdef int owner, creator, owed, npile = cas_popcount64(pilecards)
+        cdef TState nx
+        if not group or not self.sums_to(group, value):
+            return 0
+        if self.pile_limit and s.pile_cards + npile > self.pile_limit:
+            return 0
+        nx = s[0]
+        if bi >= 0:
+            owner = s.b[bi].owner
+            creator = s.b[bi].creator
+            owed = (not own) or s.b[bi].owed
+            self.del_build(&nx, bi)
+        else:
+            owner = self.mover
+            creator = self.creator()
+            owed = 0
+        nx.hand &= ~cbit
+        nx.loose &= ~(loose | (base if bi < 0 else 0))
+        if self.add_build(&nx, base | group, value, owner, 1, creator, own, owed) < 0:
+            return 0
+        if card >= 0:
+            nx.played = 1
+        nx.pile_cards += npile
+        nx.free_steps += free
+        return self.emit(&nx)
+
+    cdef int increases(self, const TState* s, int p) except -1:
+        """One hand card on a simple build: an opponent's (AMB-60), a partner's with
+        AMB-69; to a partner's claim, for him (AMB-64)."""
+        cdef int i, vi, v, j, owner, claim
+        cdef bint partner
+        cdef TState nx
+        for i in range(s.nb):
+            if s.b[i].frozen:
+                continue
+            partner = self.ours(s.b[i].owner)
+            if self.inc_creator:
+                if s.b[i].creator < 0 or self.ours(s.b[i].creator):
+                    continue
+            elif s.b[i].owner == self.mover or (partner and not self.inc_partner):
+                continue
+            for vi in range(2 if _tg_rank(p) == 1 else 1):
+                v = s.b[i].value + (_tg_rank(p) if vi == 0 else self.acehi)
+                if v > self.maxv:
+                    continue
+                claim = self.partner_claim(s, v) if not partner else -1
+                for j in range(2):
+                    owner = self.mover if j == 0 else claim
+                    if owner < 0 or (owner != self.mover and not self.partner_owns):
+                        continue
+                    nx = s[0]
+                    self.del_build(&nx, i)
+                    nx.claims &= ~((<uint64_t>1) << (owner * 16 + v))
+                    if not partner and self.partnership:
+                        nx.claims |= (<uint64_t>1) << (s.b[i].owner * 16 + s.b[i].value)
+                    nx.hand &= ~((<uint64_t>1) << p)
+                    if self.add_build(&nx, s.b[i].cards | ((<uint64_t>1) << p), v, owner, 0,
+                                      s.b[i].creator, owner == self.mover, 0) < 0:
+                        continue
+                    nx.played = 1
+                    self.emit(&nx)
+        return 0
+
+    cdef int captures(self, const TState* s, int p) except -1:
+        """Loose groups and builds of a value of ``p`` (the cards under ``p`` in one
+        order)."""
+        cdef int vi, v, i, k, nprey
+        cdef int prey[TG_MAXB]
+        cdef uint64_t sub, taken, cards, owed
+        cdef uint32_t pick
+        cdef TState nx
+        for vi in range(2 if _tg_rank(p) == 1 else 1):
+            v = _tg_rank(p) if vi == 0 else self.acehi
+            nprey = 0
+            owed = 0
+            for i in range(s.nb):
+                if s.b[i].value == v:
+                    prey[nprey] = i
+                    nprey += 1
+            sub = s.loose
+            while True:
+                if sub == 0 or self.part_max(sub, v) >= 1:
+                    for pick in range(1u << nprey):
+                        if sub == 0 and pick == 0:
+                            continue
+                        taken = 0
+                        for k in range(nprey):
+                            if (pick >> k) & 1:
+                                taken |= (<uint64_t>1) << prey[k]
+                        for i in range(s.nb):            # (an F3 build must be taken)
+                            if s.b[i].owed and not (taken >> i) & 1:
+                                break
+                        else:
+                            nx = s[0]
+                            cards = sub
+                            for i in range(s.nb - 1, -1, -1):
+                                if (taken >> i) & 1:
+                                    cards |= s.b[i].cards
+                                    self.del_build(&nx, i)
+                            nx.hand &= ~((<uint64_t>1) << p)
+                            nx.loose &= ~sub
+                            nx.capt = cards
+                            nx.capcard = p
+                            nx.played = 1
+                            nx.captured = 1
+                            self.emit(&nx)
+                if sub == 0:
+                    break
+                sub = (sub - 1) & s.loose
+        return 0
+
+    cdef bint can_capture(self, const TState* s, int p) noexcept nogil:
+        cdef int vi, v, i
+        for vi in range(2 if _tg_rank(p) == 1 else 1):
+            v = _tg_rank(p) if vi == 0 else self.acehi
+            for i in range(s.nb):
+                if s.b[i].value == v:
+                    return True
+            if self.has_group(s.loose, 0, v, v):
+                return True
+        return False
+
+    cdef int expand(self, const TState* s) except -1:
+        """Every step from ``s`` (the reference's _Search.steps)."""
+        cdef uint64_t hand
+        cdef int p
+        cdef TState nx
+        if not self.free_limit or s.free_steps < self.free_limit:
+            self.creates(s, -1, 1)
+            self.augments(s, -1, 1)
+        if not s.played:
+            hand = s.hand
+            while hand:
+                p = cas_ctz64(hand)
+                hand &= hand - 1
+                if self.trail_any or not self.can_capture(s, p):
+                    nx = s[0]
+                    nx.hand &= ~((<uint64_t>1) << p)
+                    nx.loose |= (<uint64_t>1) << p
+                    nx.played = 1
+                    nx.trailed = 1
+                    self.emit(&nx)
+                self.captures(s, p)
+                self.creates(s, p, 0)
+                self.augments(s, p, 0)
+                self.increases(s, p)
+        return 0
+
+    cdef int search(self, const TState* start) except -1:
+        """Fill ``found`` with the end tables of the turns from ``start``."""
+        cdef TState cur, key
+        cdef int i
+        _tset_free(&self.seen)
+        _tset_free(&self.found)
+        _tset_init(&self.seen)
+        _tset_init(&self.found)
+        memset(self.by_k, 0, sizeof(self.by_k))
+        self.overflow = False
+        if self.stack == NULL:
+            self.capstack = 1024
+            self.stack = <int64_t*>malloc(self.capstack * sizeof(int64_t))
+            if self.stack == NULL:
+                raise MemoryError()
+        self.nstack = 0
+        _tset_add(&self.seen, start)
+        self.stack[0] = 0
+        self.nstack = 1
+        while self.nstack:
+            self.nstack -= 1
+            cur = self.seen.items[self.stack[self.nstack]]
+            if self.finished(&cur):
+                key = cur
+                key.played = key.captured = key.trailed = 0
+                key.pile_cards = key.free_steps = key.created = 0
+                for i in range(key.nb):
+                    key.b[i].made = 0
+                    key.b[i].owed = 0
+                if _tset_add(&self.found, &key):
+                    self.by_k[cas_popcount64(cur.capt)] += 1
+            self.expand(&cur)
+        if self.overflow:
+            raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        return 0
+
+    # -- Python
+    cdef int load(self, object table, int mover, TState* s) except -1:
+        cdef int t, k, i
+        memset(s, 0, sizeof(TState))
+        if not 0 <= mover < self.players or len(table.hands) != self.players:
+            raise PositionError(f"mover {mover} or the hands do not fit {self.players} players")
+        if len(table.piles) != self.nteams:
+            raise PositionError(f"{len(table.piles)} piles for {self.nteams} teams")
+        self.mover = mover
+        self.myteam = self.team[mover]
+        for t in range(self.players):
+            self.hands[t] = self._mask(table.hands[t])
+        s.hand = self.hands[mover]
+        s.loose = self._mask(table.loose)
+        s.capcard = -1
+        for t in range(self.nteams):
+            pile = table.piles[t]
+            if len(pile) > 64:
+                raise PositionError("a pile of more than 64 cards")
+            self.plen[t] = len(pile)
+            for k in range(len(pile)):
+                self.piles[t][k] = self._local(pile[k])
+        for b in sorted(table.builds, key=lambda b: self._mask(b.cards)):
+            if self.add_build(s, self._mask(b.cards), b.value, b.owner, b.frozen, b.creator,
+                              0, 0) < 0:
+                raise PositionError(f"more than {TG_MAXB} builds")
+        for seat, v in table.claims:
+            s.claims |= (<uint64_t>1) << (seat * 16 + v)
+        return 0
+
+    cdef int _local(self, int card) except -1:
+        cdef int c = card - self.offset
+        if not 0 <= c < (40 if self.offset else 52):
+            raise PositionError(f"card id {card} is not of this deck")
+        return c
+
+    cdef uint64_t _mask(self, object cards) except? 0:
+        cdef uint64_t m = 0
+        for x in cards:
+            m |= (<uint64_t>1) << self._local(x)
+        return m
+
+    def _cards(self, uint64_t m):
+        out = []
+        while m:
+            out.append(cas_ctz64(m) + self.offset)
+            m &= m - 1
+        return frozenset(out)
+
+    def count(self, table, int mover):
+        """How many turns ``mover`` has from ``table`` (the captures' orders counted by a
+        factor), as :func:`cassino.reference.compound.count_turns`."""
+        cdef TState s
+        cdef int k
+        self.load(table, mover, &s)
+        self.search(&s)
+        total = 0
+        for k in range(64):
+            if self.by_k[k]:
+                total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
+        return total
+
+    def ends(self, table, int mover):
+        """The end tables of the turns (the captured cards in one order, ascending), as
+        :class:`cassino.reference.compound.Table` keys (:meth:`Table.key`)."""
+        from cassino.reference.compound import Build as TurnBuild
+        cdef TState s
+        cdef TState* e
+        cdef int64_t k
+        cdef int i, t
+        self.load(table, mover, &s)
+        self.search(&s)
+        out = []
+        for k in range(self.found.n):
+            e = &self.found.items[k]
+            hands = tuple(self._cards(e.hand) if t == mover else frozenset(table.hands[t])
+                          for t in range(self.players))
+            builds = frozenset(
+                TurnBuild(self._cards(e.b[i].cards), e.b[i].value, e.b[i].owner,
+                          bool(e.b[i].frozen), e.b[i].creator) for i in range(e.nb))
+            piles = []
+            for t in range(self.nteams):
+                pile = tuple(table.piles[t])[:self.plen[t] - e.depth[t]]
+                if t == self.myteam and e.capcard >= 0:
+                    pile += tuple(sorted(self._cards(e.capt))) + (e.capcard + self.offset,)
+                piles.append(pile)
+            claims = frozenset((i, v) for i in range(self.players) for v in range(16)
+                               if (e.claims >> (i * 16 + v)) & 1)
+            out.append((hands, self._cards(e.loose), builds, tuple(piles), claims))
+        return out
+
