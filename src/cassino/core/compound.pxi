@@ -13,6 +13,7 @@
 # Not in the wide copy (scripts/gen_wide.py): the compound systems use 52 or 40 card ids.
 
 from libc.string cimport memcmp
+from libc.stdlib cimport qsort
 from math import factorial
 
 cdef enum:
@@ -45,7 +46,8 @@ cdef struct TState:
     uint8_t free_steps
     uint8_t created
     uint8_t nb
-    uint8_t pad[4]
+    int8_t capval       # the value the capture took (not part of an end table's key)
+    uint8_t pad[3]
     TBuild b[TG_MAXB]
 
 cdef struct TSet:
@@ -88,6 +90,12 @@ cdef void _tset_free(TSet* t) noexcept:
 
 cdef int _tset_add(TSet* t, const TState* s) except -1:
     """Add ``s``; 1 if it was new, 0 if already there."""
+    cdef int64_t at
+    return _tset_add_at(t, s, &at)
+
+
+cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
+    """Add ``s``; 1 if it was new, 0 if already there; its index into ``at``."""
     cdef uint64_t h = _ts_hash(s)
     cdef int64_t mask = t.nslots - 1
     cdef int64_t i = <int64_t>(h & <uint64_t>mask)
@@ -97,6 +105,7 @@ cdef int _tset_add(TSet* t, const TState* s) except -1:
     cdef TState* items
     while t.slots[i] >= 0:
         if memcmp(&t.items[t.slots[i]], s, size) == 0:
+            at[0] = t.slots[i]
             return 0
         i = (i + 1) & mask
     if t.n == t.cap:
@@ -107,6 +116,7 @@ cdef int _tset_add(TSet* t, const TState* s) except -1:
         t.cap *= 2
     memcpy(&t.items[t.n], s, size)
     t.slots[i] = t.n
+    at[0] = t.n
     t.n += 1
     if 2 * t.n > t.nslots:                       # (grow: rehash every item)
         slots = <int64_t*>malloc(2 * t.nslots * sizeof(int64_t))
@@ -138,6 +148,46 @@ cdef inline int _tg_low(uint64_t g) noexcept nogil:
     return total
 
 
+cdef TState* _tg_sort_items = NULL
+
+
+cdef int _tg_cmp(const void* pa, const void* pb) noexcept nogil:
+    """The canonical order of end tables: the mover's hand, the loose cards, the capture (its
+    cards, then the capturing card), the claims, the depths taken of the piles, then the
+    builds (how many, then each by cards, value, owner, frozen, creator). The reference's
+    ``canonical_key`` (cassino.reference.african) is the same order."""
+    cdef const TState* x = &_tg_sort_items[(<const int64_t*>pa)[0]]
+    cdef const TState* y = &_tg_sort_items[(<const int64_t*>pb)[0]]
+    cdef int i, t
+    if x.hand != y.hand:
+        return -1 if x.hand < y.hand else 1
+    if x.loose != y.loose:
+        return -1 if x.loose < y.loose else 1
+    if x.capt != y.capt:
+        return -1 if x.capt < y.capt else 1
+    if x.capcard != y.capcard:
+        return -1 if x.capcard < y.capcard else 1
+    if x.claims != y.claims:
+        return -1 if x.claims < y.claims else 1
+    for t in range(TG_TEAMS):
+        if x.depth[t] != y.depth[t]:
+            return -1 if x.depth[t] < y.depth[t] else 1
+    if x.nb != y.nb:
+        return -1 if x.nb < y.nb else 1
+    for i in range(x.nb):
+        if x.b[i].cards != y.b[i].cards:
+            return -1 if x.b[i].cards < y.b[i].cards else 1
+        if x.b[i].value != y.b[i].value:
+            return -1 if x.b[i].value < y.b[i].value else 1
+        if x.b[i].owner != y.b[i].owner:
+            return -1 if x.b[i].owner < y.b[i].owner else 1
+        if x.b[i].frozen != y.b[i].frozen:
+            return -1 if x.b[i].frozen < y.b[i].frozen else 1
+        if x.b[i].creator != y.b[i].creator:
+            return -1 if x.b[i].creator < y.b[i].creator else 1
+    return 0
+
+
 cdef class _TurnGen:
     """The core's compound-turn generator for one rule set (see the comment at the top of
     core/compound.pxi); :meth:`ends` and :meth:`count` take a
@@ -162,12 +212,18 @@ cdef class _TurnGen:
     cdef int8_t* memo_vals
     cdef int64_t memo_n
     cdef int64_t by_k[64]
+    cdef int8_t* fcap           # a found turn's capture value, -2 when two sequences differ
+    cdef int64_t fcap_n
+    cdef int64_t* order         # the found turns in canonical order (sort_found)
     cdef public object rules
 
     def __cinit__(self, *args, **kwargs):
         self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
         self.memo_vals = <int8_t*>calloc(TG_MEMO, sizeof(int8_t))
         self.stack = NULL
+        self.fcap = NULL
+        self.order = NULL
+        self.fcap_n = 0
         if self.memo_keys == NULL or self.memo_vals == NULL:
             raise MemoryError()
 
@@ -175,6 +231,8 @@ cdef class _TurnGen:
         free(self.memo_keys)
         free(self.memo_vals)
         free(self.stack)
+        free(self.fcap)
+        free(self.order)
         _tset_free(&self.seen)
         _tset_free(&self.found)
 
@@ -666,6 +724,7 @@ cdef class _TurnGen:
                             nx.loose &= ~sub
                             nx.capt = cards
                             nx.capcard = p
+                            nx.capval = v
                             nx.played = 1
                             nx.captured = 1
                             self.emit(&nx)
@@ -715,6 +774,8 @@ cdef class _TurnGen:
         """Fill ``found`` with the end tables of the turns from ``start``."""
         cdef TState cur, key
         cdef int i
+        cdef int64_t at
+        cdef int8_t* grown
         _tset_free(&self.seen)
         _tset_free(&self.found)
         _tset_init(&self.seen)
@@ -740,8 +801,18 @@ cdef class _TurnGen:
                 for i in range(key.nb):
                     key.b[i].made = 0
                     key.b[i].owed = 0
-                if _tset_add(&self.found, &key):
+                key.capval = 0
+                if _tset_add_at(&self.found, &key, &at):
                     self.by_k[cas_popcount64(cur.capt)] += 1
+                    if at >= self.fcap_n:
+                        grown = <int8_t*>realloc(self.fcap, 2 * (at + 1) * sizeof(int8_t))
+                        if grown == NULL:
+                            raise MemoryError()
+                        self.fcap = grown
+                        self.fcap_n = 2 * (at + 1)
+                    self.fcap[at] = cur.capval
+                elif self.fcap[at] != cur.capval:
+                    self.fcap[at] = -2
             self.expand(&cur)
         if self.overflow:
             raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
@@ -809,32 +880,165 @@ cdef class _TurnGen:
                 total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
         return total
 
-    def ends(self, table, int mover):
-        """The end tables of the turns (the captured cards in one order, ascending), as
-        :class:`cassino.reference.compound.Table` keys (:meth:`Table.key`)."""
-        from cassino.reference.compound import Build as TurnBuild
-        cdef TState s
-        cdef TState* e
+    cdef int sort_found(self) except -1:
+        """``order``: the found turns' indices in the canonical order (_tg_cmp)."""
+        global _tg_sort_items
         cdef int64_t k
+        free(self.order)
+        self.order = <int64_t*>malloc((self.found.n + 1) * sizeof(int64_t))
+        if self.order == NULL:
+            raise MemoryError()
+        for k in range(self.found.n):
+            self.order[k] = k
+        _tg_sort_items = self.found.items
+        qsort(self.order, self.found.n, sizeof(int64_t), _tg_cmp)
+        _tg_sort_items = NULL
+        return 0
+
+    cdef object table_of(self, const TState* e, object table, tuple under):
+        """The end table ``e`` as a :class:`cassino.reference.compound.Table`, the captured
+        cards in the order ``under`` (bottom first)."""
+        from cassino.reference.compound import Build as TurnBuild, Table
         cdef int i, t
+        hands = tuple(self._cards(e.hand) if t == self.mover else frozenset(table.hands[t])
+                      for t in range(self.players))
+        builds = tuple(sorted(
+            TurnBuild(self._cards(e.b[i].cards), e.b[i].value, e.b[i].owner,
+                      bool(e.b[i].frozen), e.b[i].creator) for i in range(e.nb)))
+        piles = []
+        for t in range(self.nteams):
+            pile = tuple(table.piles[t])[:self.plen[t] - e.depth[t]]
+            if t == self.myteam and e.capcard >= 0:
+                pile += under + (e.capcard + self.offset,)
+            piles.append(pile)
+        claims = frozenset((i, v) for i in range(self.players) for v in range(16)
+                           if (e.claims >> (i * 16 + v)) & 1)
+        return Table(hands, self._cards(e.loose), builds, tuple(piles), claims)
+
+    cdef tuple captured_of(self, const TState* e):
+        return tuple(sorted(self._cards(e.capt)))
+
+    def turns(self, table, int mover):
+        """The turns from ``table`` in the canonical order, each as (end table with the
+        captured cards ascending under the capturing card, how many orders of them the
+        rules give it, whether it captures, the capture's value: 0 for none, -2 when two
+        of its step sequences capture at different values)."""
+        cdef TState s
+        cdef int64_t k
+        cdef TState* e
+        cdef int n
         self.load(table, mover, &s)
         self.search(&s)
+        self.sort_found()
         out = []
         for k in range(self.found.n):
-            e = &self.found.items[k]
-            hands = tuple(self._cards(e.hand) if t == mover else frozenset(table.hands[t])
-                          for t in range(self.players))
-            builds = frozenset(
-                TurnBuild(self._cards(e.b[i].cards), e.b[i].value, e.b[i].owner,
-                          bool(e.b[i].frozen), e.b[i].creator) for i in range(e.nb))
-            piles = []
-            for t in range(self.nteams):
-                pile = tuple(table.piles[t])[:self.plen[t] - e.depth[t]]
-                if t == self.myteam and e.capcard >= 0:
-                    pile += tuple(sorted(self._cards(e.capt))) + (e.capcard + self.offset,)
-                piles.append(pile)
-            claims = frozenset((i, v) for i in range(self.players) for v in range(16)
-                               if (e.claims >> (i * 16 + v)) & 1)
-            out.append((hands, self._cards(e.loose), builds, tuple(piles), claims))
+            e = &self.found.items[self.order[k]]
+            n = cas_popcount64(e.capt)
+            out.append((self.table_of(e, table, self.captured_of(e)),
+                        factorial(n) if self.full_orders else max(n, 1),
+                        e.capcard >= 0, self.fcap[self.order[k]]))
         return out
 
+    def pick(self, table, int mover, index):
+        """The turn at ``index`` of the canonical order, each turn followed by the other
+        orders of its captured cards (cassino.reference.african's ``_order_at``): (end
+        table, whether it captures, the capture's value as in :meth:`turns`)."""
+        from cassino.reference.african import _order_at
+        cdef TState s
+        cdef int64_t k
+        cdef TState* e
+        cdef int n
+        self.load(table, mover, &s)
+        self.search(&s)
+        self.sort_found()
+        for k in range(self.found.n):
+            e = &self.found.items[self.order[k]]
+            n = cas_popcount64(e.capt)
+            w = factorial(n) if self.full_orders else max(n, 1)
+            if index < w:
+                under = _order_at(self.rules, self.captured_of(e), index)
+                return (self.table_of(e, table, under), e.capcard >= 0,
+                        self.fcap[self.order[k]])
+            index -= w
+        raise IndexError("no turn at that index")
+
+    def ends(self, table, int mover):
+        """The end tables of the turns (the captured cards in one order, ascending) as
+        :meth:`cassino.reference.compound.Table.key` gives them, in the search's order."""
+        cdef TState s
+        cdef int64_t k
+        self.load(table, mover, &s)
+        self.search(&s)
+        return [self.table_of(&self.found.items[k], table,
+                              self.captured_of(&self.found.items[k])).key()
+                for k in range(self.found.n)]
+
+
+
+# -- the State of the compound systems ------------------------------------------------------
+
+_TURN_GENS = {}
+
+
+def turn_generator(rules):
+    """The core's turn generator for ``rules`` (a compound system), one a rule set."""
+    gen = _TURN_GENS.get(rules)
+    if gen is None:
+        gen = _TURN_GENS[rules] = _TurnGen(rules)
+    return gen
+
+
+class CompoundState(_RefState):
+    """The State of the compound systems (African Cassino, the Italian house variant) when
+    the core is built: the reference's State, whose turns the core counts
+    (:meth:`count_moves`, perft's last ply) and picks in random hands
+    (:func:`compound_random_hand`, ``cassino.playouts``) with its own generator
+    (core/compound.pxi). Listing turns with their steps' notation, the step interface, the
+    insist decisions and ``capture_extent=maximal`` are the reference's."""
+
+    def _core_counts(self):
+        return (not self.insist and not self.is_over
+                and self.rules.capture_extent != "maximal")
+
+    def _turn_count(self):
+        if not self._core_counts():
+            return _RefState._turn_count(self)
+        key = (self._version, self.to_move)
+        cached = self.__dict__.get("_core_count")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        n = turn_generator(self.rules).count(self._turn_table(), self.to_move)
+        self._core_count = (key, n)
+        return n
+
+    def _random_turn(self, rng):
+        """Make a uniformly random legal move, as ``_push_random`` (the same draw, the same
+        move), without recording it: for hands played to the end and thrown away."""
+        cdef int seat = self.to_move
+        if not self._core_counts():
+            self._push_random(rng)
+            return
+        index = rng.below(self._turn_count())
+        start = self._turn_table()
+        table, captured, v = turn_generator(self.rules).pick(start, seat, index)
+        if v == -2 and self.rules.capture_extent == "opponent_insist":
+            # (two step sequences capture at different values: the reference's least one
+            # decides what an insist may extend)
+            self._push_unchecked(self._canonical_at(index))
+            return
+        self._version += 1
+        self._take_table(table, captured, seat, v, start)
+
+
+def compound_random_hand(rules, seed, int dealer=0):
+    """:func:`cassino.reference.random_hand` of a compound system, the turns picked by the
+    core: the same points and number of moves."""
+    from cassino._rng import Rng, shuffled_deck
+    rng = Rng(seed)
+    deck = rules.deck_cards(shuffled_deck(rng, rules.num_ids))
+    state = CompoundState.new_hand(rules, dealer, deck)
+    n = 0
+    while not state.is_over:
+        state._random_turn(rng)
+        n += 1
+    return state.hand_score().totals(), n

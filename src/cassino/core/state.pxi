@@ -1286,6 +1286,8 @@ def random_hand(rules, seed, int dealer=0):
     cdef MoveBuf buf
     cdef int n, t
     cdef int64_t totals[MAX_SEATS]
+    if rules.compound:
+        return compound_random_hand(rules, seed, dealer)
     if rules.num_ids > NCARDS:
         return _w_random_hand(rules, seed, dealer)
     if not 0 <= dealer < rules.players:

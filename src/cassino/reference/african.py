@@ -33,7 +33,7 @@ from .compound import (
     turns,
 )
 
-__all__ = ["African", "compound_rules", "turn_move"]
+__all__ = ["African", "canonical_key", "compound_rules", "insist_values", "turn_move"]
 
 _RULES: dict[Rules, CompoundRules] = {}
 # the listed turns a state remembers for their push (more are streamed, and read again)
@@ -161,9 +161,31 @@ def insist_targets(turn: Turn, start: Table, mover_team: int, cr: CompoundRules
     is its end state, and a build of two groups made at once is the same state as one
     group made and then augmented.)"""
     v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
-    augmented = {b.value for b in turn.table.builds
+    return insist_values(v, turn.table, start, mover_team, cr)
+
+
+def insist_values(v: int, end: Table, start: Table, mover_team: int, cr: CompoundRules
+                  ) -> tuple[int, tuple[int, ...]]:
+    """:func:`insist_targets` of a turn that leaves ``end`` and captures at value ``v``."""
+    augmented = {b.value for b in end.builds
                  if b.frozen and cr.team(b.owner) == mover_team and b not in start.builds}
     return v, tuple(sorted(augmented - {v}))
+
+
+def canonical_key(end: Table, start: Table, mover: int, capture: tuple[int, ...],
+                  capturing: int) -> tuple[int, ...]:
+    """The key of a turn's end table in the canonical order of turns, the order in which
+    random hands (``State.playout``, ``random_hand``, ``playouts``) number them, the same
+    in the core: the mover's hand, the loose cards, the captured cards (``capture``) and
+    the capturing card (-1 for none), the claims, how many cards each pile lost, then the
+    builds, how many and each by cards, value, owner, frozen, creator (as card masks)."""
+    depths = [max(len(a) - len(b), 0) for a, b in zip(start.piles, end.piles)]
+    out = [_mask(end.hands[mover]), _mask(end.loose), _mask(capture), capturing,
+           sum(1 << (seat * 16 + v) for seat, v in end.claims), *depths,
+           *[0] * (4 - len(depths)), len(end.builds)]
+    for b in sorted(end.builds, key=lambda b: _mask(b.cards)):
+        out += [_mask(b.cards), b.value, b.owner, int(b.frozen), b.creator]
+    return tuple(out)
 
 
 def extensions(cr: CompoundRules, loose: frozenset[int], builds: tuple[TurnBuild, ...],
@@ -375,6 +397,24 @@ class African(StateBase):
             index -= k
         raise AssertionError("unreachable")
 
+    def _canonical_at(self, index: int) -> Move:
+        """The turn at ``index`` of the canonical order (:func:`canonical_key`), each base
+        turn followed by the other orders of its captured cards: the numbering of random
+        hands, which the core's generator numbers alike."""
+        if self.insist:
+            return self._decisions()[index]
+        start = self._turn_table()
+        keyed = sorted(
+            (canonical_key(base.table, start, self.to_move, _captured(base),
+                           next((st.card for st in base.steps if st.kind == "capture"), -1)),
+             i, base, k)
+            for i, (base, k) in enumerate(self._base_turns()))
+        for _, _, base, k in keyed:
+            if index < k:
+                return self._expand(base, _order_at(self.rules, _captured(base), index))[0]
+            index -= k
+        raise IndexError("no move at that index")
+
     @property
     def _deck(self) -> str | None:
         """The deck whose codes moves are read in (``"italian40"``, else None)."""
@@ -475,18 +515,23 @@ class African(StateBase):
         turn = self._made.get(m)
         if turn is None:
             turn = self._made[self._parse_turn(str(m))]
-        t = turn.table
+        v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
+        self._take_table(turn.table, turn.captured, seat, v, start)
+
+    def _take_table(self, t: Table, captured: bool, seat: int, v: int, start: Table) -> None:
+        """Take over the table ``t`` a turn of ``seat`` from ``start`` leaves (``v``: the
+        value its capture took, 0 for none), then the insist decision or the next seat."""
         r = self.rules
         self.hands = [_mask(h) for h in t.hands]
         self.loose = _mask(t.loose)
         self.builds = sorted(position_build(b, r) for b in t.builds)
         self.piles = [list(p) for p in t.piles]
         self.claims = sorted(t.claims)
-        if turn.captured:
+        if captured:
             self.last_capturer = seat
         if self.rules.capture_extent == "opponent_insist":
             cr = compound_rules(self.rules)
-            v, augmented = insist_targets(turn, start, r.team_of(seat), cr)
+            v, augmented = insist_values(v, t, start, r.team_of(seat), cr)
             if extensions(cr, t.loose, t.builds, v, augmented):
                 # (a capture or augment short of maximal: the next seat may insist, AMB-68)
                 self.phase = "insist"

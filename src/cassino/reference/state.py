@@ -1084,9 +1084,10 @@ class State(
         return self.hand_score()
 
     def _push_random(self, rng: Rng) -> None:
-        """Push a uniformly random legal move (African turns made by index, unlisted)."""
+        """Push a uniformly random legal move (African turns made by index in the canonical
+        order, the core's too: cassino.reference.african.canonical_key)."""
         if self.rules.compound:
-            self._push_unchecked(self._turn_at(rng.below(self._turn_count())))
+            self._push_unchecked(self._canonical_at(rng.below(self._turn_count())))
             return
         moves = self._legal_with_reasons()[0]
         self._push_unchecked(moves[rng.below(len(moves))])
