@@ -1,7 +1,8 @@
 """African Cassino in the reference State (docs/rules.md §3.22-§3.24): the three systems as
 rules presets, the deal, whole turns as moves (listed, counted, made by index, parsed in any
 step order), the orders of the captured cards (AMB-62), push and pop, positions with claims,
-and whole random hands. The core does not play these systems yet: it says so."""
+and whole random hands. The core's State of these systems (CompoundState, the reference's
+State whose turns the core counts and picks) is tested in tests/test_core_compound.py."""
 
 from __future__ import annotations
 
@@ -42,10 +43,11 @@ def test_the_three_systems_are_reference_only() -> None:
     assert (rules(AFRICAN[0]).players, rules(AFRICAN[1]).players, rules(AFRICAN[2]).num_teams) == (3, 2, 2)
 
 
-def test_the_core_refuses_compound_turns_with_a_clear_error() -> None:
+def test_the_core_plays_compound_turns_in_its_compound_state() -> None:
     core = pytest.importorskip("cassino._core")
-    with pytest.raises(RulesError, match="reference only"):
-        core.State.deal(rules("african_cassino_3p"), 0, 1)
+    s = core.State.deal(rules("african_cassino_3p"), 0, 1)
+    assert type(s) is core.CompoundState and s.count_moves() == State.deal(
+        rules("african_cassino_3p"), 0, 1).count_moves()
 
 
 @pytest.mark.parametrize(("name", "value"), [
@@ -303,7 +305,7 @@ def test_simulate_plays_african_games_to_a_winner() -> None:
     assert all(g.winner is not None for g in result.games)
 
 
-# -- perft pins (the reference: the core does not play these systems yet) ----------------------
+# -- perft pins (the reference; the core's State: tests/test_core_compound.py) --------------------
 PERFT = [
     ("african_cassino_3p{players=3} 0 2 2S,2H,2D,3D,3C,6H,7D,8H,8C,9H,9D,10H,JS,QD/AS,2C,3H,4D,"
      "5S,5C,6S,6D,6C,9S,10S,10D,KH,KC/4S,4C,7S,7H,7C,8S,8D,9C,10C,JH,JD,QC,KS,KD 5D "

@@ -259,16 +259,24 @@ def test_cassino_play_asks_for_the_insist_decision_and_the_extension() -> None:
     assert "Hand 1 scoring" in r.stdout
 
 
-def test_the_core_refuses_compound_systems_by_name_whatever_the_deck() -> None:
-    """The core says a compound system is the reference's (the Italian deck's 190 card ids
-    once sent its constructors into endless recursion)."""
+def test_the_core_makes_its_compound_state_whatever_the_deck() -> None:
+    """Every constructor of the core's State makes a CompoundState of the Italian deck (its
+    190 card ids once sent them into endless recursion); the C state refuses by name."""
     core = pytest.importorskip("cassino._core")
     pos = State.deal(rules(SID), 0, 1).to_position()
     for make in (lambda: core.State.deal(rules(SID), 0, 1),
                  lambda: core.State.from_position(pos),
-                 lambda: core.State.new_hand(rules(SID), 0, DECK)):
-        with pytest.raises(RulesError, match="reference only"):
-            make()
+                 lambda: core.State(pos)):
+        s = make()
+        assert type(s) is core.CompoundState and s.to_position() == pos
+    s = core.State.new_hand(rules(SID), 0, DECK)
+    assert type(s) is core.CompoundState and s.to_position() == State.new_hand(
+        rules(SID), 0, DECK).to_position()
+    import numpy as np
+    with pytest.raises(RulesError, match="not by the core's C state"):
+        core._fill_playouts(rules(SID), 0, 0, [0, 0], [None, None],
+                            *(np.zeros(shape, np.int16) for shape in ((1, 2, 40), (1, 2), (1, 2))),
+                            np.zeros(1, np.int32), np.zeros(1, np.int8))
 
 
 @pytest.mark.parametrize("system", ["italian_house_cassino", "african_cassino_2p"])
@@ -286,7 +294,7 @@ def test_the_built_in_players_play_compound_games(system: str) -> None:
         simulate(system, ["ismcts:ms=5", "greedy"], games=1, seed=3, workers=1)
 
 
-# -- perft pins (the reference: the core does not play these systems yet) ----------------------
+# -- perft pins (the reference; the core's State: tests/test_core_compound.py) --------------------
 PERFT = [
     ("italian_house_cassino 0 1 3S,5C,5B,6S,6B,7D,7S,KB/AS,3D,3C,3B,4S,5D,JD,JS (2S+4C|6D=6@0),"
      "(KC|KS=10@0) JC,2C,AB,2B,NC,AC,7C,7B,ND,2D,4B,6C,AD,5S,JB,NB,4D,NS/KD - 0 - 0,0",

@@ -98,6 +98,4 @@ def new_hand(
 ) -> _Any:
     """A freshly dealt hand of ``system`` shuffled from ``seed``."""
     r = system if isinstance(system, Rules) else rules(system, **options)
-    if r.compound:   # (African Cassino: the reference plays it, the core not yet)
-        return _reference.State.deal(r, dealer, seed)
-    return State.deal(r, dealer, seed)
+    return State.deal(r, dealer, seed)   # (a compound system: the core's CompoundState)

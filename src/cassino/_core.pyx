@@ -98,6 +98,10 @@ cdef object _state_tp_new(type t, PyObject* args, PyObject* kwds):
             pos = (<tuple>args)[0]
         elif kwds != NULL and (args == NULL or len(<tuple>args) == 0):
             pos = (<dict>kwds).get("position")
+        if isinstance(pos, Position) and pos.rules.compound:
+            # (a compound system: the State of core/compound.pxi, not a State, so Python
+            # runs no State.__init__ on it)
+            return CompoundState(pos)
         if isinstance(pos, Position) and pos.rules.num_ids > NCARDS:
             # (_WideState's own allocator: its vtable and __cinit__, then State's)
             return (<PyTypeObject*>_WideState).tp_new(_WideState, args, kwds)

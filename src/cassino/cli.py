@@ -1107,8 +1107,9 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     console.print(f"players: {info.players}")
     console.print("status: " + {
         "done": "implemented",
-        "reference": "implemented in the pure-Python reference (cassino._reference.State), "
-        "not in the core yet",
+        "reference": "implemented in the pure-Python reference (cassino._reference.State); "
+        "the core counts its turns and plays its random hands (cassino._core.CompoundState), "
+        "but lists turns through the reference",
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)

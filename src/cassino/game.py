@@ -59,11 +59,16 @@ class CountOut:
 
 def _state_class(r: Rules | None = None) -> Any:
     """The selected implementation of State, looked up late (cassino/__init__.py imports
-    this module); the reference's for a system the core does not play yet (``r.compound``:
-    African Cassino, docs/rules.md §3.22)."""
-    from . import State
+    this module). A compound system (African Cassino, the Italian house variant, docs/rules.md
+    §3.22-§3.25) has the core's :class:`CompoundState`, the reference's State whose turns
+    the core counts and picks, or under ``CASSINO_PURE_PYTHON=1`` the reference's."""
+    from . import IMPLEMENTATION, State
 
     if r is not None and r.compound:
+        if IMPLEMENTATION == "core":
+            from ._core import CompoundState
+
+            return CompoundState
         from ._reference import State as ReferenceState
 
         return ReferenceState

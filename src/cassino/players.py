@@ -358,12 +358,7 @@ class View:
             chance=deck_chance([c for h in hands for c in CardSet(h)] + list(stock) + list(aside))
             if self.rules.esun_penalty_card == "random" else None,
         )
-        if self.rules.compound:
-            # (African and Italian Cassino: the reference plays them, the core not yet)
-            from ._reference import State as ReferenceState
-
-            return ReferenceState.from_position(pos)
-        return State.from_position(pos)
+        return State.from_position(pos)   # (a compound system: the core's CompoundState)
 
 
 # the draws View.sample_world makes before it gives up on a view no world fits

@@ -212,7 +212,7 @@ def playouts(
     sweeps = np.zeros((n, teams), dtype=np.int16)
     moves = np.zeros(n, dtype=np.int32)
     dealer = np.zeros(n, dtype=np.int8)
-    fill = _filler()
+    fill = _fill_compound if r.compound else _filler()
     if threads == 1 or n < 2 or _PYTHON in codes:
         fill(r, seed, 0, codes, hooks, points, cards, sweeps, moves, dealer)
     else:
@@ -276,6 +276,55 @@ def greedy_index(
             if rng.below(nbest) == 0:
                 pick = i
     return pick
+
+
+def _fill_compound(
+    r: Rules, seed: int, start: int, codes: Sequence[int], hooks: Sequence[Any],
+    points: npt.NDArray[np.int16], cards: npt.NDArray[np.int16], sweeps: npt.NDArray[np.int16],
+    moves: npt.NDArray[np.int32], dealer: npt.NDArray[np.int8],
+) -> None:
+    """The hands of a compound system (African Cassino, the Italian house variant): the
+    State of :func:`cassino.game._state_class` (the core's CompoundState, which picks the
+    random turns with the core's generator, or the reference's), the deck reshuffled while
+    the Italian layout is bad (as ``State.deal``); the random policy numbers turns in the
+    canonical order of both implementations, the greedy one judges the turns with their
+    captured cards in one order (``turns_one_order``)."""
+    from .game import _state_class
+    from .reference.deals import bad_italian_layout, initial_deal
+    from .reference.decks import system_deck
+
+    cls = _state_class(r)
+    for k in range(moves.shape[0]):
+        d = (start + k) % r.players
+        rng = Rng(hand_seed(seed, start + k))
+        deck = shuffled_deck(rng, r.num_ids)
+        while r.redeal_layout == "italian" and bad_italian_layout(
+                initial_deal(r, d, system_deck(r, deck))[1]):
+            deck = shuffled_deck(rng, r.num_ids)
+        state = cls.new_hand(r, d, deck)
+        count = 0
+        while not state.is_over:
+            seat = state.to_move
+            if codes[seat] == _PYTHON:
+                choice = hooks[seat](state)
+                state.push(state.legal_moves()[choice] if isinstance(choice, int) else choice)
+            elif codes[seat] == POLICY_CODES["greedy"]:
+                legal = state.turns_one_order()
+                state._push_unchecked(legal[greedy_index(legal, state.table_mask, 0, rng)])
+            elif hasattr(state, "_random_turn"):
+                state._random_turn(rng)
+            else:
+                state._push_random(rng)
+            count += 1
+        score = state.hand_score()
+        position = state.to_position()
+        for t in range(r.num_teams):
+            cats = score.categories(t)
+            for j, cat in enumerate(CATEGORIES):
+                points[k, t, j] = cats[cat]
+            cards[k, t] = len(position.piles[t])
+        moves[k] = count
+        dealer[k] = d
 
 
 def _fill_reference(

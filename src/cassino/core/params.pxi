@@ -19,14 +19,13 @@ cdef int load_params(Params* p, object rules, int dealer) except -1:
     return load_params_fresh(p, rules, dealer)
 
 cdef int refuse_compound(object rules) except -1:
-    """Compound turns (African and Italian Cassino) are the reference's so far: a
-    RulesError that says so, before any other check (the Italian deck's 190 ids are more
-    than even the wide core holds)."""
+    """Compound turns (African and Italian Cassino) are the State of core/compound.pxi's
+    (CompoundState), not the C state's: a RulesError that says so, before any other check
+    (the Italian deck's 190 ids are more than even the wide core holds)."""
     if rules.compound:
         raise RulesError(
-            f"{rules.system} (compound turns) is played by the pure-Python reference only so "
-            "far: cassino._reference.State plays it, and CASSINO_PURE_PYTHON=1 makes it "
-            "cassino.State"
+            f"{rules.system} (compound turns) is played by cassino._core.CompoundState (what "
+            "cassino.State and cassino.new_hand make for it), not by the core's C state"
         )
     return 0
 

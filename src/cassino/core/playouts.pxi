@@ -152,6 +152,7 @@ def _fill_playouts(rules, seed, Py_ssize_t start, policies, hooks,
     cdef uint8_t pol[MAX_SEATS]
     cdef int s, rc, teams
     cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    refuse_compound(rules)   # (before the deck's size: the Italian 190 ids fit no copy)
     if rules.num_ids > NCARDS:
         _w__fill_playouts(rules, seed, start, policies, hooks, points, cards, sweeps,
                           moves, dealers)

@@ -169,8 +169,9 @@ cdef class State:
     # the subclass of State in the wide copy of the core, from the constructors below.
     @classmethod
     def from_position(cls, position: Position):
-        """A state at ``position``."""
-        refuse_compound(position.rules)
+        """A state at ``position`` (of a compound system: a :class:`CompoundState`)."""
+        if isinstance(position, Position) and position.rules.compound:
+            return CompoundState.from_position(position)
         if position.rules.num_ids > NCARDS:
             return _WideState.from_position(position)
         return cls(position)
@@ -189,7 +190,8 @@ cdef class State:
         cdef State st
         cdef uint8_t cards[NCARDS]
         cdef int i
-        refuse_compound(rules)
+        if rules.compound:
+            return CompoundState.new_hand(rules, dealer, deck)
         if rules.num_ids > NCARDS:
             return _WideState.new_hand(rules, dealer, deck, scores, centre)
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -239,7 +241,8 @@ cdef class State:
         cdef Rng64 rng
         cdef uint8_t cards[NCARDS]
         cdef State st
-        refuse_compound(rules)
+        if rules.compound:
+            return CompoundState.deal(rules, dealer, seed)
         if rules.num_ids > NCARDS:
             return _WideState.deal(rules, dealer, seed)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:

@@ -284,7 +284,7 @@ class State(
 
     def clone(self) -> State:
         """An independent copy, undo history included."""
-        new = State.__new__(State)
+        new = type(self).__new__(type(self))     # (the core's CompoundState: its own class)
         new._root = self._root
         new._load(self.to_position())
         new._stack = list(self._stack)
@@ -293,7 +293,9 @@ class State(
 
     def __reduce__(self) -> tuple[Any, ...]:
         moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed, m.steps) for m in self._history]
-        return (_unpickle, (self._root.to_dict(), moves))
+        if type(self) is State:
+            return (_unpickle, (self._root.to_dict(), moves))
+        return (_unpickle, (self._root.to_dict(), moves, type(self)))
 
     def __eq__(self, other: object) -> bool:
         if not hasattr(other, "to_position"):
@@ -1107,8 +1109,9 @@ def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], in
     return state.hand_score().totals(), n
 
 
-def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]]) -> State:
-    state = State(Position.from_dict(root))
+def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]], cls: type[State] | None = None
+              ) -> State:
+    state = (cls or State)(Position.from_dict(root))
     for card, kind, takes, value, *rest in moves:
         state._push_unchecked(Move(card, MoveKind(kind), takes, value, *rest))
     return state

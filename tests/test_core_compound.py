@@ -1,0 +1,228 @@
+"""The core's compound turns (core/compound.pxi, docs/architecture.md §9.4) against the
+reference: the same end tables on every position of random hands of the four systems and
+their options, the same counts and perft pins, the same canonical order, the same random
+hands and playouts, and clear errors."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import cassino
+from cassino import Position, rules
+from cassino._reference import State as RefState
+from cassino._rng import Rng
+from cassino.cards import parse_card
+from cassino.errors import PositionError, RulesError
+from cassino.reference import state as reference_state
+from cassino.reference.african import canonical_key, compound_rules
+from cassino.reference.compound import Build, Table, _Search, _State, count_turns
+
+from test_african_state import PERFT as AFRICAN_PERFT
+from test_italian_state import PERFT as ITALIAN_PERFT
+
+core = pytest.importorskip("cassino._core")
+
+SYSTEMS = ("african_cassino_3p", "african_cassino_2p", "african_cassino_partnership",
+           "italian_house_cassino")
+
+# the options of §4.4 that change which turns there are (each a rules option)
+OPTIONS = [
+    ("african_cassino_3p", {"pile_order": "second"}),
+    ("african_cassino_3p", {"table_only_build": "turn"}),
+    ("african_cassino_3p", {"pile_cards_per_turn": 1}),
+    ("african_cassino_3p", {"increase_who": "opponent_created"}),
+    ("african_cassino_partnership", {"partner_builds": "maker_owns"}),
+    ("african_cassino_2p", {"pile_order": "second"}),
+    ("italian_house_cassino", {"increase_who": "opponent_only"}),
+    ("italian_house_cassino", {"capture_extent": "free"}),
+    ("italian_house_cassino", {"trail": "any"}),
+    ("italian_house_cassino", {"free_steps_per_turn": 1}),
+    ("italian_house_cassino", {"players": 4}),
+]
+
+
+def positions(r: cassino.Rules, seeds: range, limit: int = 60) -> list[RefState]:
+    """The states of random reference hands of ``r`` where a turn is to be made."""
+    out = []
+    for seed in seeds:
+        s = RefState.deal(r, seed % r.players, seed)
+        rng = random.Random(seed)
+        while not s.is_over and len(out) < limit * (seed - seeds.start + 1):
+            if not s.insist:
+                out.append(s.clone())
+            s.push(s.move_at(rng.randrange(s.count_moves())))
+    return out
+
+
+def reference_ends(r: cassino.Rules, s: RefState) -> set[tuple[object, ...]]:
+    cr = replace(compound_rules(r), pile_order="one")
+    return set(_Search(cr, s.to_move).ends(_State(s._turn_table())))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_core_finds_the_reference_turns(system: str) -> None:
+    r = rules(system)
+    gen = core.turn_generator(r)
+    states = positions(r, range(2))
+    assert len(states) > 60
+    sizes = []
+    for s in states:
+        table = s._turn_table()
+        ends = gen.ends(table, s.to_move)
+        assert len(ends) == len(set(ends))                 # (each end table once)
+        assert set(ends) == reference_ends(r, s), s.to_position().to_text()
+        assert gen.count(table, s.to_move) == count_turns(compound_rules(r), table, s.to_move)
+        sizes.append(len(ends))
+    assert max(sizes) > 20          # (positions with many turns, not only trails)
+
+
+@pytest.mark.parametrize(("system", "options"), OPTIONS)
+def test_the_core_agrees_under_every_option(system: str, options: dict[str, object]) -> None:
+    r = rules(system, **options)
+    gen = core.turn_generator(r)
+    for s in positions(r, range(1), limit=40):
+        table = s._turn_table()
+        assert set(gen.ends(table, s.to_move)) == reference_ends(r, s), (
+            options, s.to_position().to_text())
+        assert gen.count(table, s.to_move) == s.count_moves() == count_turns(
+            compound_rules(r), table, s.to_move)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_canonical_order_is_the_references(system: str) -> None:
+    r = rules(system)
+    gen = core.turn_generator(r)
+    for s in positions(r, range(1), limit=25):
+        start = s._turn_table()
+        listed = gen.turns(start, s.to_move)
+        keys = [canonical_key(t, start, s.to_move, _under(t, start, s), _top(t, start, s))
+                for t, *_ in listed]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        assert sum(k for _, k, _, _ in listed) == s.count_moves()
+        # the turn at each index is the reference's canonical one
+        total = s.count_moves()
+        for index in random.Random(len(keys)).sample(range(total), min(3, total)):
+            table, captured, value = gen.pick(start, s.to_move, index)
+            ref = s.clone()
+            ref._push_unchecked(ref._canonical_at(index))
+            mine = core.CompoundState.from_position(s.to_position())
+            mine._version += 1
+            mine._take_table(table, captured, s.to_move, max(value, 0), start)
+            if value != -2:
+                assert mine.to_position() == ref.to_position()
+
+
+def _under(t: Table, start: Table, s: RefState) -> tuple[int, ...]:
+    team = s.rules.team_of(s.to_move)
+    grown = len(t.piles[team]) - len(start.piles[team])
+    return tuple(sorted(t.piles[team][len(start.piles[team]):-1])) if grown > 0 else ()
+
+
+def _top(t: Table, start: Table, s: RefState) -> int:
+    team = s.rules.team_of(s.to_move)
+    return t.piles[team][-1] if len(t.piles[team]) > len(start.piles[team]) else -1
+
+
+def test_an_ace_that_captures_at_either_value_is_flagged_and_played_as_the_reference() -> None:
+    # the Italian AD takes the loose AC as a 1 or as an 11: one turn, two step sequences,
+    # whose capture values differ (what an insist may extend depends on it)
+    r = rules("italian_house_cassino")
+    text = ("italian_house_cassino 0 0 AD,5D/2S,6B AC,4C,7S 2D,2C,3D,3C,3S,3B,4D,4S,4B,5C,5S,5B,"
+            "6D,6C,6S,7D,7C,7B,JD,JC,JS,JB,ND,NC,NS,NB,KD,KC,KS,KB,AS,AB,2B/- - 0 - 0,0")
+    s = core.CompoundState(Position.from_text(text))
+    gen = core.turn_generator(r)
+    listed = gen.turns(s._turn_table(), 0)
+    flagged = [t for t, _, captured, value in listed if value == -2]
+    assert len(flagged) == 1 and parse_card("AC", "italian40") in flagged[0].piles[0]
+    for index in range(s.count_moves()):
+        a, b = s.clone(), RefState(Position.from_text(text))
+        a._random_turn(_FixedRng(index))
+        b._push_random(_FixedRng(index))
+        assert a.to_position() == b.to_position(), index
+
+
+class _FixedRng(Rng):
+    """An Rng whose next ``below`` answers ``index``."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(0)
+        self.index = index
+
+    def below(self, n: int) -> int:
+        assert 0 <= self.index < n
+        return self.index
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_random_hands_are_the_references(system: str) -> None:
+    r = rules(system)
+    for seed in range(3):
+        assert core.random_hand(r, seed, seed % r.players) == reference_state.random_hand(
+            r, seed, seed % r.players)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_playouts_of_the_core_and_the_reference_agree_and_keep_every_card(
+        system: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    r = rules(system)
+    players = ("random",) * (r.players - 1) + ("greedy",)
+    mine = cassino.playouts(system, 4, seed=7, players=players)
+    monkeypatch.setattr("cassino.game._state_class", lambda r=None: RefState)
+    ref = cassino.playouts(system, 4, seed=7, players=players)
+    for name in ("points", "cards", "moves", "dealer"):
+        assert np.array_equal(getattr(mine, name), getattr(ref, name)), name
+    assert set(mine.cards.sum(axis=1)) == {r.deck_size}
+    assert mine.points.sum() > 0
+
+
+def test_the_core_state_of_a_compound_system() -> None:
+    r = rules("african_cassino_3p")
+    s = cassino.State.deal(r, 0, 1)
+    assert isinstance(s, core.CompoundState) and isinstance(s, RefState)
+    assert isinstance(cassino.new_hand("african_cassino_3p", seed=1), core.CompoundState)
+    assert isinstance(cassino.State(s.to_position()), core.CompoundState)
+    assert isinstance(cassino.State.from_position(s.to_position()), core.CompoundState)
+    ref = RefState.deal(r, 0, 1)
+    assert s.count_moves() == ref.count_moves() == 617
+    assert s.perft(2) == 73277      # (the reference's perft(2), 500 times slower: the same)
+    m = s.legal_moves()[5]
+    s.push(m)
+    ref.push(m)
+    assert s.to_position() == ref.to_position() and s.count_moves() == ref.count_moves()
+    s.pop()
+    assert s.count_moves() == 617
+
+
+@pytest.mark.parametrize(("text", "counts"), AFRICAN_PERFT + ITALIAN_PERFT)
+def test_perft_pins_of_the_core_state(text: str, counts: tuple[int, ...]) -> None:
+    s = cassino.State(Position.from_text(text))
+    assert isinstance(s, core.CompoundState)
+    assert tuple(s.perft(d) for d in range(1, len(counts) + 1)) == counts
+    if not s.insist:
+        assert core.turn_generator(s.rules).count(s._turn_table(), s.to_move) == counts[0]
+
+
+def test_bad_input_to_the_generator_is_named() -> None:
+    with pytest.raises(RulesError, match="no compound turns"):
+        core.turn_generator(rules("cassino_standard"))
+    gen = core.turn_generator(rules("african_cassino_2p"))
+    c = parse_card
+    table = Table((frozenset({c("9H")}), frozenset()), frozenset({c("4S"), c("5S")}), (),
+                  ((), ()))
+    assert gen.count(table, 0) == 3           # 9H takes 4S 5S (2 orders), or trails
+    with pytest.raises(PositionError, match="mover"):
+        gen.count(table, 2)
+    with pytest.raises(PositionError, match="piles"):
+        gen.count(replace(table, piles=((),)), 0)
+    with pytest.raises(PositionError, match="not of this deck"):
+        gen.count(replace(table, loose=frozenset({150})), 0)
+    italian = core.turn_generator(rules("italian_house_cassino"))
+    with pytest.raises(PositionError, match="not of this deck"):
+        italian.count(table, 0)
+    built = replace(table, builds=(Build(frozenset({c("2S"), c("7S")}), 9, 1, False),))
+    # 9H takes 4S 5S (2 orders), the build (2), both (4! orders), or trails
+    assert gen.count(built, 0) == 2 + 2 + 24 + 1 == count_turns(compound_rules(gen.rules), built, 0)
