@@ -5,9 +5,12 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
+from ._rng import Rng
 from .cards import CardSet
 from .moves import Move
 from .position import Position
+from .reference.compound import Table
+from .reference.state import State as _ReferenceState
 from .rules import Rules
 from .scoring import HandScore
 
@@ -139,3 +142,26 @@ def _fill_playouts(
     moves: Any,
     dealers: Any,
 ) -> None: ...
+
+# -- compound turns (core/compound.pxi) ----------------------------------------------------
+@disjoint_base
+class _TurnGen:
+    """The core's compound-turn generator for one rule set."""
+
+    rules: Any
+    def __init__(self, rules: Rules) -> None: ...
+    def count(self, table: Table, mover: int) -> int: ...
+    def ends(self, table: Table, mover: int) -> list[tuple[object, ...]]: ...
+    def turns(self, table: Table, mover: int) -> list[tuple[Table, int, bool, int]]: ...
+    def pick(self, table: Table, mover: int, index: int) -> tuple[Table, bool, int]: ...
+    def _cards(self, m: int) -> frozenset[int]: ...
+
+def turn_generator(rules: Rules) -> _TurnGen: ...
+
+class CompoundState(_ReferenceState):
+    """The State of a compound system: the reference's, its turns counted and picked in C."""
+
+    def _core_counts(self) -> bool: ...
+    def _random_turn(self, rng: Rng) -> None: ...
+
+def compound_random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], int]: ...

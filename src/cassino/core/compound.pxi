@@ -81,6 +81,16 @@ cdef int _tset_init(TSet* t) except -1:
     return 0
 
 
+cdef int _tset_reset(TSet* t) except -1:
+    """Empty ``t`` (its memory kept unless large)."""
+    if t.items == NULL or t.nslots > (1 << 16):
+        _tset_free(t)
+        return _tset_init(t)
+    t.n = 0
+    memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
+    return 0
+
+
 cdef void _tset_free(TSet* t) noexcept:
     free(t.items)
     free(t.slots)
@@ -216,6 +226,13 @@ cdef class _TurnGen:
     cdef int64_t fcap_n
     cdef int64_t* order         # the found turns in canonical order (sort_found)
     cdef public object rules
+    # the last search's start (search() reuses its result)
+    cdef TState last
+    cdef uint64_t last_hands[TG_TEAMS]
+    cdef int8_t last_piles[TG_TEAMS][64]
+    cdef int last_plen[TG_TEAMS]
+    cdef int last_mover
+    cdef bint cached
 
     def __cinit__(self, *args, **kwargs):
         self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
@@ -224,6 +241,7 @@ cdef class _TurnGen:
         self.fcap = NULL
         self.order = NULL
         self.fcap_n = 0
+        self.cached = False
         if self.memo_keys == NULL or self.memo_vals == NULL:
             raise MemoryError()
 
@@ -776,10 +794,15 @@ cdef class _TurnGen:
         cdef int i
         cdef int64_t at
         cdef int8_t* grown
-        _tset_free(&self.seen)
-        _tset_free(&self.found)
-        _tset_init(&self.seen)
-        _tset_init(&self.found)
+        if (self.cached and self.last_mover == self.mover
+                and memcmp(&self.last, start, sizeof(TState)) == 0
+                and memcmp(self.last_hands, self.hands, sizeof(self.hands)) == 0
+                and memcmp(self.last_plen, self.plen, sizeof(self.plen)) == 0
+                and memcmp(self.last_piles, self.piles, sizeof(self.piles)) == 0):
+            return 0                         # (the same start as the last search)
+        self.cached = False
+        _tset_reset(&self.seen)
+        _tset_reset(&self.found)
         memset(self.by_k, 0, sizeof(self.by_k))
         self.overflow = False
         if self.stack == NULL:
@@ -816,6 +839,12 @@ cdef class _TurnGen:
             self.expand(&cur)
         if self.overflow:
             raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        self.last = start[0]
+        self.last_mover = self.mover
+        memcpy(self.last_hands, self.hands, sizeof(self.hands))
+        memcpy(self.last_plen, self.plen, sizeof(self.plen))
+        memcpy(self.last_piles, self.piles, sizeof(self.piles))
+        self.cached = True
         return 0
 
     # -- Python
@@ -828,6 +857,9 @@ cdef class _TurnGen:
             raise PositionError(f"{len(table.piles)} piles for {self.nteams} teams")
         self.mover = mover
         self.myteam = self.team[mover]
+        memset(self.hands, 0, sizeof(self.hands))
+        memset(self.piles, 0, sizeof(self.piles))
+        memset(self.plen, 0, sizeof(self.plen))
         for t in range(self.players):
             self.hands[t] = self._mask(table.hands[t])
         s.hand = self.hands[mover]

@@ -179,7 +179,7 @@ def canonical_key(end: Table, start: Table, mover: int, capture: tuple[int, ...]
     in the core: the mover's hand, the loose cards, the captured cards (``capture``) and
     the capturing card (-1 for none), the claims, how many cards each pile lost, then the
     builds, how many and each by cards, value, owner, frozen, creator (as card masks)."""
-    depths = [max(len(a) - len(b), 0) for a, b in zip(start.piles, end.piles)]
+    depths = [max(len(a) - len(b), 0) for a, b in zip(start.piles, end.piles, strict=True)]
     out = [_mask(end.hands[mover]), _mask(end.loose), _mask(capture), capturing,
            sum(1 << (seat * 16 + v) for seat, v in end.claims), *depths,
            *[0] * (4 - len(depths)), len(end.builds)]
@@ -406,7 +406,8 @@ class African(StateBase):
         start = self._turn_table()
         keyed = sorted(
             (canonical_key(base.table, start, self.to_move, _captured(base),
-                           next((st.card for st in base.steps if st.kind == "capture"), -1)),
+                           next((st.card for st in base.steps
+                                 if st.kind == "capture" and st.card is not None), -1)),
              i, base, k)
             for i, (base, k) in enumerate(self._base_turns()))
         for _, _, base, k in keyed:
