@@ -160,6 +160,15 @@ cdef inline int _tg_low(uint64_t g) noexcept nogil:
 
 cdef TState* _tg_sort_items = NULL
 
+# the values 2..31 that divide each total (bit v of _TG_DIVISORS[t]), t < 1024 (52 cards of
+# at most 14 make 728)
+cdef uint32_t _TG_DIVISORS[1024]
+for _t in range(1024):
+    _TG_DIVISORS[_t] = 0
+    for _v in range(2, 32):
+        if _t and _t % _v == 0:
+            _TG_DIVISORS[_t] |= (<uint32_t>1) << _v
+
 
 cdef int _tg_cmp(const void* pa, const void* pb) noexcept nogil:
     """The canonical order of end tables: the mover's hand, the loose cards, the capture (its
@@ -373,6 +382,8 @@ cdef class _TurnGen:
     cdef int partner_claim(self, const TState* s, int v) noexcept nogil:
         """The partner for whom a build of ``v`` may be made (AMB-64), or -1."""
         cdef int seat
+        if not s.claims:
+            return -1
         for seat in range(self.players):
             if (s.claims >> (seat * 16 + v)) & 1 and seat != self.mover and self.ours(seat) \
                     and (self.valmask(self.hands[seat]) >> v) & 1:
@@ -506,6 +517,7 @@ cdef class _TurnGen:
         cdef int claim[32]
         cdef int v, k, pm, owner, j, n, a, r, least
         cdef uint64_t sub, cards, g
+        cdef uint32_t cand
         cdef TState nx
         for v in range(2, self.maxv + 1):
             claim[v] = self.partner_claim(s, v)
@@ -528,14 +540,13 @@ cdef class _TurnGen:
                     else:
                         n += r
                     g &= g - 1
-                for v in range(2, self.maxv + 1):
-                    if not (wanted >> v) & 1:
-                        continue
-                    for k in range(a + 1):   # (a total that is a multiple of v)
-                        if (n + a + k * (self.acehi - 1)) % v == 0:
-                            break
-                    else:
-                        continue
+                cand = 0                     # (the values a total is a multiple of)
+                for k in range(a + 1):
+                    cand |= _TG_DIVISORS[n + a + k * (self.acehi - 1)]
+                cand &= wanted
+                while cand:
+                    v = cas_ctz64(cand)
+                    cand &= cand - 1
                     pm = self.part_max(cards, v)
                     if pm < 1:
                         continue
@@ -568,6 +579,8 @@ cdef class _TurnGen:
         cdef int i, x, vi, value, who, low
         cdef bint own
         cdef uint64_t base, rest
+        cdef uint8_t extra[TG_TEAMS]
+        memset(extra, 0, sizeof(extra))
         low = _tg_rank(card) if card >= 0 else 0
         for i in range(s.nb):
             value = s.b[i].value
@@ -575,8 +588,8 @@ cdef class _TurnGen:
             own = self.ours(who)
             if (card >= 0 and not own) or (not own and s.played):
                 continue
-            self._aug_loose(s, card, free, i, -1, value, own, s.b[i].cards, s.loose, 0,
-                            value - low)
+            self._aug_loose(s, card, free, i, value, own, s.b[i].cards, s.loose, 0,
+                            value - low, extra)
         if self.single_aug:
             rest = s.loose
             while rest:
@@ -585,67 +598,68 @@ cdef class _TurnGen:
                 for vi in range(2 if _tg_rank(x) == 1 else 1):
                     value = _tg_rank(x) if vi == 0 else self.acehi
                     base = (<uint64_t>1) << x
-                    self._aug_loose(s, card, free, -1, x, value, True, base, s.loose & ~base,
-                                    0, value - low)
+                    self._aug_loose(s, card, free, -1, value, True, base, s.loose & ~base,
+                                    0, value - low, extra)
         return 0
 
-    cdef int _aug_loose(self, const TState* s, int card, int free, int bi, int single,
-                        int value, bint own, uint64_t base, uint64_t pool, uint64_t chosen,
-                        int room) except -1:
+    cdef int _aug_loose(self, const TState* s, int card, int free, int bi, int value,
+                        bint own, uint64_t base, uint64_t pool, uint64_t chosen, int room,
+                        uint8_t* extra) except -1:
         """Every subset of ``pool`` (cards after those chosen) within ``room``, then the pile
         tops."""
         cdef int c
-        self._aug_piles(s, card, free, bi, single, value, own, base, chosen, 0, 0, room)
+        self._aug_piles(s, card, free, bi, value, own, base, chosen, 0, 0, room, extra)
         while pool:
             c = cas_ctz64(pool)
             pool &= pool - 1
             if _tg_rank(c) <= room:
-                self._aug_loose(s, card, free, bi, single, value, own, base, pool,
-                                chosen | ((<uint64_t>1) << c), room - _tg_rank(c))
+                self._aug_loose(s, card, free, bi, value, own, base, pool,
+                                chosen | ((<uint64_t>1) << c), room - _tg_rank(c), extra)
         return 0
 
-    cdef int _aug_piles(self, const TState* s, int card, int free, int bi, int single,
-                        int value, bint own, uint64_t base, uint64_t loose, uint64_t pilecards,
-                        int team, int room) except -1:
-        """The top segments of the opposing piles from ``team`` on, then the augment."""
-        cdef int k, top, c, taken = 0
+    cdef int _aug_piles(self, const TState* s, int card, int free, int bi, int value,
+                        bint own, uint64_t base, uint64_t loose, uint64_t pilecards, int team,
+                        int room, uint8_t* extra) except -1:
+        """The top segments of the opposing piles from ``team`` on (``extra``: the cards
+        taken from each pile), then the augment."""
+        cdef int k, top, c, left = room, n = 0
         cdef uint64_t got = pilecards
-        cdef uint8_t depth0
-        cdef TState nx
-        if team < self.nteams:
-            if team == self.myteam:
-                return self._aug_piles(s, card, free, bi, single, value, own, base, loose,
-                                       pilecards, team + 1, room)
-            # (this team's segments: none, then one card more at a time while room lasts)
-            nx = s[0]
-            top = self.plen[team] - s.depth[team]
-            self._aug_piles(s, card, free, bi, single, value, own, base, loose, pilecards,
-                            team + 1, room)
-            for k in range(top - 1, -1, -1):
-                c = self.piles[team][k]
-                room -= _tg_rank(c)
-                if room < 0:
-                    break
-                taken += 1
-                got |= (<uint64_t>1) << c
-                nx.depth[team] = s.depth[team] + taken
-                self._aug_piles(&nx, card, free, bi, single, value, own, base, loose, got,
-                                team + 1, room)
+        if team >= self.nteams:
+            return self.augment(s, card, free, bi, value, own, base, loose, pilecards, extra)
+        self._aug_piles(s, card, free, bi, value, own, base, loose, pilecards, team + 1, room,
+                        extra)                           # (none of this pile)
+        if team == self.myteam:
             return 0
-        return self.augment(s, card, free, bi, single, value, own, base, loose, pilecards)
+        top = self.plen[team] - s.depth[team]
+        for k in range(top - 1, -1, -1):                 # (one card more at a time)
+            c = self.piles[team][k]
+            left -= _tg_rank(c)
+            if left < 0:
+                break
+            got |= (<uint64_t>1) << c
+            n += 1
+            extra[team] = n
+            self._aug_piles(s, card, free, bi, value, own, base, loose, got, team + 1, left,
+                            extra)
+        extra[team] = 0
+        return 0
 
-    cdef int augment(self, const TState* s, int card, int free, int bi, int single, int value,
-                     bint own, uint64_t base, uint64_t loose, uint64_t pilecards) except -1:
-        """One augment: ``s`` has the pile depths taken already."""
+    cdef int augment(self, const TState* s, int card, int free, int bi, int value, bint own,
+                     uint64_t base, uint64_t loose, uint64_t pilecards,
+                     const uint8_t* extra) except -1:
+        """One augment of build ``bi`` (-1: the single loose card ``base``), ``extra`` cards
+        taken from the top of each pile."""
         cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
         cdef uint64_t group = loose | pilecards | cbit
-        cdef int owner, creator, owed, npile = cas_popcount64(pilecards)
+        cdef int owner, creator, owed, t, npile = cas_popcount64(pilecards)
         cdef TState nx
         if not group or not self.sums_to(group, value):
             return 0
         if self.pile_limit and s.pile_cards + npile > self.pile_limit:
             return 0
         nx = s[0]
+        for t in range(TG_TEAMS):
+            nx.depth[t] += extra[t]
         if bi >= 0:
             owner = s.b[bi].owner
             creator = s.b[bi].creator
@@ -880,6 +894,99 @@ cdef class _TurnGen:
             s.claims |= (<uint64_t>1) << (seat * 16 + v)
         return 0
 
+    cdef int load_state(self, object state, TState* s) except -1:
+        """``load`` from a reference State of the system (its masks read as they are)."""
+        cdef int t, k
+        cdef int off = self.offset
+        memset(s, 0, sizeof(TState))
+        self.mover = state.to_move
+        self.myteam = self.team[self.mover]
+        memset(self.hands, 0, sizeof(self.hands))
+        memset(self.piles, 0, sizeof(self.piles))
+        memset(self.plen, 0, sizeof(self.plen))
+        for t in range(self.players):
+            self.hands[t] = <uint64_t>(state.hands[t] >> off)
+        s.hand = self.hands[self.mover]
+        s.loose = <uint64_t>(state.loose >> off)
+        s.capcard = -1
+        for t in range(self.nteams):
+            pile = state.piles[t]
+            if len(pile) > 64:
+                raise PositionError("a pile of more than 64 cards")
+            self.plen[t] = len(pile)
+            for k in range(len(pile)):
+                self.piles[t][k] = pile[k] - off
+        for b in state.builds:
+            if self.add_build(s, <uint64_t>(b.cards >> off), b.value, b.owners.bit_length() - 1,
+                              b.multiple, b.creator, 0, 0) < 0:
+                raise PositionError(f"more than {TG_MAXB} builds")
+        for seat, v in state.claims:
+            s.claims |= (<uint64_t>1) << (seat * 16 + v)
+        return 0
+
+    def count_state(self, state):
+        """:meth:`count` of the seat to move of the reference ``state`` of the system."""
+        cdef TState s
+        cdef int k
+        self.load_state(state, &s)
+        self.search(&s)
+        total = 0
+        for k in range(64):
+            if self.by_k[k]:
+                total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
+        return total
+
+    def pick_into(self, state, index, bint ambiguous=True):
+        """Make the turn at ``index`` of the canonical order (as :meth:`pick`) on the
+        reference ``state`` of the system: its hand, table, piles and claims; returns
+        (whether it captures, the capture's value as in :meth:`turns`), the state's flow
+        (the next seat, an insist decision) left to the caller. Without ``ambiguous``, a
+        turn whose capture value is ambiguous (-2) is not made: (False, -2)."""
+        from cassino.reference.african import _order_at, position_build
+        from cassino.reference.compound import Build as TurnBuild
+        cdef TState s
+        cdef int64_t k
+        cdef TState* e = NULL
+        cdef int n, i, t
+        cdef int off = self.offset
+        self.load_state(state, &s)
+        self.search(&s)
+        self.sort_found()
+        for k in range(self.found.n):
+            e = &self.found.items[self.order[k]]
+            n = cas_popcount64(e.capt)
+            w = factorial(n) if self.full_orders else max(n, 1)
+            if index < w:
+                break
+            index -= w
+        else:
+            raise IndexError("no turn at that index")
+        value = self.fcap[self.order[k]]
+        if value == -2 and not ambiguous:
+            return False, -2
+        state.hands[self.mover] = (<object>e.hand) << off
+        state.loose = (<object>e.loose) << off
+        builds = []
+        for i in range(e.nb):
+            cards = (<object>e.b[i].cards) << off
+            if e.b[i].cards & 0xF:       # (aces: fixed where a grouping needs them)
+                builds.append(position_build(TurnBuild(
+                    self._cards(e.b[i].cards), e.b[i].value, e.b[i].owner,
+                    bool(e.b[i].frozen), e.b[i].creator), self.rules))
+            else:
+                builds.append(Build(e.b[i].value, cards, 1 << e.b[i].owner, bool(e.b[i].frozen),
+                                    (), creator=e.b[i].creator))
+        state.builds = sorted(builds)
+        for t in range(self.nteams):
+            if e.depth[t]:
+                del state.piles[t][self.plen[t] - e.depth[t]:]
+        if e.capcard >= 0:
+            state.piles[self.myteam].extend(
+                _order_at(self.rules, self.captured_of(e), index) + (e.capcard + off,))
+        state.claims = sorted((i, v) for i in range(self.players) for v in range(16)
+                              if (e.claims >> (i * 16 + v)) & 1)
+        return e.capcard >= 0, value
+
     cdef int _local(self, int card) except -1:
         cdef int c = card - self.offset
         if not 0 <= c < (40 if self.offset else 52):
@@ -1039,7 +1146,7 @@ class CompoundState(_RefState):
         cached = self.__dict__.get("_core_count")
         if cached is not None and cached[0] == key:
             return cached[1]
-        n = turn_generator(self.rules).count(self._turn_table(), self.to_move)
+        n = turn_generator(self.rules).count_state(self)
         self._core_count = (key, n)
         return n
 
@@ -1051,15 +1158,16 @@ class CompoundState(_RefState):
             self._push_random(rng)
             return
         index = rng.below(self._turn_count())
-        start = self._turn_table()
-        table, captured, v = turn_generator(self.rules).pick(start, seat, index)
-        if v == -2 and self.rules.capture_extent == "opponent_insist":
+        insist = self.rules.capture_extent == "opponent_insist"
+        start = self._turn_table() if insist else None
+        captured, v = turn_generator(self.rules).pick_into(self, index, not insist)
+        if v == -2 and insist:
             # (two step sequences capture at different values: the reference's least one
             # decides what an insist may extend)
             self._push_unchecked(self._canonical_at(index))
             return
         self._version += 1
-        self._take_table(table, captured, seat, v, start)
+        self._after_turn(captured, seat, v, start)
 
 
 def compound_random_hand(rules, seed, int dealer=0):

@@ -528,9 +528,17 @@ class African(StateBase):
         self.builds = sorted(position_build(b, r) for b in t.builds)
         self.piles = [list(p) for p in t.piles]
         self.claims = sorted(t.claims)
+        self._after_turn(captured, seat, v, start, t)
+
+    def _after_turn(self, captured: bool, seat: int, v: int, start: Table,
+                    t: Table | None = None) -> None:
+        """After a turn of ``seat`` from ``start`` that left the state's table (``t``, read
+        from the state when not given): the insist decision or the next seat."""
+        r = self.rules
         if captured:
             self.last_capturer = seat
         if self.rules.capture_extent == "opponent_insist":
+            t = t if t is not None else self._turn_table()
             cr = compound_rules(self.rules)
             v, augmented = insist_values(v, t, start, r.team_of(seat), cr)
             if extensions(cr, t.loose, t.builds, v, augmented):
