@@ -143,18 +143,25 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
     if ref:
         rows += [
             "",
-            "Systems that only the pure-Python reference plays so far (the core refuses them): "
-            "random hands per second of the reference, next to the reference's own standard "
-            "game timed in alternation with it (`cassino.bench.reference_rates`):",
+            "The compound systems, whose turns the pure-Python reference lists: random hands "
+            "per second of the reference, next to the reference's own standard game timed in "
+            "alternation with it, and of the core's `CompoundState` (turns counted and picked "
+            "in C, the same hands), next to the core's standard playouts of this run "
+            "(`cassino.bench.reference_rates`):",
             "",
-            "| system | reference hands/s | reference, standard hands/s | ratio |",
-            "|---|---|---|---|",
+            "| system | reference hands/s | reference, standard hands/s | ratio "
+            "| core hands/s | core, standard hands/s | ratio |",
+            "|---|---|---|---|---|---|---|",
         ]
         for sid, row in ref.items():
+            core = (f"| {sig(row['core_hands_per_second'])} "
+                    f"| {sig(row['core_standard_hands_per_second'])} "
+                    f"| {row['core_ratio_to_standard']:.4f} |"
+                    if "core_hands_per_second" in row else "| | | |")
             rows.append(
                 f"| `{sid}` | {row['reference_hands_per_second']:.2f} "
                 f"| {sig(row['reference_standard_hands_per_second'])} "
-                f"| {row['ratio_to_reference_standard']:.2f} |"
+                f"| {row['ratio_to_reference_standard']:.2f} " + core
             )
     return "\n".join(rows)
 

@@ -356,30 +356,41 @@ def _paired_rates(
     return hands / best[1], hands / best[0], moves[1], moves[0]
 
 
-# random hands a round of each system the reference alone plays (reference_rates)
+# random hands a round of each system the reference alone plays (reference_rates), and of
+# the core's CompoundState playing it
 REFERENCE_HANDS = 6
+CORE_COMPOUND_HANDS = 60
 
 
-def reference_rates(hands: int) -> dict[str, dict[str, float]]:
-    """Random hands per second of each system only the pure-Python reference plays yet
-    (African Cassino), next to the reference's own rate for ``cassino_standard`` timed in
-    alternation with it: the same hands (seeds 1 to ``hands``) in two rounds, the faster
-    round of each."""
+def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, float]]:
+    """Random hands per second of each system whose turns the pure-Python reference lists
+    (African Cassino, the Italian house variant), next to the reference's own rate for
+    ``cassino_standard`` timed in alternation with it: the same hands (seeds 1 to ``hands``)
+    in two rounds, the faster round of each. With ``core_hands`` and the core built, also
+    the core's rate for the same random hands (``cassino._core.random_hand``: the
+    CompoundState, turns counted and picked in C; seeds 1 to ``core_hands``, the faster of
+    two rounds) as ``core_hands_per_second``."""
     from .rules import reference_systems
 
-    def call(sid: str) -> Callable[[], None]:
+    try:
+        from . import _core
+    except ImportError:  # pragma: no cover - only without a compiled core
+        _core = None     # type: ignore[assignment]
+
+    def call(sid: str, play: Callable[[Rules, int], object], n: int) -> Callable[[], None]:
         r = rules(sid)
 
         def run() -> None:
-            for seed in range(1, hands + 1):
-                _reference.random_hand(r, seed)
+            for seed in range(1, n + 1):
+                play(r, seed)
         return run
 
     out: dict[str, dict[str, float]] = {}
     for sid in reference_systems():
         best = [float("inf"), float("inf")]
         for _ in range(2):
-            for i, f in enumerate((call("cassino_standard"), call(sid))):
+            for i, f in enumerate((call("cassino_standard", _reference.random_hand, hands),
+                                   call(sid, _reference.random_hand, hands))):
                 t0 = time.perf_counter()
                 f()
                 best[i] = min(best[i], time.perf_counter() - t0)
@@ -388,6 +399,13 @@ def reference_rates(hands: int) -> dict[str, dict[str, float]]:
             "reference_standard_hands_per_second": hands / best[0],
             "ratio_to_reference_standard": best[0] / best[1],
         }
+        if core_hands and _core is not None:
+            fast = float("inf")
+            for _ in range(2):
+                t0 = time.perf_counter()
+                call(sid, _core.random_hand, core_hands)()
+                fast = min(fast, time.perf_counter() - t0)
+            out[sid]["core_hands_per_second"] = core_hands / fast
     return out
 
 
@@ -562,7 +580,13 @@ def run_bench(
                 "move_ratio_to_standard": hps / std * moves / std_moves,
             }
         out["option_sets"] = sets
-        out["reference_systems"] = reference_rates(2 if quick else REFERENCE_HANDS)
+        out["reference_systems"] = ref_systems = reference_rates(
+            2 if quick else REFERENCE_HANDS, 4 if quick else CORE_COMPOUND_HANDS)
+        for row in ref_systems.values():
+            if "core_hands_per_second" in row:     # (next to the core's standard playouts)
+                row["core_standard_hands_per_second"] = out["hands_per_second"]
+                row["core_ratio_to_standard"] = (row["core_hands_per_second"]
+                                                 / out["hands_per_second"])
     if workers or engines:
         out.update(_workers(quick))
     if engines:

@@ -946,13 +946,22 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
         )
     for sid, row in (f.get("reference_systems") or {}).items():
         table.add_row(
-            f"{sid} (reference only): random hands/s (reference standard; ratio)",
+            f"{sid}, reference: random hands/s (reference standard; ratio)",
             f"{_num(row['reference_hands_per_second'], 2)} "
             f"({_num(row['reference_standard_hands_per_second'])}; "
             f"{row['ratio_to_reference_standard']:.3f})",
             "",
             "",
         )
+        if "core_hands_per_second" in row:
+            table.add_row(
+                f"{sid}, core (CompoundState): random hands/s (core standard; ratio)",
+                f"{_num(row['core_hands_per_second'])} "
+                f"({_num(row['core_standard_hands_per_second'])}; "
+                f"{row['core_ratio_to_standard']:.4f})",
+                "",
+                "",
+            )
     if "simulate_speedup" in f:
         table.add_row(
             f"simulate {f['simulate_games']} games: 1 worker / 2 workers, s",
