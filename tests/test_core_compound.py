@@ -229,3 +229,14 @@ def test_bad_input_to_the_generator_is_named() -> None:
     built = replace(table, builds=(Build(frozenset({c("2S"), c("7S")}), 9, 1, False),))
     # 9H takes 4S 5S (2 orders), the build (2), both (4! orders), or trails
     assert gen.count(built, 0) == 2 + 2 + 24 + 1 == count_turns(compound_rules(gen.rules), built, 0)
+
+
+def test_playouts_take_a_python_policy_in_a_compound_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    def first(state: object) -> int:      # the first legal turn (an index)
+        return 0
+
+    mine = cassino.playouts("african_cassino_2p", 2, seed=3, players=(first, "random"))
+    monkeypatch.setattr("cassino.game._state_class", lambda r=None: RefState)
+    ref = cassino.playouts("african_cassino_2p", 2, seed=3, players=(first, "random"))
+    assert np.array_equal(mine.points, ref.points) and np.array_equal(mine.moves, ref.moves)
+    assert set(mine.cards.sum(axis=1)) == {52} and mine.players[0] == "first"

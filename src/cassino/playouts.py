@@ -278,6 +278,12 @@ def greedy_index(
     return pick
 
 
+def _push_hook(state: Any, hook: Callable[[Any], Any]) -> None:
+    """Push the move a Python policy returns for ``state``: a move or its index."""
+    choice = hook(state)
+    state.push(state.legal_moves()[choice] if isinstance(choice, int) else choice)
+
+
 def _fill_compound(
     r: Rules, seed: int, start: int, codes: Sequence[int], hooks: Sequence[Any],
     points: npt.NDArray[np.int16], cards: npt.NDArray[np.int16], sweeps: npt.NDArray[np.int16],
@@ -306,8 +312,7 @@ def _fill_compound(
         while not state.is_over:
             seat = state.to_move
             if codes[seat] == _PYTHON:
-                choice = hooks[seat](state)
-                state.push(state.legal_moves()[choice] if isinstance(choice, int) else choice)
+                _push_hook(state, hooks[seat])
             elif codes[seat] == POLICY_CODES["greedy"]:
                 legal = state.turns_one_order()
                 state._push_unchecked(legal[greedy_index(legal, state.table_mask, 0, rng)])
@@ -342,8 +347,7 @@ def _fill_reference(
         while not state.is_over:
             seat = state.to_move
             if codes[seat] == _PYTHON:
-                choice = hooks[seat](state)
-                state.push(state.legal_moves()[choice] if isinstance(choice, int) else choice)
+                _push_hook(state, hooks[seat])
             else:
                 legal = state._legal_with_reasons()[0]
                 if not legal:  # pragma: no cover - a hand always has a move
