@@ -1142,13 +1142,8 @@ class CompoundState(_RefState):
     def _turn_count(self):
         if not self._core_counts():
             return _RefState._turn_count(self)
-        key = (self._version, self.to_move)
-        cached = self.__dict__.get("_core_count")
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        n = turn_generator(self.rules).count_state(self)
-        self._core_count = (key, n)
-        return n
+        # (the generator keeps its last search: counting the same state again reads it)
+        return turn_generator(self.rules).count_state(self)
 
     def _random_turn(self, rng):
         """Make a uniformly random legal move, as ``_push_random`` (the same draw, the same
