@@ -95,6 +95,27 @@ def test_the_core_agrees_under_every_option(system: str, options: dict[str, obje
             compound_rules(r), table, s.to_move)
 
 
+def _listed(turns: list[tuple[object, int]]) -> list[tuple[object, ...]]:
+    return [(t.notation(), t.table.key(), t.captured, t.steps, k)  # type: ignore[attr-defined]
+            for t, k in turns]
+
+
+@pytest.mark.parametrize(("system", "options"), [(s, {}) for s in SYSTEMS] + OPTIONS[:6])
+def test_the_core_lists_the_reference_turns_in_its_order(
+        system: str, options: dict[str, object]) -> None:
+    """Each turn with its least step sequence (the same Step objects), its end table and its
+    number of orders, in the order of the least sequences: the reference's _base_turns."""
+    r = rules(system, **options)
+    gen = core.turn_generator(r)
+    for s in positions(r, range(1), limit=40):
+        assert _listed(gen.list_state(s)) == _listed(s._base_turns()), s.to_position().to_text()
+        mine = core.CompoundState(s.to_position())
+        if s.count_moves() <= 5000:
+            assert mine.legal_moves() == s.legal_moves()
+        index = s.count_moves() // 2
+        assert mine.move_at(index) == s.move_at(index)
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_canonical_order_is_the_references(system: str) -> None:
     r = rules(system)

@@ -50,6 +50,27 @@ cdef struct TState:
     uint8_t pad[3]
     TBuild b[TG_MAXB]
 
+cdef struct TStep:
+    # how a state was reached (listing, :meth:`_TurnGen.list_state`): the step from its
+    # parent, as the reference's cassino.reference.compound.Step
+    int64_t parent
+    uint64_t loose      # the loose cards used (``who`` apart)
+    uint32_t bidx       # the parent's builds: the target (augment, increase), those taken
+    int8_t kind         # 0 create, 1 augment, 2 capture, 3 build, 4 increase, 5 trail
+    int8_t card         # the hand card, -1 for none
+    int8_t value
+    int8_t owner        # the seat a build is made for (AMB-64), -1 for the mover
+    int8_t who          # an augmented single loose card (AMB-70), -1 for none
+    uint8_t pilen[TG_TEAMS]     # cards taken from the top of each pile
+
+cdef enum:
+    TG_KEY = 256        # a step key's int16 words (step_key, encoded)
+
+cdef struct TSucc:
+    TState state
+    TStep step
+    int16_t key[TG_KEY]
+
 cdef struct TSet:
     TState* items
     int64_t n
@@ -207,6 +228,20 @@ cdef int _tg_cmp(const void* pa, const void* pb) noexcept nogil:
     return 0
 
 
+cdef TSucc* _tg_succ = NULL
+
+
+cdef int _tg_succ_cmp(const void* pa, const void* pb) noexcept nogil:
+    """Successors by step key (the reference's ``_step_key``)."""
+    cdef const int16_t* x = _tg_succ[(<const int64_t*>pa)[0]].key
+    cdef const int16_t* y = _tg_succ[(<const int64_t*>pb)[0]].key
+    cdef int i
+    for i in range(TG_KEY):
+        if x[i] != y[i]:
+            return -1 if x[i] < y[i] else 1
+    return 0
+
+
 cdef class _TurnGen:
     """The core's compound-turn generator for one rule set (see the comment at the top of
     core/compound.pxi); :meth:`ends` and :meth:`count` take a
@@ -242,6 +277,16 @@ cdef class _TurnGen:
     cdef int last_plen[TG_TEAMS]
     cdef int last_mover
     cdef bint cached
+    # listing (list_search): successors with their steps, the steps of the states seen
+    cdef bint listing
+    cdef TStep pend
+    cdef const TState* cur
+    cdef TSucc* succ
+    cdef int64_t nsucc, capsucc
+    cdef TStep* steps
+    cdef int64_t capsteps
+    cdef int64_t* via           # found turn -> the state that ends it
+    cdef int64_t capvia
 
     def __cinit__(self, *args, **kwargs):
         self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
@@ -249,6 +294,11 @@ cdef class _TurnGen:
         self.stack = NULL
         self.fcap = NULL
         self.order = NULL
+        self.succ = NULL
+        self.steps = NULL
+        self.via = NULL
+        self.nsucc = self.capsucc = self.capsteps = self.capvia = 0
+        self.listing = False
         self.fcap_n = 0
         self.cached = False
         if self.memo_keys == NULL or self.memo_vals == NULL:
@@ -260,6 +310,9 @@ cdef class _TurnGen:
         free(self.stack)
         free(self.fcap)
         free(self.order)
+        free(self.succ)
+        free(self.steps)
+        free(self.via)
         _tset_free(&self.seen)
         _tset_free(&self.found)
 
@@ -492,10 +545,39 @@ cdef class _TurnGen:
             return False
         return True
 
+    cdef void note(self, int kind, int card, int value, uint64_t loose, uint32_t bidx,
+                   int owner, int who, const uint8_t* pilen) noexcept nogil:
+        """The step of the next :meth:`emit` (read when listing)."""
+        self.pend.kind = kind
+        self.pend.card = card
+        self.pend.value = value
+        self.pend.loose = loose
+        self.pend.bidx = bidx
+        self.pend.owner = owner
+        self.pend.who = who
+        if pilen != NULL:
+            memcpy(self.pend.pilen, pilen, TG_TEAMS)
+        else:
+            memset(self.pend.pilen, 0, TG_TEAMS)
+
     cdef int emit(self, TState* n) except -1:
-        """A successor: kept unless dead, and searched if new."""
+        """A successor: kept unless dead, and searched if new (listing: kept in ``succ``
+        with its step and key, for :meth:`list_search` to sort)."""
         cdef int64_t* grown
+        cdef TSucc* more
         if self.dead(n):
+            return 0
+        if self.listing:
+            if self.nsucc == self.capsucc:
+                more = <TSucc*>realloc(self.succ, 2 * (self.capsucc + 8) * sizeof(TSucc))
+                if more == NULL:
+                    raise MemoryError()
+                self.succ = more
+                self.capsucc = 2 * (self.capsucc + 8)
+            self.succ[self.nsucc].state = n[0]
+            self.succ[self.nsucc].step = self.pend
+            self.step_key(self.cur, &self.pend, &n[0], self.succ[self.nsucc].key)
+            self.nsucc += 1
             return 0
         if _tset_add(&self.seen, n):
             if self.nstack == self.capstack:
@@ -566,6 +648,8 @@ cdef class _TurnGen:
                         else:
                             nx.created = 1
                         nx.free_steps += free
+                        self.note(0 if card < 0 else 3, card, v, sub, 0,
+                                  -1 if owner == self.mover else owner, -1, NULL)
                         self.emit(&nx)
             if sub == 0:
                 break
@@ -677,6 +761,8 @@ cdef class _TurnGen:
             nx.played = 1
         nx.pile_cards += npile
         nx.free_steps += free
+        self.note(1, card, value, loose, (<uint32_t>1) << bi if bi >= 0 else 0, -1,
+                  cas_ctz64(base) if bi < 0 else -1, extra)
         return self.emit(&nx)
 
     cdef int increases(self, const TState* s, int p) except -1:
@@ -713,6 +799,8 @@ cdef class _TurnGen:
                                       s.b[i].creator, owner == self.mover, 0) < 0:
                         continue
                     nx.played = 1
+                    self.note(4, p, v, 0, (<uint32_t>1) << i,
+                              -1 if owner == self.mover else owner, -1, NULL)
                     self.emit(&nx)
         return 0
 
@@ -759,6 +847,7 @@ cdef class _TurnGen:
                             nx.capval = v
                             nx.played = 1
                             nx.captured = 1
+                            self.note(2, p, v, sub, <uint32_t>taken, -1, -1, NULL)
                             self.emit(&nx)
                 if sub == 0:
                     break
@@ -795,12 +884,211 @@ cdef class _TurnGen:
                     nx.loose |= (<uint64_t>1) << p
                     nx.played = 1
                     nx.trailed = 1
+                    self.note(5, p, 0, 0, 0, -1, -1, NULL)
                     self.emit(&nx)
                 self.captures(s, p)
                 self.creates(s, p, 0)
                 self.augments(s, p, 0)
                 self.increases(s, p)
         return 0
+
+    cdef void step_key(self, const TState* s, const TStep* st, const TState* n,
+                       int16_t* k) noexcept nogil:
+        """The reference's ``_step_key`` of step ``st`` from ``s`` to ``n``, as int16 words
+        whose order is the key's: each tuple's items shifted by one and ended by a 0 (kind,
+        hand card, value, loose cards, pile cards (team, card), the builds' sorted cards by
+        lowest card, the capture's order, the owner)."""
+        cdef int i = 3, t, j, top, b, best
+        cdef uint64_t m
+        cdef uint32_t left
+        memset(k, 0, TG_KEY * sizeof(int16_t))
+        k[0] = st.kind
+        k[1] = st.card + 1
+        k[2] = st.value
+        if st.who >= 0:
+            k[i] = st.who + 1
+            i += 1
+        m = st.loose
+        while m and i < TG_KEY - 8:
+            k[i] = cas_ctz64(m) + 1
+            i += 1
+            m &= m - 1
+        i += 1
+        for t in range(self.nteams):
+            top = self.plen[t] - s.depth[t]
+            for j in range(st.pilen[t]):
+                if i < TG_KEY - 8:
+                    k[i] = t + 1
+                    k[i + 1] = self.piles[t][top - 1 - j] + 1
+                    i += 2
+        i += 1
+        left = st.bidx
+        while left:                          # (disjoint builds: by their lowest card)
+            best = -1
+            for b in range(s.nb):
+                if (left >> b) & 1 and (best < 0 or cas_ctz64(s.b[b].cards)
+                                        < cas_ctz64(s.b[best].cards)):
+                    best = b
+            left &= ~((<uint32_t>1) << best)
+            m = s.b[best].cards
+            while m and i < TG_KEY - 8:
+                k[i] = cas_ctz64(m) + 1
+                i += 1
+                m &= m - 1
+            i += 1
+        i += 1
+        if st.kind == 2:
+            m = n.capt
+            while m and i < TG_KEY - 8:
+                k[i] = cas_ctz64(m) + 1
+                i += 1
+                m &= m - 1
+        i += 1
+        k[min(i, TG_KEY - 1)] = st.owner + 1
+
+    cdef int list_search(self, const TState* start) except -1:
+        """``search`` breadth first, the successors of each state in step order, each state
+        kept with the step that first reached it: the states are then in the order of their
+        least step sequences (the reference's ``_Search.ends``), and so are the turns
+        (``via``: the state that first ends each)."""
+        global _tg_succ
+        cdef TState cur, key
+        cdef int64_t idx = 0, at, j
+        cdef int i
+        cdef int64_t* idxs = NULL
+        cdef void* more
+        self.cached = False
+        _tset_reset(&self.seen)
+        _tset_reset(&self.found)
+        memset(self.by_k, 0, sizeof(self.by_k))
+        self.overflow = False
+        _tset_add(&self.seen, start)
+        if self.capsteps < 1024:
+            more = realloc(self.steps, 1024 * sizeof(TStep))
+            if more == NULL:
+                raise MemoryError()
+            self.steps = <TStep*>more
+            self.capsteps = 1024
+        memset(&self.steps[0], 0, sizeof(TStep))
+        self.steps[0].parent = -1
+        try:
+            while idx < self.seen.n:
+                cur = self.seen.items[idx]
+                if self.finished(&cur):
+                    key = cur
+                    key.played = key.captured = key.trailed = 0
+                    key.pile_cards = key.free_steps = key.created = 0
+                    key.capval = 0
+                    for i in range(key.nb):
+                        key.b[i].made = 0
+                        key.b[i].owed = 0
+                    if _tset_add_at(&self.found, &key, &at):
+                        self.by_k[cas_popcount64(cur.capt)] += 1
+                        if at >= self.fcap_n or at >= self.capvia:
+                            more = realloc(self.fcap, 2 * (at + 1) * sizeof(int8_t))
+                            if more == NULL:
+                                raise MemoryError()
+                            self.fcap = <int8_t*>more
+                            self.fcap_n = 2 * (at + 1)
+                            more = realloc(self.via, 2 * (at + 1) * sizeof(int64_t))
+                            if more == NULL:
+                                raise MemoryError()
+                            self.via = <int64_t*>more
+                            self.capvia = 2 * (at + 1)
+                        self.fcap[at] = cur.capval
+                        self.via[at] = idx
+                    elif self.fcap[at] != cur.capval:
+                        self.fcap[at] = -2
+                self.cur = &cur
+                self.nsucc = 0
+                self.listing = True
+                try:
+                    self.expand(&cur)
+                finally:
+                    self.listing = False
+                if self.nsucc:
+                    more = realloc(idxs, self.nsucc * sizeof(int64_t))
+                    if more == NULL:
+                        raise MemoryError()
+                    idxs = <int64_t*>more
+                    for j in range(self.nsucc):
+                        idxs[j] = j
+                    _tg_succ = self.succ
+                    qsort(idxs, self.nsucc, sizeof(int64_t), _tg_succ_cmp)
+                    _tg_succ = NULL
+                    for j in range(self.nsucc):
+                        if _tset_add_at(&self.seen, &self.succ[idxs[j]].state, &at):
+                            if at >= self.capsteps:
+                                more = realloc(self.steps, 2 * self.capsteps * sizeof(TStep))
+                                if more == NULL:
+                                    raise MemoryError()
+                                self.steps = <TStep*>more
+                                self.capsteps *= 2
+                            self.steps[at] = self.succ[idxs[j]].step
+                            self.steps[at].parent = idx
+                idx += 1
+        finally:
+            free(idxs)
+            self.cur = NULL
+        if self.overflow:
+            raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        return 0
+
+    cdef object py_step(self, int64_t j, dict memo):
+        """The reference's Step that first reached state ``j``."""
+        from cassino.reference.compound import Build as TurnBuild, Step
+        cdef TStep* st = &self.steps[j]
+        cdef TState* parent = &self.seen.items[st.parent]
+        cdef int off = self.offset, t, top, i
+        cdef uint64_t m
+        got = memo.get(j)
+        if got is not None:
+            return got
+        loose = ((st.who + off,) if st.who >= 0 else ()) + tuple(sorted(self._cards(st.loose)))
+        pile = []
+        for t in range(self.nteams):
+            top = self.plen[t] - parent.depth[t]
+            for i in range(st.pilen[t]):
+                pile.append((t, self.piles[t][top - 1 - i] + off))
+        builds = tuple(
+            TurnBuild(self._cards(parent.b[i].cards), parent.b[i].value, parent.b[i].owner,
+                      bool(parent.b[i].frozen), parent.b[i].creator)
+            for i in range(parent.nb) if (st.bidx >> i) & 1)
+        order = tuple(sorted(self._cards(self.seen.items[j].capt))) if st.kind == 2 else ()
+        got = memo[j] = Step(
+            ("create", "augment", "capture", "build", "increase", "trail")[st.kind],
+            st.card + off if st.card >= 0 else None, st.value, loose, tuple(pile), builds,
+            order, st.owner if st.owner >= 0 else None)
+        return got
+
+    def list_state(self, state):
+        """The turns of the seat to move of the reference ``state`` of the system, as the
+        reference's ``_base_turns`` gives them: (Turn with its least step sequence and the
+        captured cards ascending, the number of orders of those cards), in the order of the
+        least step sequences."""
+        from cassino.reference.compound import Turn
+        cdef TState s
+        cdef TState* e
+        cdef int64_t k, idx
+        cdef int n
+        self.load_state(state, &s)
+        self.list_search(&s)
+        table = state._turn_table()
+        memo = {}
+        out = []
+        for k in range(self.found.n):
+            e = &self.found.items[k]
+            chain = []
+            idx = self.via[k]
+            while idx > 0:
+                chain.append(idx)
+                idx = self.steps[idx].parent
+            steps = tuple(self.py_step(j, memo) for j in reversed(chain))
+            n = cas_popcount64(e.capt)
+            out.append((Turn(steps, self.table_of(e, table, self.captured_of(e)),
+                             e.capcard >= 0),
+                        factorial(n) if self.full_orders else max(n, 1)))
+        return out
 
     cdef int search(self, const TState* start) except -1:
         """Fill ``found`` with the end tables of the turns from ``start``."""
@@ -1129,15 +1417,29 @@ def turn_generator(rules):
 
 class CompoundState(_RefState):
     """The State of the compound systems (African Cassino, the Italian house variant) when
-    the core is built: the reference's State, whose turns the core counts
-    (:meth:`count_moves`, perft's last ply) and picks in random hands
-    (:func:`compound_random_hand`, ``cassino.playouts``) with its own generator
-    (core/compound.pxi). Listing turns with their steps' notation, the step interface, the
-    insist decisions and ``capture_extent=maximal`` are the reference's."""
+    the core is built: the reference's State, whose turns the core lists (with their least
+    step sequences, in the reference's order: ``legal_moves``, ``move_at``, perft), counts
+    (:meth:`count_moves`) and picks in random hands (:func:`compound_random_hand`,
+    ``cassino.playouts``) with its own generator (core/compound.pxi). The step interface,
+    parsing a turn, the insist decisions and ``capture_extent=maximal`` are the
+    reference's."""
 
     def _core_counts(self):
         return (not self.insist and not self.is_over
                 and self.rules.capture_extent != "maximal")
+
+    def _base_turns(self):
+        if not self._core_counts():
+            return _RefState._base_turns(self)
+        key = (self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
+               tuple(tuple(p) for p in self.piles), tuple(self.claims))
+        cached = self.__dict__.get("_turn_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = turn_generator(self.rules).list_state(self)
+        self._turn_cache = (key, out)
+        self._made = {}
+        return out
 
     def _turn_count(self):
         if not self._core_counts():
