@@ -1117,8 +1117,9 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     console.print("status: " + {
         "done": "implemented",
         "reference": "implemented in the pure-Python reference (cassino._reference.State); "
-        "the core counts its turns and plays its random hands (cassino._core.CompoundState), "
-        "but lists turns through the reference",
+        "the core lists and counts its turns and plays its random hands "
+        "(cassino._core.CompoundState); the step interface and the insist decisions are the "
+        "reference's",
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)
