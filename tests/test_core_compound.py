@@ -261,3 +261,28 @@ def test_playouts_take_a_python_policy_in_a_compound_system(monkeypatch: pytest.
     ref = cassino.playouts("african_cassino_2p", 2, seed=3, players=(first, "random"))
     assert np.array_equal(mine.points, ref.points) and np.array_equal(mine.moves, ref.moves)
     assert set(mine.cards.sum(axis=1)) == {52} and mine.players[0] == "first"
+
+
+def test_threads_play_compound_hands_with_a_generator_each() -> None:
+    """A generator serves one search at a time and runs Python code between its C parts:
+    each thread has its own, and threaded playouts are the single thread's."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    r = rules("african_cassino_2p")
+    gens: list[object] = []
+    threads = [threading.Thread(target=lambda: gens.append(core.turn_generator(r)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with ThreadPoolExecutor(2) as pool:
+        hands = list(pool.map(lambda seed: core.random_hand(r, seed), range(8)))
+    assert core.turn_generator(r) is core.turn_generator(r)
+    assert hands == [core.random_hand(r, seed) for seed in range(8)]
+    one = cassino.playouts("african_cassino_2p", 8, seed=2, players=("random", "random"))
+    two = cassino.playouts("african_cassino_2p", 8, seed=2, players=("random", "random"),
+                           threads=2)
+    assert np.array_equal(one.points, two.points) and np.array_equal(one.moves, two.moves)
+    assert len(gens) == 2 and gens[0] is not gens[1] and core.turn_generator(r) not in gens

@@ -1404,14 +1404,20 @@ cdef class _TurnGen:
 
 # -- the State of the compound systems ------------------------------------------------------
 
-_TURN_GENS = {}
+import threading as _threading
+
+# the generators of each thread (a generator's buffers serve one search at a time, and its
+# methods run Python code, where another thread may take the GIL)
+_TURN_GENS = _threading.local()
 
 
 def turn_generator(rules):
-    """The core's turn generator for ``rules`` (a compound system), one a rule set."""
-    gen = _TURN_GENS.get(rules)
+    """The core's turn generator for ``rules`` (a compound system): one a rule set and a
+    thread."""
+    gens = _TURN_GENS.__dict__.setdefault("gens", {})
+    gen = gens.get(rules)
     if gen is None:
-        gen = _TURN_GENS[rules] = _TurnGen(rules)
+        gen = gens[rules] = _TurnGen(rules)
     return gen
 
 
