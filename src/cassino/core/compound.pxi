@@ -13,7 +13,6 @@
 # Not in the wide copy (scripts/gen_wide.py): the compound systems use 52 or 40 card ids.
 
 from libc.string cimport memcmp
-from libc.stdlib cimport qsort
 from math import factorial
 
 cdef enum:
@@ -179,7 +178,56 @@ cdef inline int _tg_low(uint64_t g) noexcept nogil:
     return total
 
 
-cdef TState* _tg_sort_items = NULL
+ctypedef int (*tg_cmp_t)(const void* ctx, int64_t x, int64_t y) noexcept nogil
+
+
+cdef int _tg_sort(int64_t* a, int64_t n, tg_cmp_t cmp, const void* ctx) except -1:
+    """Sort the indices ``a`` by ``cmp`` over ``ctx``: a stable merge sort, its context
+    passed along (qsort would need it in a global)."""
+    cdef int64_t* tmp
+    cdef int64_t* src = a
+    cdef int64_t* dst
+    cdef int64_t* t
+    cdef int64_t width = 1, lo, mid, hi, i, j, k
+    if n < 2:
+        return 0
+    tmp = <int64_t*>malloc(n * sizeof(int64_t))
+    if tmp == NULL:
+        raise MemoryError()
+    dst = tmp
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                if cmp(ctx, src[j], src[i]) < 0:
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+            lo += 2 * width
+        t = src
+        src = dst
+        dst = t
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(int64_t))
+    free(tmp)
+    return 0
 
 # the values 2..31 that divide each total (bit v of _TG_DIVISORS[t]), t < 1024 (52 cards of
 # at most 14 make 728)
@@ -191,13 +239,13 @@ for _t in range(1024):
             _TG_DIVISORS[_t] |= (<uint32_t>1) << _v
 
 
-cdef int _tg_cmp(const void* pa, const void* pb) noexcept nogil:
+cdef int _tg_cmp(const void* ctx, int64_t pa, int64_t pb) noexcept nogil:
     """The canonical order of end tables: the mover's hand, the loose cards, the capture (its
     cards, then the capturing card), the claims, the depths taken of the piles, then the
     builds (how many, then each by cards, value, owner, frozen, creator). The reference's
     ``canonical_key`` (cassino.reference.african) is the same order."""
-    cdef const TState* x = &_tg_sort_items[(<const int64_t*>pa)[0]]
-    cdef const TState* y = &_tg_sort_items[(<const int64_t*>pb)[0]]
+    cdef const TState* x = &(<const TState*>ctx)[pa]
+    cdef const TState* y = &(<const TState*>ctx)[pb]
     cdef int i, t
     if x.hand != y.hand:
         return -1 if x.hand < y.hand else 1
@@ -228,13 +276,10 @@ cdef int _tg_cmp(const void* pa, const void* pb) noexcept nogil:
     return 0
 
 
-cdef TSucc* _tg_succ = NULL
-
-
-cdef int _tg_succ_cmp(const void* pa, const void* pb) noexcept nogil:
+cdef int _tg_succ_cmp(const void* ctx, int64_t pa, int64_t pb) noexcept nogil:
     """Successors by step key (the reference's ``_step_key``)."""
-    cdef const int16_t* x = _tg_succ[(<const int64_t*>pa)[0]].key
-    cdef const int16_t* y = _tg_succ[(<const int64_t*>pb)[0]].key
+    cdef const int16_t* x = (<const TSucc*>ctx)[pa].key
+    cdef const int16_t* y = (<const TSucc*>ctx)[pb].key
     cdef int i
     for i in range(TG_KEY):
         if x[i] != y[i]:
@@ -951,7 +996,6 @@ cdef class _TurnGen:
         kept with the step that first reached it: the states are then in the order of their
         least step sequences (the reference's ``_Search.ends``), and so are the turns
         (``via``: the state that first ends each)."""
-        global _tg_succ
         cdef TState cur, key
         cdef int64_t idx = 0, at, j
         cdef int i
@@ -1013,9 +1057,7 @@ cdef class _TurnGen:
                     idxs = <int64_t*>more
                     for j in range(self.nsucc):
                         idxs[j] = j
-                    _tg_succ = self.succ
-                    qsort(idxs, self.nsucc, sizeof(int64_t), _tg_succ_cmp)
-                    _tg_succ = NULL
+                    _tg_sort(idxs, self.nsucc, _tg_succ_cmp, self.succ)
                     for j in range(self.nsucc):
                         if _tset_add_at(&self.seen, &self.succ[idxs[j]].state, &at):
                             if at >= self.capsteps:
@@ -1309,7 +1351,6 @@ cdef class _TurnGen:
 
     cdef int sort_found(self) except -1:
         """``order``: the found turns' indices in the canonical order (_tg_cmp)."""
-        global _tg_sort_items
         cdef int64_t k
         free(self.order)
         self.order = <int64_t*>malloc((self.found.n + 1) * sizeof(int64_t))
@@ -1317,9 +1358,7 @@ cdef class _TurnGen:
             raise MemoryError()
         for k in range(self.found.n):
             self.order[k] = k
-        _tg_sort_items = self.found.items
-        qsort(self.order, self.found.n, sizeof(int64_t), _tg_cmp)
-        _tg_sort_items = NULL
+        _tg_sort(self.order, self.found.n, _tg_cmp, self.found.items)
         return 0
 
     cdef object table_of(self, const TState* e, object table, tuple under):
