@@ -169,15 +169,6 @@ cdef inline int _tg_rank(int c) noexcept nogil:
     return c // 4 + 1
 
 
-cdef inline int _tg_low(uint64_t g) noexcept nogil:
-    """The least total of the cards of ``g`` (an Ace 1)."""
-    cdef int total = 0
-    while g:
-        total += _tg_rank(cas_ctz64(g))
-        g &= g - 1
-    return total
-
-
 ctypedef int (*tg_cmp_t)(const void* ctx, int64_t x, int64_t y) noexcept nogil
 
 
@@ -1126,10 +1117,8 @@ cdef class _TurnGen:
                 chain.append(idx)
                 idx = self.steps[idx].parent
             steps = tuple(self.py_step(j, memo) for j in reversed(chain))
-            n = cas_popcount64(e.capt)
             out.append((Turn(steps, self.table_of(e, table, self.captured_of(e)),
-                             e.capcard >= 0),
-                        factorial(n) if self.full_orders else max(n, 1)))
+                             e.capcard >= 0), self.orders(e)))
         return out
 
     cdef int search(self, const TState* start) except -1:
@@ -1260,11 +1249,7 @@ cdef class _TurnGen:
         cdef int k
         self.load_state(state, &s)
         self.search(&s)
-        total = 0
-        for k in range(64):
-            if self.by_k[k]:
-                total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
-        return total
+        return self.total()
 
     def pick_into(self, state, index, bint ambiguous=True):
         """Make the turn at ``index`` of the canonical order (as :meth:`pick`) on the
@@ -1282,15 +1267,8 @@ cdef class _TurnGen:
         self.load_state(state, &s)
         self.search(&s)
         self.sort_found()
-        for k in range(self.found.n):
-            e = &self.found.items[self.order[k]]
-            n = cas_popcount64(e.capt)
-            w = factorial(n) if self.full_orders else max(n, 1)
-            if index < w:
-                break
-            index -= w
-        else:
-            raise IndexError("no turn at that index")
+        k, index = self.locate(index)
+        e = &self.found.items[self.order[k]]
         value = self.fcap[self.order[k]]
         if value == -2 and not ambiguous:
             return False, -2
@@ -1343,11 +1321,7 @@ cdef class _TurnGen:
         cdef int k
         self.load(table, mover, &s)
         self.search(&s)
-        total = 0
-        for k in range(64):
-            if self.by_k[k]:
-                total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
-        return total
+        return self.total()
 
     cdef int sort_found(self) except -1:
         """``order``: the found turns' indices in the canonical order (_tg_cmp)."""
@@ -1384,6 +1358,31 @@ cdef class _TurnGen:
     cdef tuple captured_of(self, const TState* e):
         return tuple(sorted(self._cards(e.capt)))
 
+    cdef object orders(self, const TState* e):
+        """How many orders the rules give the cards ``e`` captured (AMB-62: k! or k)."""
+        cdef int n = cas_popcount64(e.capt)
+        return factorial(n) if self.full_orders else max(n, 1)
+
+    cdef object total(self):
+        """The turns the last search found, each counted with its orders."""
+        cdef int k
+        total = 0
+        for k in range(64):
+            if self.by_k[k]:
+                total += self.by_k[k] * (factorial(k) if self.full_orders else max(k, 1))
+        return total
+
+    cdef tuple locate(self, index):
+        """The position in the canonical order (after :meth:`sort_found`) of the turn at
+        ``index`` counting the orders, and the index among its orders."""
+        cdef int64_t k
+        for k in range(self.found.n):
+            w = self.orders(&self.found.items[self.order[k]])
+            if index < w:
+                return k, index
+            index -= w
+        raise IndexError("no turn at that index")
+
     def turns(self, table, int mover):
         """The turns from ``table`` in the canonical order, each as (end table with the
         captured cards ascending under the capturing card, how many orders of them the
@@ -1399,9 +1398,7 @@ cdef class _TurnGen:
         out = []
         for k in range(self.found.n):
             e = &self.found.items[self.order[k]]
-            n = cas_popcount64(e.capt)
-            out.append((self.table_of(e, table, self.captured_of(e)),
-                        factorial(n) if self.full_orders else max(n, 1),
+            out.append((self.table_of(e, table, self.captured_of(e)), self.orders(e),
                         e.capcard >= 0, self.fcap[self.order[k]]))
         return out
 
@@ -1417,16 +1414,10 @@ cdef class _TurnGen:
         self.load(table, mover, &s)
         self.search(&s)
         self.sort_found()
-        for k in range(self.found.n):
-            e = &self.found.items[self.order[k]]
-            n = cas_popcount64(e.capt)
-            w = factorial(n) if self.full_orders else max(n, 1)
-            if index < w:
-                under = _order_at(self.rules, self.captured_of(e), index)
-                return (self.table_of(e, table, under), e.capcard >= 0,
-                        self.fcap[self.order[k]])
-            index -= w
-        raise IndexError("no turn at that index")
+        k, index = self.locate(index)
+        e = &self.found.items[self.order[k]]
+        under = _order_at(self.rules, self.captured_of(e), index)
+        return (self.table_of(e, table, under), e.capcard >= 0, self.fcap[self.order[k]])
 
     def ends(self, table, int mover):
         """The end tables of the turns (the captured cards in one order, ascending) as
