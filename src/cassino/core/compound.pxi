@@ -1430,6 +1430,179 @@ cdef class _TurnGen:
                               self.captured_of(&self.found.items[k])).key()
                 for k in range(self.found.n)]
 
+    # -- whole hands in C (African Cassino with free captures: compound_random_hand)
+    cdef uint64_t orders64(self, int k) noexcept nogil:
+        """:meth:`orders` of ``k`` captured cards, 0 past 20 (past 64 bits)."""
+        cdef uint64_t f = 1
+        cdef int i
+        if not self.full_orders:
+            return <uint64_t>(k if k > 1 else 1)
+        if k > 20:
+            return 0
+        for i in range(2, k + 1):
+            f *= <uint64_t>i
+        return f
+
+    cdef bint total64(self, uint64_t* out) noexcept nogil:
+        """:meth:`total` into ``out``; False when it does not fit in 64 bits."""
+        cdef uint64_t t = 0, f, add
+        cdef int k
+        for k in range(64):
+            if self.by_k[k]:
+                f = self.orders64(k)
+                if f == 0 or <uint64_t>self.by_k[k] > (<uint64_t>0xFFFFFFFFFFFFFFFFULL) // f:
+                    return False
+                add = <uint64_t>self.by_k[k] * f
+                if t > (<uint64_t>0xFFFFFFFFFFFFFFFFULL) - add:
+                    return False
+                t += add
+        out[0] = t
+        return True
+
+    cdef void pile_under(self, uint64_t capt, uint64_t index, int team) noexcept nogil:
+        """Put the captured cards ``capt`` on ``team``'s pile in the order at ``index`` of
+        cassino.reference.african's ``_orders`` (``_order_at``)."""
+        cdef int8_t rest[64]
+        cdef int n = 0, k, i, j
+        cdef uint64_t f
+        while capt:
+            rest[n] = <int8_t>cas_ctz64(capt)
+            n += 1
+            capt &= capt - 1
+        if n > 1 and not self.full_orders:
+            i = <int>index                   # (which card is second: the rest ascending)
+            for j in range(n):
+                if j != i:
+                    self.piles[team][self.plen[team]] = rest[j]
+                    self.plen[team] += 1
+            self.piles[team][self.plen[team]] = rest[i]
+            self.plen[team] += 1
+            return
+        for k in range(n - 1, -1, -1):       # (the factorial number system, high digit first)
+            f = self.orders64(k)
+            i = <int>(index // f)
+            index %= f
+            self.piles[team][self.plen[team]] = rest[i]
+            self.plen[team] += 1
+            for j in range(i, n - 1):
+                rest[j] = rest[j + 1]
+            n -= 1
+
+    cdef int c_turn(self, TState* table, Rng64* rng) except -1:
+        """One uniformly random turn of ``self.mover`` from ``table`` (the hands and piles
+        in the generator's context), as CompoundState._random_turn draws it; returns
+        whether it captured."""
+        cdef TState s = table[0]
+        cdef TState* e
+        cdef uint64_t tot, idx = 0, w
+        cdef int64_t k
+        cdef int t
+        cdef bint wide = False
+        s.hand = self.hands[self.mover]
+        self.search(&s)
+        self.sort_found()
+        if self.total64(&tot):
+            idx = rng_below(rng, tot)
+            k = 0
+            while True:
+                e = &self.found.items[self.order[k]]
+                w = self.orders64(cas_popcount64(e.capt))
+                if idx < w:
+                    break
+                idx -= w
+                k += 1
+        else:                                # (more turns than 64 bits count: Python's)
+            from cassino._rng import Rng
+            from cassino.reference.african import _order_at
+            wide = True
+            r = Rng(rng.state)
+            k, at = self.locate(r.below(self.total()))
+            rng.state = r.state
+            e = &self.found.items[self.order[k]]
+            under = _order_at(self.rules, self.captured_of(e), at)
+        self.hands[self.mover] = e.hand
+        table.loose = e.loose
+        table.claims = e.claims
+        table.nb = e.nb
+        memcpy(table.b, e.b, sizeof(table.b))
+        for t in range(self.nteams):
+            self.plen[t] -= e.depth[t]
+        if e.capcard < 0:
+            return 0
+        if not wide:
+            self.pile_under(e.capt, idx, self.myteam)
+        else:
+            for c in under:
+                self.piles[self.myteam][self.plen[self.myteam]] = <int8_t>c
+                self.plen[self.myteam] += 1
+        self.piles[self.myteam][self.plen[self.myteam]] = e.capcard
+        self.plen[self.myteam] += 1
+        return 1
+
+    def random_hand(self, uint64_t seed, int dealer, int leader, int step):
+        """A hand from ``seed`` played out at random (cassino.reference.random_hand's deal
+        and draws): the African deal (the layout from the middle of the deck, the hands a
+        card at a time), later deals from the stock, the leftovers to the last capturer.
+        ``leader``: who leads each deal; ``step``: the next seat is ``seat + step``.
+        Returns (the piles, bottom first; the number of turns)."""
+        cdef Rng64 rng
+        cdef uint8_t deck[52]
+        cdef TState table
+        cdef int n = self.players, per = self.rules.hand_size, ndeck = 52
+        cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0
+        cdef uint8_t stock[52]
+        cdef uint64_t left
+        rng.state = seed
+        shuffle_deck(&rng, deck, 52)
+        memset(&table, 0, sizeof(TState))
+        memset(self.hands, 0, sizeof(self.hands))
+        memset(self.piles, 0, sizeof(self.piles))
+        memset(self.plen, 0, sizeof(self.plen))
+        table.capcard = -1
+        mid = ndeck // 2 - self.rules.table_cards // 2
+        nstock = 0
+        for i in range(ndeck):
+            if mid <= i < mid + self.rules.table_cards:
+                table.loose |= (<uint64_t>1) << deck[i]
+            else:
+                stock[nstock] = deck[i]
+                nstock += 1
+        pos = 0
+        while True:
+            # (a deal: one card at a time in play order from the dealer's next seat)
+            j = min(n * per, nstock - pos)
+            for i in range(j):
+                self.hands[(dealer + step * (1 + i % n)) % n] |= (<uint64_t>1) << stock[pos + i]
+            pos += j
+            seat = leader
+            while True:
+                self.mover = seat
+                self.myteam = self.team[seat]
+                if self.c_turn(&table, &rng):
+                    last = seat
+                turns += 1
+                for i in range(n):
+                    if self.hands[i]:
+                        break
+                else:
+                    break
+                seat = (seat + step) % n
+                while not self.hands[seat]:
+                    seat = (seat + step) % n
+            if pos >= nstock:
+                break
+        left = table.loose
+        for i in range(table.nb):
+            left |= table.b[i].cards
+        if last >= 0:
+            while left:
+                self.piles[self.team[last]][self.plen[self.team[last]]] = cas_ctz64(left)
+                self.plen[self.team[last]] += 1
+                left &= left - 1
+        self.cached = False
+        return [[self.piles[t][i] for i in range(self.plen[t])]
+                for t in range(self.nteams)], turns
+
 
 
 # -- the State of the compound systems ------------------------------------------------------
@@ -1503,9 +1676,32 @@ class CompoundState(_RefState):
         self._after_turn(captured, seat, v, start)
 
 
+def _c_hands(rules):
+    """Whether :meth:`_TurnGen.random_hand` plays ``rules``' hands: African Cassino with its
+    deal, free captures and the leftovers to the last capturer."""
+    return (rules.capture_extent == "free" and rules.num_ids == 52
+            and rules.deal_order == "layout_middle" and rules.deal_rest == "exact"
+            and rules.last_size == rules.hand_size and rules.leftovers_to == "last_capturer"
+            and "italian" not in rules.mechanics)
+
+
 def compound_random_hand(rules, seed, int dealer=0):
     """:func:`cassino.reference.random_hand` of a compound system, the turns picked by the
     core: the same points and number of moves."""
+    from cassino.reference.african import _CATEGORY
+    from cassino.reference.compound import hand_tally
+    from cassino.scoring import HandScore
+    if _c_hands(rules):
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+        step = 1 if rules.direction == "cw" else rules.players - 1
+        leader = (dealer - step) % rules.players if rules.first_player == "right_of_dealer" \
+            else (dealer + step) % rules.players
+        piles, n = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader,
+                                                     step)
+        events = tuple((_CATEGORY[name], t, points) for name, teams, points in hand_tally(tuple(
+            tuple(p) for p in piles)) for t in teams)
+        return HandScore(rules.num_teams, events).totals(), n
     from cassino._rng import Rng, shuffled_deck
     rng = Rng(seed)
     deck = rules.deck_cards(shuffled_deck(rng, rules.num_ids))
