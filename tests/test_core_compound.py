@@ -286,3 +286,88 @@ def test_threads_play_compound_hands_with_a_generator_each() -> None:
                            threads=2)
     assert np.array_equal(one.points, two.points) and np.array_equal(one.moves, two.moves)
     assert len(gens) == 2 and gens[0] is not gens[1] and core.turn_generator(r) not in gens
+
+
+def _step_random_hand(r: cassino.Rules, seed: int, dealer: int) -> tuple[list[int], int]:
+    """A random hand played turn by turn on the core's CompoundState (its own path)."""
+    rng = Rng(seed)
+    from cassino._rng import shuffled_deck
+    state = core.CompoundState.new_hand(r, dealer, r.deck_cards(shuffled_deck(rng, r.num_ids)))
+    n = 0
+    while not state.is_over:
+        state._random_turn(rng)
+        n += 1
+    return state.hand_score().totals(), n
+
+
+AFRICAN_OPTIONS = [(s, {}) for s in SYSTEMS[:3]] + [
+    (s, o) for s, o in OPTIONS if s.startswith("african")]
+
+
+@pytest.mark.parametrize(("system", "options"), AFRICAN_OPTIONS)
+def test_whole_hands_in_c_are_the_turn_by_turn_hands(
+        system: str, options: dict[str, object]) -> None:
+    """_TurnGen.random_hand (the deal, the turns, the piles and the leftovers in C) plays
+    the hands the CompoundState plays turn by turn, whichever seat deals."""
+    r = rules(system, **options)
+    assert core._c_hands(r)
+    for seed in range(12):
+        dealer = seed % r.players
+        assert core.compound_random_hand(r, seed, dealer) == _step_random_hand(r, seed, dealer)
+
+
+def test_whole_hands_in_c_draw_past_64_bits_as_python() -> None:
+    """The draw a turn makes when its turns (the orders counted) pass 64 bits, taken on
+    every turn: Python's Rng, the canonical order and _order_at give the same hands."""
+    r = rules("african_cassino_3p")
+    expected = [core.compound_random_hand(r, seed) for seed in range(6)]
+    gen = core.turn_generator(r)
+    gen._limits(wide_draws=True)
+    try:
+        assert [core.compound_random_hand(r, seed) for seed in range(6)] == expected
+    finally:
+        gen._limits()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_builds_from_every_subset_agree_with_builds_from_groups(system: str) -> None:
+    """The new builds of a value come from its groups and their unions, or, past the limits
+    of those, from every subset of the loose cards: both find the same turns."""
+    r = rules(system)
+    gen = core.turn_generator(r)
+    states = positions(r, range(1), limit=40)
+    expected = [(gen.count(s._turn_table(), s.to_move), set(gen.ends(s._turn_table(), s.to_move)))
+                for s in states]
+    for groups, unions in ((0, 0), (2, 3), (256, 1)):
+        gen._limits(groups, unions)
+        try:
+            got = [(gen.count(s._turn_table(), s.to_move),
+                    set(gen.ends(s._turn_table(), s.to_move))) for s in states]
+        finally:
+            gen._limits()
+        assert got == expected, (groups, unions)
+    with pytest.raises(ValueError, match="limits"):
+        gen._limits(-1, 0)
+
+
+@pytest.mark.parametrize("system", SYSTEMS[:3])
+def test_random_playouts_of_whole_hands_in_c_are_the_references(
+        system: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random players at every seat: cassino.playouts plays African hands wholly in C
+    (whole_hand), with the reference's points per category, cards and moves."""
+    calls: list[int] = []
+    real = core.whole_hand
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(core, "whole_hand", counted)
+    players = ("random",) * rules(system).players
+    mine = cassino.playouts(system, 6, seed=11, players=players)
+    assert len(calls) == 6
+    monkeypatch.setattr("cassino.game._state_class", lambda r=None: RefState)
+    ref = cassino.playouts(system, 6, seed=11, players=players)
+    for name in ("points", "cards", "moves", "dealer"):
+        assert np.array_equal(getattr(mine, name), getattr(ref, name)), name
+    assert set(mine.cards.sum(axis=1)) == {rules(system).deck_size}

@@ -300,8 +300,22 @@ def _fill_compound(
     from .reference.decks import system_deck
 
     cls = _state_class(r)
+    whole: Callable[..., Any] | None = None
+    if all(c == POLICY_CODES["random"] for c in codes) and cls.__module__ == "cassino._core":
+        # (African Cassino: whole hands in C)
+        from ._core import whole_hand as whole
     for k in range(moves.shape[0]):
         d = (start + k) % r.players
+        hand = whole(r, hand_seed(seed, start + k), d) if whole is not None else None
+        if hand is not None:
+            score, piles, moves[k] = hand
+            for t in range(r.num_teams):
+                cats = score.categories(t)
+                for j, cat in enumerate(CATEGORIES):
+                    points[k, t, j] = cats[cat]
+                cards[k, t] = len(piles[t])
+            dealer[k] = d
+            continue
         rng = Rng(hand_seed(seed, start + k))
         deck = shuffled_deck(rng, r.num_ids)
         while r.redeal_layout == "italian" and bad_italian_layout(

@@ -19,6 +19,9 @@ cdef enum:
     TG_MAXB = 16        # builds on a turn's table (distinct values but for one, 1..14)
     TG_TEAMS = 4
     TG_MEMO = 1 << 16   # part_max's memo slots (cleared when half full)
+    TG_GROUPS = 256     # creates: the groups of a value it collects (else every subset)
+    TG_UNIONS = 4096    # creates: the unions of disjoint groups it collects
+    TG_UCACHE = 1 << 14     # creates' memo slots (cleared when half full)
 
 cdef struct TBuild:
     uint64_t cards
@@ -103,7 +106,7 @@ cdef int _tset_init(TSet* t) except -1:
 
 cdef int _tset_reset(TSet* t) except -1:
     """Empty ``t`` (its memory kept unless large)."""
-    if t.items == NULL or t.nslots > (1 << 16):
+    if t.items == NULL or t.nslots > 4096:
         _tset_free(t)
         return _tset_init(t)
     t.n = 0
@@ -167,6 +170,23 @@ cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
 
 cdef inline int _tg_rank(int c) noexcept nogil:
     return c // 4 + 1
+
+
+cdef void _tg_sort_u64(uint64_t* a, int n) noexcept nogil:
+    """Sort ``a`` ascending (a Shell sort, Ciura's gaps: the unions of a value are few)."""
+    cdef int gaps[8]
+    cdef int g, gap, i, j
+    cdef uint64_t x
+    gaps[:] = [701, 301, 132, 57, 23, 10, 4, 1]
+    for g in range(8):
+        gap = gaps[g]
+        for i in range(gap, n):
+            x = a[i]
+            j = i
+            while j >= gap and a[j - gap] > x:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = x
 
 
 ctypedef int (*tg_cmp_t)(const void* ctx, int64_t x, int64_t y) noexcept nogil
@@ -322,11 +342,33 @@ cdef class _TurnGen:
     cdef TStep* steps
     cdef int64_t capsteps
     cdef int64_t* via           # found turn -> the state that ends it
+    cdef uint64_t grp[TG_GROUPS]    # creates: the groups of a value (loose, with the card)
+    cdef uint64_t cgrp[TG_GROUPS]
+    cdef uint64_t uni[TG_UNIONS]    # creates: their unions
+    cdef int ngrp, ncgrp, nuni
+    cdef int lim_groups, lim_unions     # (TG_GROUPS, TG_UNIONS; lower in tests: _limits)
+    cdef bint wide_draws                # c_turn draws as past 64 bits (tests: _limits)
+    cdef uint64_t* uc_keys      # creates' memo: (loose, card, value) -> its build sets
+    cdef int64_t* uc_at         # where in uc_pool (-1: too many, every subset instead)
+    cdef int32_t* uc_n
+    cdef int64_t uc_used
+    cdef uint64_t* uc_pool
+    cdef int64_t uc_len, uc_cap
     cdef int64_t capvia
 
     def __cinit__(self, *args, **kwargs):
         self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
         self.memo_vals = <int8_t*>calloc(TG_MEMO, sizeof(int8_t))
+        self.uc_keys = <uint64_t*>calloc(TG_UCACHE, sizeof(uint64_t))
+        self.uc_at = <int64_t*>calloc(TG_UCACHE, sizeof(int64_t))
+        self.uc_n = <int32_t*>calloc(TG_UCACHE, sizeof(int32_t))
+        self.uc_pool = NULL
+        self.uc_used = self.uc_len = self.uc_cap = 0
+        self.lim_groups = TG_GROUPS
+        self.lim_unions = TG_UNIONS
+        self.wide_draws = False
+        if self.uc_keys == NULL or self.uc_at == NULL or self.uc_n == NULL:
+            raise MemoryError()
         self.stack = NULL
         self.fcap = NULL
         self.order = NULL
@@ -341,6 +383,10 @@ cdef class _TurnGen:
             raise MemoryError()
 
     def __dealloc__(self):
+        free(self.uc_keys)
+        free(self.uc_at)
+        free(self.uc_n)
+        free(self.uc_pool)
         free(self.memo_keys)
         free(self.memo_vals)
         free(self.stack)
@@ -515,8 +561,7 @@ cdef class _TurnGen:
     cdef bint dead(self, const TState* s) noexcept nogil:
         """Whether no legal turn continues ``s`` (the reference's _Search.dead)."""
         cdef uint32_t seen = 0, twice = 0, owed = 0, held, own = 0
-        cdef int i, nown = 0, ntwice = 0, v, others
-        cdef int counts[32]
+        cdef int i, j, nown = 0, ntwice = 0, v, others, same
         for i in range(s.nb):
             v = s.b[i].value
             if (seen >> v) & 1:
@@ -530,22 +575,26 @@ cdef class _TurnGen:
         if cas_popcount64(owed) > 1:
             return True
         held = self.valmask(s.hand)
-        memset(counts, 0, sizeof(counts))
         for i in range(s.nb):
             if s.b[i].owner == self.mover or s.b[i].made:
                 if not (held >> s.b[i].value) & 1:
                     return True
             if s.b[i].owner == self.mover:
                 nown += 1
-                counts[s.b[i].value] += 1
                 own |= (<uint32_t>1) << s.b[i].value
         if self.two_player:
             if s.played:
                 return nown > 1
             if nown <= 1:
                 return False
-            for v in range(32):
-                if (own >> v) & 1 and nown - counts[v] <= 1:
+            while own:                       # (own builds of one value may still merge)
+                v = cas_ctz64(own)
+                own &= own - 1
+                same = 0
+                for j in range(s.nb):
+                    if s.b[j].owner == self.mover and s.b[j].value == v:
+                        same += 1
+                if nown - same <= 1:
                     return False
             return True
         return False
@@ -626,14 +675,130 @@ cdef class _TurnGen:
             self.nstack += 1
         return 0
 
+    cdef bint collect(self, uint64_t pool, uint64_t group, int v, int room,
+                      uint64_t* out, int* n) noexcept nogil:
+        """``group`` and more cards of ``pool`` totalling ``v``, into ``out``; False when
+        more than TG_GROUPS."""
+        cdef int c
+        if group and self.sums_to(group, v):
+            if n[0] == self.lim_groups:
+                return False
+            out[n[0]] = group
+            n[0] += 1
+        while pool:
+            c = cas_ctz64(pool)
+            pool &= pool - 1
+            if _tg_rank(c) <= room and not self.collect(
+                    pool, group | ((<uint64_t>1) << c), v, room - _tg_rank(c), out, n):
+                return False
+        return True
+
+    cdef bint unions(self, int i, uint64_t acc) noexcept nogil:
+        """Every union of ``acc`` with disjoint groups ``grp[i:]``, into ``uni``; False
+        when more than TG_UNIONS."""
+        cdef int j
+        if self.nuni == self.lim_unions:
+            return False
+        self.uni[self.nuni] = acc
+        self.nuni += 1
+        for j in range(i, self.ngrp):
+            if not (self.grp[j] & acc) and not self.unions(j + 1, acc | self.grp[j]):
+                return False
+        return True
+
+    cdef bint build_sets(self, uint64_t loose, int card, int v) noexcept nogil:
+        """``uni``: the sets of cards a new build of ``v`` can hold (unions of disjoint
+        groups of ``v``: of loose cards, at least two; with the hand card ``card``, it and
+        at least one loose card), each once; False when too many to collect."""
+        cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
+        cdef int i, j, n
+        self.ngrp = 0
+        self.nuni = 0
+        if not self.collect(loose, 0, v, v, self.grp, &self.ngrp):
+            return False
+        if card < 0:
+            for i in range(self.ngrp):
+                if not self.unions(i + 1, self.grp[i]):
+                    return False
+        else:
+            self.ncgrp = 0
+            if not self.collect(loose, cbit, v, v - _tg_rank(card), self.cgrp, &self.ncgrp):
+                return False
+            for i in range(self.ncgrp):
+                if not self.unions(0, self.cgrp[i]):
+                    return False
+        _tg_sort_u64(self.uni, self.nuni)
+        n = 0
+        for i in range(self.nuni):           # (distinct, with enough loose cards)
+            if (i and self.uni[i] == self.uni[i - 1]) or cas_popcount64(
+                    self.uni[i] & loose) < (1 if card >= 0 else 2):
+                continue
+            self.uni[n] = self.uni[i]
+            n += 1
+        self.nuni = n
+        return True
+
+    def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False):
+        """How many groups of a value and unions of them :meth:`creates` collects before it
+        tries every subset of the loose cards instead, and whether :meth:`c_turn` draws
+        every turn as it does past 64 bits (tests take these paths with them)."""
+        if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS):
+            raise ValueError(f"limits from 0 to {TG_GROUPS} groups and {TG_UNIONS} unions")
+        self.lim_groups = groups
+        self.lim_unions = unions
+        self.wide_draws = wide_draws
+        memset(self.uc_keys, 0, TG_UCACHE * sizeof(uint64_t))
+        self.uc_used = self.uc_len = 0
+        self.cached = False
+
+    cdef int64_t sets_at(self, uint64_t loose, int card, int v, int* n) except -2:
+        """:meth:`build_sets` remembered: where its sets start in ``uc_pool`` (their number
+        into ``n``), -1 when too many to collect."""
+        cdef uint64_t key = loose | (<uint64_t>(card + 1) << 52) | (<uint64_t>v << 58)
+        cdef uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 50
+        cdef uint64_t* pool
+        cdef int64_t at
+        while self.uc_keys[i]:
+            if self.uc_keys[i] == key:
+                n[0] = self.uc_n[i]
+                return self.uc_at[i]
+            i = (i + 1) & (TG_UCACHE - 1)
+        if 2 * self.uc_used > TG_UCACHE or self.uc_len > (1 << 20):
+            memset(self.uc_keys, 0, TG_UCACHE * sizeof(uint64_t))
+            self.uc_used = 0
+            self.uc_len = 0
+            i = (key * 0x9E3779B97F4A7C15ULL) >> 50
+        at = -1
+        n[0] = 0
+        if self.build_sets(loose, card, v):
+            if self.uc_len + self.nuni > self.uc_cap:
+                pool = <uint64_t*>realloc(self.uc_pool,
+                                          2 * (self.uc_len + self.nuni) * sizeof(uint64_t))
+                if pool == NULL:
+                    raise MemoryError()
+                self.uc_pool = pool
+                self.uc_cap = 2 * (self.uc_len + self.nuni)
+            at = self.uc_len
+            memcpy(&self.uc_pool[at], self.uni, self.nuni * sizeof(uint64_t))
+            self.uc_len += self.nuni
+            n[0] = self.nuni
+        while self.uc_keys[i]:
+            i = (i + 1) & (TG_UCACHE - 1)
+        self.uc_keys[i] = key
+        self.uc_at[i] = at
+        self.uc_n[i] = n[0]
+        self.uc_used += 1
+        return at
+
     cdef int creates(self, const TState* s, int card, int free) except -1:
         """New builds of loose cards (F1) or of the hand card with loose cards, owned by the
         mover or by a partner whose claim they meet (AMB-64)."""
         cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
         cdef uint64_t hand = s.hand & ~cbit
-        cdef uint32_t held = self.valmask(hand), wanted = 0
+        cdef uint32_t held = self.valmask(hand), wanted = 0, left
         cdef int claim[32]
-        cdef int v, k, pm, owner, j, n, a, r, least
+        cdef int v, k, pm, owner, j, n, a, r, least, u, nsets
+        cdef int64_t at
         cdef uint64_t sub, cards, g
         cdef uint32_t cand
         cdef TState nx
@@ -644,6 +809,21 @@ cdef class _TurnGen:
         if not wanted:
             return 0
         least = 1 if card >= 0 else 2
+        if cas_popcount64(s.loose) < least:
+            return 0
+        left = wanted
+        while left:                          # (each value's groups and their unions)
+            v = cas_ctz64(left)
+            at = self.sets_at(s.loose, card, v, &nsets)
+            if at < 0:
+                break
+            left &= left - 1
+            for u in range(nsets):
+                cards = self.uc_pool[at + u]
+                self.create(s, card, free, cards & ~cbit, cards, v, hand, claim[v])
+        if not left:
+            return 0
+        wanted = left                        # (too many groups: every subset, as follows)
         sub = s.loose
         while True:                          # (every subset of the loose cards)
             if cas_popcount64(sub) >= least:
@@ -665,31 +845,38 @@ cdef class _TurnGen:
                 while cand:
                     v = cas_ctz64(cand)
                     cand &= cand - 1
-                    pm = self.part_max(cards, v)
-                    if pm < 1:
-                        continue
-                    for j in range(2):
-                        owner = self.mover if j == 0 else claim[v]
-                        if owner < 0 or (owner != self.mover and not self.partner_owns):
-                            continue
-                        nx = s[0]
-                        nx.hand = hand
-                        nx.loose &= ~sub
-                        nx.claims &= ~((<uint64_t>1) << (owner * 16 + v))
-                        if self.add_build(&nx, cards, v, owner, pm > 1, self.creator(),
-                                          owner == self.mover, 0) < 0:
-                            continue
-                        if card >= 0:
-                            nx.played = 1
-                        else:
-                            nx.created = 1
-                        nx.free_steps += free
-                        self.note(0 if card < 0 else 3, card, v, sub, 0,
-                                  -1 if owner == self.mover else owner, -1, NULL)
-                        self.emit(&nx)
+                    if self.part_max(cards, v) >= 1:
+                        self.create(s, card, free, sub, cards, v, hand, claim[v])
             if sub == 0:
                 break
             sub = (sub - 1) & s.loose
+        return 0
+
+    cdef int create(self, const TState* s, int card, int free, uint64_t sub, uint64_t cards,
+                    int v, uint64_t hand, int claim) except -1:
+        """The build of ``v`` of ``cards`` (``sub`` the loose ones), for the mover and for
+        the partner of the claim."""
+        cdef int j, owner, pm = self.part_max(cards, v)
+        cdef TState nx
+        for j in range(2):
+            owner = self.mover if j == 0 else claim
+            if owner < 0 or (owner != self.mover and not self.partner_owns):
+                continue
+            nx = s[0]
+            nx.hand = hand
+            nx.loose &= ~sub
+            nx.claims &= ~((<uint64_t>1) << (owner * 16 + v))
+            if self.add_build(&nx, cards, v, owner, pm > 1, self.creator(),
+                              owner == self.mover, 0) < 0:
+                continue
+            if card >= 0:
+                nx.played = 1
+            else:
+                nx.created = 1
+            nx.free_steps += free
+            self.note(0 if card < 0 else 3, card, v, sub, 0,
+                      -1 if owner == self.mover else owner, -1, NULL)
+            self.emit(&nx)
         return 0
 
     cdef int augments(self, const TState* s, int card, int free) except -1:
@@ -744,6 +931,9 @@ cdef class _TurnGen:
         taken from each pile), then the augment."""
         cdef int k, top, c, left = room, n = 0
         cdef uint64_t got = pilecards
+        while team < self.nteams and (team == self.myteam
+                                      or self.plen[team] == s.depth[team]):
+            team += 1                        # (no card of this pile to take)
         if team >= self.nteams:
             return self.augment(s, card, free, bi, value, own, base, loose, pilecards, extra)
         self._aug_piles(s, card, free, bi, value, own, base, loose, pilecards, team + 1, room,
@@ -1501,7 +1691,7 @@ cdef class _TurnGen:
         s.hand = self.hands[self.mover]
         self.search(&s)
         self.sort_found()
-        if self.total64(&tot):
+        if not self.wide_draws and self.total64(&tot):
             idx = rng_below(rng, tot)
             k = 0
             while True:
@@ -1685,23 +1875,33 @@ def _c_hands(rules):
             and "italian" not in rules.mechanics)
 
 
-def compound_random_hand(rules, seed, int dealer=0):
-    """:func:`cassino.reference.random_hand` of a compound system, the turns picked by the
-    core: the same points and number of moves."""
+def whole_hand(rules, seed, int dealer=0):
+    """A random hand of ``rules`` from ``seed`` played wholly in C (:meth:`_TurnGen.random_hand`,
+    the draws of cassino.reference.random_hand): (its HandScore, the piles bottom first, the
+    number of turns), or None for a system :func:`_c_hands` leaves to CompoundState."""
     from cassino.reference.african import _CATEGORY
     from cassino.reference.compound import hand_tally
     from cassino.scoring import HandScore
-    if _c_hands(rules):
-        if not 0 <= dealer < rules.players:
-            raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
-        step = 1 if rules.direction == "cw" else rules.players - 1
-        leader = (dealer - step) % rules.players if rules.first_player == "right_of_dealer" \
-            else (dealer + step) % rules.players
-        piles, n = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader,
-                                                     step)
-        events = tuple((_CATEGORY[name], t, points) for name, teams, points in hand_tally(tuple(
-            tuple(p) for p in piles)) for t in teams)
-        return HandScore(rules.num_teams, events).totals(), n
+    if not _c_hands(rules):
+        return None
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+    step = 1 if rules.direction == "cw" else rules.players - 1
+    leader = (dealer - step) % rules.players if rules.first_player == "right_of_dealer" \
+        else (dealer + step) % rules.players
+    piles, n = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader, step)
+    events = tuple((_CATEGORY[name], t, points) for name, teams, points in hand_tally(tuple(
+        tuple(p) for p in piles)) for t in teams)
+    return HandScore(rules.num_teams, events), piles, n
+
+
+def compound_random_hand(rules, seed, int dealer=0):
+    """:func:`cassino.reference.random_hand` of a compound system, the turns picked by the
+    core: the same points and number of moves (African Cassino wholly in C,
+    :func:`whole_hand`)."""
+    hand = whole_hand(rules, seed, dealer)
+    if hand is not None:
+        return hand[0].totals(), hand[2]
     from cassino._rng import Rng, shuffled_deck
     rng = Rng(seed)
     deck = rules.deck_cards(shuffled_deck(rng, rules.num_ids))
