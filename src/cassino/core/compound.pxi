@@ -738,6 +738,10 @@ cdef class _TurnGen:
         self.nuni = n
         return True
 
+    def _search_size(self):
+        """(states reached, turns found) by the last search."""
+        return self.seen.n, self.found.n
+
     def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False):
         """How many groups of a value and unions of them :meth:`creates` collects before it
         tries every subset of the loose cards instead, and whether :meth:`c_turn` draws
