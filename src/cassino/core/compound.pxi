@@ -74,31 +74,58 @@ cdef struct TSucc:
     int16_t key[TG_KEY]
 
 cdef struct TSet:
-    TState* items
+    # the states of a search, each stored once, only up to its last build (a state of few
+    # builds takes a fraction of a TState): ``offs`` gives each item's place in ``arena``
+    char* arena
+    int64_t used        # arena bytes in use
+    int64_t acap
+    int64_t* offs
     int64_t n
     int64_t cap
-    int64_t* slots      # indices into items, -1 empty
+    int64_t* slots      # indices into offs, -1 empty
     int64_t nslots
+
+
+cdef inline size_t _ts_size(const TState* s) noexcept nogil:
+    """The bytes of ``s`` up to its last build (what a TSet stores, hashes and compares)."""
+    return <size_t>(<const char*>&s.b[s.nb] - <const char*>s)
 
 
 cdef inline uint64_t _ts_hash(const TState* s) noexcept nogil:
     cdef const uint64_t* w = <const uint64_t*>s
     cdef uint64_t h = 0x9E3779B97F4A7C15ULL
     cdef int k
-    cdef int words = (<int>(<char*>&s.b[s.nb] - <char*>s)) // 8
+    cdef int words = <int>(_ts_size(s) // 8)
     for k in range(words):
         h = (h ^ w[k]) * 0xBF58476D1CE4E5B9ULL
         h ^= h >> 31
     return h
 
 
+cdef inline TState* _tset_at(const TSet* t, int64_t i) noexcept nogil:
+    """Item ``i`` of ``t``: its builds past ``nb`` are not there (copy it whole with
+    :func:`_tset_load`). A pointer is good until the next add."""
+    return <TState*>(t.arena + t.offs[i])
+
+
+cdef inline void _tset_load(const TSet* t, int64_t i, TState* out) noexcept nogil:
+    """Item ``i`` of ``t`` into the whole state ``out`` (the builds past ``nb`` zero)."""
+    cdef const TState* s = _tset_at(t, i)
+    cdef size_t n = _ts_size(s)
+    memcpy(out, s, n)
+    memset(<char*>out + n, 0, sizeof(TState) - n)
+
+
 cdef int _tset_init(TSet* t) except -1:
     t.n = 0
     t.cap = 256
+    t.used = 0
+    t.acap = 256 * 96
     t.nslots = 1024
-    t.items = <TState*>malloc(t.cap * sizeof(TState))
+    t.arena = <char*>malloc(t.acap)
+    t.offs = <int64_t*>malloc(t.cap * sizeof(int64_t))
     t.slots = <int64_t*>malloc(t.nslots * sizeof(int64_t))
-    if t.items == NULL or t.slots == NULL:
+    if t.arena == NULL or t.offs == NULL or t.slots == NULL:
         raise MemoryError()
     memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
     return 0
@@ -106,18 +133,21 @@ cdef int _tset_init(TSet* t) except -1:
 
 cdef int _tset_reset(TSet* t) except -1:
     """Empty ``t`` (its memory kept unless large)."""
-    if t.items == NULL or t.nslots > 4096:
+    if t.arena == NULL or t.nslots > 4096:
         _tset_free(t)
         return _tset_init(t)
     t.n = 0
+    t.used = 0
     memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
     return 0
 
 
 cdef void _tset_free(TSet* t) noexcept:
-    free(t.items)
+    free(t.arena)
+    free(t.offs)
     free(t.slots)
-    t.items = NULL
+    t.arena = NULL
+    t.offs = NULL
     t.slots = NULL
 
 
@@ -128,26 +158,38 @@ cdef int _tset_add(TSet* t, const TState* s) except -1:
 
 
 cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
-    """Add ``s``; 1 if it was new, 0 if already there; its index into ``at``."""
+    """Add ``s`` (not an item of ``t``: adding may move them); 1 if it was new, 0 if
+    already there; its index into ``at``."""
     cdef uint64_t h = _ts_hash(s)
     cdef int64_t mask = t.nslots - 1
     cdef int64_t i = <int64_t>(h & <uint64_t>mask)
     cdef int64_t j, k
-    cdef size_t size = sizeof(TState)
+    cdef size_t size = _ts_size(s)
     cdef int64_t* slots
-    cdef TState* items
+    cdef int64_t* offs
+    cdef char* arena
+    cdef const TState* x
     while t.slots[i] >= 0:
-        if memcmp(&t.items[t.slots[i]], s, size) == 0:
+        x = _tset_at(t, t.slots[i])
+        if x.nb == s.nb and memcmp(x, s, size) == 0:
             at[0] = t.slots[i]
             return 0
         i = (i + 1) & mask
     if t.n == t.cap:
-        items = <TState*>realloc(t.items, 2 * t.cap * sizeof(TState))
-        if items == NULL:
+        offs = <int64_t*>realloc(t.offs, 2 * t.cap * sizeof(int64_t))
+        if offs == NULL:
             raise MemoryError()
-        t.items = items
+        t.offs = offs
         t.cap *= 2
-    memcpy(&t.items[t.n], s, size)
+    if t.used + <int64_t>size > t.acap:
+        arena = <char*>realloc(t.arena, 2 * t.acap + <int64_t>size)
+        if arena == NULL:
+            raise MemoryError()
+        t.arena = arena
+        t.acap = 2 * t.acap + <int64_t>size
+    memcpy(t.arena + t.used, s, size)
+    t.offs[t.n] = t.used
+    t.used += <int64_t>size
     t.slots[i] = t.n
     at[0] = t.n
     t.n += 1
@@ -161,7 +203,7 @@ cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
         memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
         mask = t.nslots - 1
         for k in range(t.n):
-            j = <int64_t>(_ts_hash(&t.items[k]) & <uint64_t>mask)
+            j = <int64_t>(_ts_hash(_tset_at(t, k)) & <uint64_t>mask)
             while t.slots[j] >= 0:
                 j = (j + 1) & mask
             t.slots[j] = k
@@ -255,8 +297,8 @@ cdef int _tg_cmp(const void* ctx, int64_t pa, int64_t pb) noexcept nogil:
     cards, then the capturing card), the claims, the depths taken of the piles, then the
     builds (how many, then each by cards, value, owner, frozen, creator). The reference's
     ``canonical_key`` (cassino.reference.african) is the same order."""
-    cdef const TState* x = &(<const TState*>ctx)[pa]
-    cdef const TState* y = &(<const TState*>ctx)[pb]
+    cdef const TState* x = _tset_at(<const TSet*>ctx, pa)
+    cdef const TState* y = _tset_at(<const TSet*>ctx, pb)
     cdef int i, t
     if x.hand != y.hand:
         return -1 if x.hand < y.hand else 1
@@ -1202,7 +1244,7 @@ cdef class _TurnGen:
         self.steps[0].parent = -1
         try:
             while idx < self.seen.n:
-                cur = self.seen.items[idx]
+                _tset_load(&self.seen, idx, &cur)
                 if self.finished(&cur):
                     key = cur
                     key.played = key.captured = key.trailed = 0
@@ -1265,7 +1307,7 @@ cdef class _TurnGen:
         """The reference's Step that first reached state ``j``."""
         from cassino.reference.compound import Build as TurnBuild, Step
         cdef TStep* st = &self.steps[j]
-        cdef TState* parent = &self.seen.items[st.parent]
+        cdef TState* parent = _tset_at(&self.seen, st.parent)
         cdef int off = self.offset, t, top, i
         cdef uint64_t m
         got = memo.get(j)
@@ -1281,7 +1323,7 @@ cdef class _TurnGen:
             TurnBuild(self._cards(parent.b[i].cards), parent.b[i].value, parent.b[i].owner,
                       bool(parent.b[i].frozen), parent.b[i].creator)
             for i in range(parent.nb) if (st.bidx >> i) & 1)
-        order = tuple(sorted(self._cards(self.seen.items[j].capt))) if st.kind == 2 else ()
+        order = tuple(sorted(self._cards(_tset_at(&self.seen, j).capt))) if st.kind == 2 else ()
         got = memo[j] = Step(
             ("create", "augment", "capture", "build", "increase", "trail")[st.kind],
             st.card + off if st.card >= 0 else None, st.value, loose, tuple(pile), builds,
@@ -1304,7 +1346,7 @@ cdef class _TurnGen:
         memo = {}
         out = []
         for k in range(self.found.n):
-            e = &self.found.items[k]
+            e = _tset_at(&self.found, k)
             chain = []
             idx = self.via[k]
             while idx > 0:
@@ -1343,7 +1385,7 @@ cdef class _TurnGen:
         self.nstack = 1
         while self.nstack:
             self.nstack -= 1
-            cur = self.seen.items[self.stack[self.nstack]]
+            _tset_load(&self.seen, self.stack[self.nstack], &cur)
             if self.finished(&cur):
                 key = cur
                 key.played = key.captured = key.trailed = 0
@@ -1462,7 +1504,7 @@ cdef class _TurnGen:
         self.search(&s)
         self.sort_found()
         k, index = self.locate(index)
-        e = &self.found.items[self.order[k]]
+        e = _tset_at(&self.found, self.order[k])
         value = self.fcap[self.order[k]]
         if value == -2 and not ambiguous:
             return False, -2
@@ -1526,7 +1568,7 @@ cdef class _TurnGen:
             raise MemoryError()
         for k in range(self.found.n):
             self.order[k] = k
-        _tg_sort(self.order, self.found.n, _tg_cmp, self.found.items)
+        _tg_sort(self.order, self.found.n, _tg_cmp, &self.found)
         return 0
 
     cdef object table_of(self, const TState* e, object table, tuple under):
@@ -1571,7 +1613,7 @@ cdef class _TurnGen:
         ``index`` counting the orders, and the index among its orders."""
         cdef int64_t k
         for k in range(self.found.n):
-            w = self.orders(&self.found.items[self.order[k]])
+            w = self.orders(_tset_at(&self.found, self.order[k]))
             if index < w:
                 return k, index
             index -= w
@@ -1591,7 +1633,7 @@ cdef class _TurnGen:
         self.sort_found()
         out = []
         for k in range(self.found.n):
-            e = &self.found.items[self.order[k]]
+            e = _tset_at(&self.found, self.order[k])
             out.append((self.table_of(e, table, self.captured_of(e)), self.orders(e),
                         e.capcard >= 0, self.fcap[self.order[k]]))
         return out
@@ -1609,7 +1651,7 @@ cdef class _TurnGen:
         self.search(&s)
         self.sort_found()
         k, index = self.locate(index)
-        e = &self.found.items[self.order[k]]
+        e = _tset_at(&self.found, self.order[k])
         under = _order_at(self.rules, self.captured_of(e), index)
         return (self.table_of(e, table, under), e.capcard >= 0, self.fcap[self.order[k]])
 
@@ -1620,8 +1662,8 @@ cdef class _TurnGen:
         cdef int64_t k
         self.load(table, mover, &s)
         self.search(&s)
-        return [self.table_of(&self.found.items[k], table,
-                              self.captured_of(&self.found.items[k])).key()
+        return [self.table_of(_tset_at(&self.found, k), table,
+                              self.captured_of(_tset_at(&self.found, k))).key()
                 for k in range(self.found.n)]
 
     # -- whole hands in C (African Cassino with free captures: compound_random_hand)
@@ -1699,7 +1741,7 @@ cdef class _TurnGen:
             idx = rng_below(rng, tot)
             k = 0
             while True:
-                e = &self.found.items[self.order[k]]
+                e = _tset_at(&self.found, self.order[k])
                 w = self.orders64(cas_popcount64(e.capt))
                 if idx < w:
                     break
@@ -1712,13 +1754,14 @@ cdef class _TurnGen:
             r = Rng(rng.state)
             k, at = self.locate(r.below(self.total()))
             rng.state = r.state
-            e = &self.found.items[self.order[k]]
+            e = _tset_at(&self.found, self.order[k])
             under = _order_at(self.rules, self.captured_of(e), at)
         self.hands[self.mover] = e.hand
         table.loose = e.loose
         table.claims = e.claims
         table.nb = e.nb
-        memcpy(table.b, e.b, sizeof(table.b))
+        memset(table.b, 0, sizeof(table.b))
+        memcpy(table.b, e.b, e.nb * sizeof(TBuild))
         for t in range(self.nteams):
             self.plen[t] -= e.depth[t]
         if e.capcard < 0:
