@@ -955,7 +955,7 @@ def bench(as_json: bool, quick: bool, with_workers: bool, with_engines: bool) ->
         )
         if "core_hands_per_second" in row:
             table.add_row(
-                f"{sid}, core (CompoundState): random hands/s (core standard; ratio)",
+                f"{sid}, core: random hands/s (core standard; ratio)",
                 f"{_num(row['core_hands_per_second'])} "
                 f"({_num(row['core_standard_hands_per_second'])}; "
                 f"{row['core_ratio_to_standard']:.4f})",
@@ -1118,8 +1118,8 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
         "done": "implemented",
         "reference": "implemented in the pure-Python reference (cassino._reference.State); "
         "the core lists and counts its turns and plays its random hands "
-        "(cassino._core.CompoundState); the step interface and the insist decisions are the "
-        "reference's",
+        "(cassino._core.CompoundState; African hands wholly in C); the step interface and "
+        "the insist decisions are the reference's",
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)
