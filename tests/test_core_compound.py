@@ -250,6 +250,14 @@ def test_bad_input_to_the_generator_is_named() -> None:
     built = replace(table, builds=(Build(frozenset({c("2S"), c("7S")}), 9, 1, False),))
     # 9H takes 4S 5S (2 orders), the build (2), both (4! orders), or trails
     assert gen.count(built, 0) == 2 + 2 + 24 + 1 == count_turns(compound_rules(gen.rules), built, 0)
+    with pytest.raises(RulesError, match="wholly in C"):
+        italian.random_hand(1, 0, 1, 1)
+    for dealer, leader, step in ((2, 1, 1), (0, -1, 1), (0, 1, 0), (0, 1, 3)):
+        with pytest.raises(ValueError, match="seats from 0 to 1"):
+            gen.random_hand(1, dealer, leader, step)
+    assert core.whole_hand(rules("italian_house_cassino"), 1) is None
+    with pytest.raises(ValueError, match="dealer"):
+        core.whole_hand(gen.rules, 1, 2)
 
 
 def test_playouts_take_a_python_policy_in_a_compound_system(monkeypatch: pytest.MonkeyPatch) -> None:

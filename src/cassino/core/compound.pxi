@@ -1789,6 +1789,11 @@ cdef class _TurnGen:
         cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0
         cdef uint8_t stock[52]
         cdef uint64_t left
+        if not _c_hands(self.rules):
+            raise RulesError(f"{self.rules.system} is not played wholly in C (_c_hands)")
+        if not (0 <= dealer < n and 0 <= leader < n and (step == 1 or step == n - 1)):
+            raise ValueError(f"dealer and leader must be seats from 0 to {n - 1} and step "
+                             f"1 or {n - 1}, not {dealer}, {leader}, {step}")
         rng.state = seed
         shuffle_deck(&rng, deck, 52)
         memset(&table, 0, sizeof(TState))
