@@ -251,11 +251,18 @@ def test_bad_input_to_the_generator_is_named() -> None:
     # 9H takes 4S 5S (2 orders), the build (2), both (4! orders), or trails
     assert gen.count(built, 0) == 2 + 2 + 24 + 1 == count_turns(compound_rules(gen.rules), built, 0)
     with pytest.raises(RulesError, match="wholly in C"):
-        italian.random_hand(1, 0, 1, 1)
+        core.turn_generator(rules("italian_house_cassino", capture_extent="maximal")).random_hand(
+            1, 0, 1, 1)
+    with pytest.raises(PositionError, match="40 cards"):
+        italian.random_hand(1, 0, 1, 1, [150, 151])
+    with pytest.raises(PositionError, match="once"):
+        italian.random_hand(1, 0, 1, 1, [150] * 40)
+    with pytest.raises(PositionError, match="not of this deck"):
+        italian.random_hand(1, 0, 1, 1, list(range(40)))
     for dealer, leader, step in ((2, 1, 1), (0, -1, 1), (0, 1, 0), (0, 1, 3)):
         with pytest.raises(ValueError, match="seats from 0 to 1"):
             gen.random_hand(1, dealer, leader, step)
-    assert core.whole_hand(rules("italian_house_cassino"), 1) is None
+    assert core.whole_hand(rules("italian_house_cassino", capture_extent="maximal"), 1) is None
     with pytest.raises(ValueError, match="dealer"):
         core.whole_hand(gen.rules, 1, 2)
 
@@ -308,20 +315,48 @@ def _step_random_hand(r: cassino.Rules, seed: int, dealer: int) -> tuple[list[in
     return state.hand_score().totals(), n
 
 
-AFRICAN_OPTIONS = [(s, {}) for s in SYSTEMS[:3]] + [
-    (s, o) for s, o in OPTIONS if s.startswith("african")]
+C_OPTIONS = [(s, {}) for s in SYSTEMS] + [
+    (s, o) for s, o in OPTIONS if core._c_hands(rules(s, **o))]
 
 
-@pytest.mark.parametrize(("system", "options"), AFRICAN_OPTIONS)
+def test_whole_hands_in_c_take_every_system_but_maximal_captures() -> None:
+    assert len(C_OPTIONS) == len(SYSTEMS) + len(OPTIONS)
+    assert not core._c_hands(rules("italian_house_cassino", capture_extent="maximal"))
+    assert not core._c_hands(rules("cassino_standard"))
+
+
+@pytest.mark.parametrize(("system", "options"), C_OPTIONS)
 def test_whole_hands_in_c_are_the_turn_by_turn_hands(
         system: str, options: dict[str, object]) -> None:
-    """_TurnGen.random_hand (the deal, the turns, the piles and the leftovers in C) plays
-    the hands the CompoundState plays turn by turn, whichever seat deals."""
+    """_TurnGen.random_hand (the deal, the turns, the insist decisions, the piles and the
+    leftovers in C) plays the hands the CompoundState plays turn by turn, whichever seat
+    deals: the same points and moves (the decisions counted)."""
     r = rules(system, **options)
-    assert core._c_hands(r)
     for seed in range(12):
         dealer = seed % r.players
         assert core.compound_random_hand(r, seed, dealer) == _step_random_hand(r, seed, dealer)
+
+
+def test_the_reference_plays_the_italian_hands_whole_hands_in_c_leave() -> None:
+    """An Italian hand whose turn captures at an ambiguous value (an Ace taking Aces: the
+    reference's least step sequence decides what an insist may extend), or whose insist
+    search passes its limit, is left to the reference: whole_hand says None, and
+    compound_random_hand plays it on the CompoundState."""
+    r = rules("italian_house_cassino")
+    left = [seed for seed in range(60) if core.whole_hand(r, seed) is None]
+    assert 0 < len(left) < 20
+    for seed in left[:2]:
+        assert core.compound_random_hand(r, seed) == _step_random_hand(r, seed, 0)
+    played = [seed for seed in range(20) if seed not in left]
+    gen = core.turn_generator(r)
+    gen._limits(insist_steps=0)
+    try:
+        searched = [seed for seed in played if core.whole_hand(r, seed) is None]
+        assert searched
+        assert core.compound_random_hand(r, searched[0]) == _step_random_hand(r, searched[0], 0)
+    finally:
+        gen._limits()
+    assert core.whole_hand(r, searched[0]) is not None
 
 
 def test_whole_hands_in_c_draw_past_64_bits_as_python() -> None:
@@ -358,11 +393,12 @@ def test_builds_from_every_subset_agree_with_builds_from_groups(system: str) -> 
         gen._limits(-1, 0)
 
 
-@pytest.mark.parametrize("system", SYSTEMS[:3])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_random_playouts_of_whole_hands_in_c_are_the_references(
         system: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random players at every seat: cassino.playouts plays African hands wholly in C
-    (whole_hand), with the reference's points per category, cards and moves."""
+    """Random players at every seat: cassino.playouts plays the hands wholly in C
+    (whole_hand; the Italian layouts redealt first), with the reference's points per
+    category, cards and moves."""
     calls: list[int] = []
     real = core.whole_hand
 

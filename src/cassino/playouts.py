@@ -302,11 +302,16 @@ def _fill_compound(
     cls = _state_class(r)
     whole: Callable[..., Any] | None = None
     if all(c == POLICY_CODES["random"] for c in codes) and cls.__module__ == "cassino._core":
-        # (African Cassino: whole hands in C)
+        # (whole hands in C; one it leaves to the reference starts again after the shuffle)
         from ._core import whole_hand as whole
     for k in range(moves.shape[0]):
         d = (start + k) % r.players
-        hand = whole(r, hand_seed(seed, start + k), d) if whole is not None else None
+        rng = Rng(hand_seed(seed, start + k))
+        deck = shuffled_deck(rng, r.num_ids)
+        while r.redeal_layout == "italian" and bad_italian_layout(
+                initial_deal(r, d, system_deck(r, deck))[1]):
+            deck = shuffled_deck(rng, r.num_ids)
+        hand = whole(r, rng.state, d, system_deck(r, deck)) if whole is not None else None
         if hand is not None:
             score, piles, moves[k] = hand
             for t in range(r.num_teams):
@@ -316,11 +321,6 @@ def _fill_compound(
                 cards[k, t] = len(piles[t])
             dealer[k] = d
             continue
-        rng = Rng(hand_seed(seed, start + k))
-        deck = shuffled_deck(rng, r.num_ids)
-        while r.redeal_layout == "italian" and bad_italian_layout(
-                initial_deal(r, d, system_deck(r, deck))[1]):
-            deck = shuffled_deck(rng, r.num_ids)
         state = cls.new_hand(r, d, deck)
         count = 0
         while not state.is_over:

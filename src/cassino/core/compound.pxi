@@ -22,6 +22,9 @@ cdef enum:
     TG_GROUPS = 256     # creates: the groups of a value it collects (else every subset)
     TG_UNIONS = 4096    # creates: the unions of disjoint groups it collects
     TG_UCACHE = 1 << 14     # creates' memo slots (cleared when half full)
+    TG_TARGETS = 8      # c_insist: the capture and the augmented builds
+    TG_EXTS = 512       # c_insist: the maximal extensions it collects
+    TG_EXT_NODES = 100000   # c_insist: the steps of its search
 
 cdef struct TBuild:
     uint64_t cards
@@ -390,6 +393,14 @@ cdef class _TurnGen:
     cdef int ngrp, ncgrp, nuni
     cdef int lim_groups, lim_unions     # (TG_GROUPS, TG_UNIONS; lower in tests: _limits)
     cdef bint wide_draws                # c_turn draws as past 64 bits (tests: _limits)
+    cdef bint insist_rules              # capture_extent=opponent_insist (AMB-68)
+    cdef int turn_v                     # c_turn: the value of the turn's capture
+    cdef int ntgt, next, ext_nodes      # c_insist: its targets, extensions and steps
+    cdef int lim_ext_nodes              # (TG_EXT_NODES; lower in tests: _limits)
+    cdef int tval[TG_TARGETS]
+    cdef int tkey[TG_TARGETS]
+    cdef int8_t grp_t[TG_GROUPS]
+    cdef uint64_t ext[TG_EXTS * TG_TARGETS]
     cdef uint64_t* uc_keys      # creates' memo: (loose, card, value) -> its build sets
     cdef int64_t* uc_at         # where in uc_pool (-1: too many, every subset instead)
     cdef int32_t* uc_n
@@ -409,6 +420,7 @@ cdef class _TurnGen:
         self.lim_groups = TG_GROUPS
         self.lim_unions = TG_UNIONS
         self.wide_draws = False
+        self.lim_ext_nodes = TG_EXT_NODES
         if self.uc_keys == NULL or self.uc_at == NULL or self.uc_n == NULL:
             raise MemoryError()
         self.stack = NULL
@@ -465,6 +477,7 @@ cdef class _TurnGen:
         self.inc_creator = cr.increase_creator
         self.pile_limit = cr.pile_cards_per_turn
         self.free_limit = cr.free_steps_per_turn
+        self.insist_rules = rules.capture_extent == "opponent_insist"
 
     # -- values
     cdef inline bint sums_to(self, uint64_t g, int v) noexcept nogil:
@@ -784,15 +797,18 @@ cdef class _TurnGen:
         """(states reached, turns found) by the last search."""
         return self.seen.n, self.found.n
 
-    def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False):
+    def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False,
+                int insist_steps=TG_EXT_NODES):
         """How many groups of a value and unions of them :meth:`creates` collects before it
-        tries every subset of the loose cards instead, and whether :meth:`c_turn` draws
-        every turn as it does past 64 bits (tests take these paths with them)."""
+        tries every subset of the loose cards instead, whether :meth:`c_turn` draws every
+        turn as it does past 64 bits, and how many steps :meth:`c_insist`'s search takes
+        before it leaves the hand to the reference (tests take these paths with them)."""
         if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS):
             raise ValueError(f"limits from 0 to {TG_GROUPS} groups and {TG_UNIONS} unions")
         self.lim_groups = groups
         self.lim_unions = unions
         self.wide_draws = wide_draws
+        self.lim_ext_nodes = insist_steps
         memset(self.uc_keys, 0, TG_UCACHE * sizeof(uint64_t))
         self.uc_used = self.uc_len = 0
         self.cached = False
@@ -825,7 +841,8 @@ cdef class _TurnGen:
                 self.uc_pool = pool
                 self.uc_cap = 2 * (self.uc_len + self.nuni)
             at = self.uc_len
-            memcpy(&self.uc_pool[at], self.uni, self.nuni * sizeof(uint64_t))
+            if self.nuni:
+                memcpy(&self.uc_pool[at], self.uni, self.nuni * sizeof(uint64_t))
             self.uc_len += self.nuni
             n[0] = self.nuni
         while self.uc_keys[i]:
@@ -1727,7 +1744,9 @@ cdef class _TurnGen:
     cdef int c_turn(self, TState* table, Rng64* rng) except -1:
         """One uniformly random turn of ``self.mover`` from ``table`` (the hands and piles
         in the generator's context), as CompoundState._random_turn draws it; returns
-        whether it captured."""
+        whether it captured (its value into ``turn_v``: 0 for none), or 2 without making
+        it when its value is ambiguous (-2) under the insist rules, which the reference's
+        least step sequence decides."""
         cdef TState s = table[0]
         cdef TState* e
         cdef uint64_t tot, idx = 0, w
@@ -1756,6 +1775,9 @@ cdef class _TurnGen:
             rng.state = r.state
             e = _tset_at(&self.found, self.order[k])
             under = _order_at(self.rules, self.captured_of(e), at)
+        self.turn_v = self.fcap[self.order[k]]
+        if self.turn_v == -2 and self.insist_rules:
+            return 2
         self.hands[self.mover] = e.hand
         table.loose = e.loose
         table.claims = e.claims
@@ -1770,24 +1792,211 @@ cdef class _TurnGen:
             self.pile_under(e.capt, idx, self.myteam)
         else:
             for c in under:
-                self.piles[self.myteam][self.plen[self.myteam]] = <int8_t>c
+                self.piles[self.myteam][self.plen[self.myteam]] = <int8_t>(c - self.offset)
                 self.plen[self.myteam] += 1
         self.piles[self.myteam][self.plen[self.myteam]] = e.capcard
         self.plen[self.myteam] += 1
         return 1
 
-    def random_hand(self, uint64_t seed, int dealer, int leader, int step):
-        """A hand from ``seed`` played out at random (cassino.reference.random_hand's deal
-        and draws): the African deal (the layout from the middle of the deck, the hands a
-        card at a time), later deals from the stock, the leftovers to the last capturer.
-        ``leader``: who leads each deal; ``step``: the next seat is ``seat + step``.
-        Returns (the piles, bottom first; the number of turns)."""
+    # -- the house variant's insisting in C (AMB-68: the reference's african.extensions)
+    cdef bint ext_grow(self, int start, uint64_t used, uint64_t* chosen) noexcept nogil:
+        """The maximal families of disjoint groups from ``chosen`` on, into ``ext``; False
+        past TG_EXTS families or TG_EXT_NODES steps (``lim_ext_nodes``)."""
+        cdef int i, j, n
+        self.ext_nodes += 1
+        if self.ext_nodes > self.lim_ext_nodes:
+            return False
+        for i in range(self.ngrp):
+            if not (used & self.grp[i]):
+                break
+        else:                                # (no group fits: a maximal family, once)
+            for n in range(self.next):
+                if memcmp(&self.ext[n * TG_TARGETS], chosen, TG_TARGETS * sizeof(uint64_t)) == 0:
+                    return True
+            if self.next == TG_EXTS:
+                return False
+            memcpy(&self.ext[self.next * TG_TARGETS], chosen, TG_TARGETS * sizeof(uint64_t))
+            self.next += 1
+            return True
+        for i in range(start, self.ngrp):
+            if not (used & self.grp[i]):
+                j = self.grp_t[i]
+                chosen[j] |= self.grp[i]
+                if not self.ext_grow(i + 1, used | self.grp[i], chosen):
+                    return False
+                chosen[j] &= ~self.grp[i]
+        return True
+
+    cdef int ext_cmp(self, int a, int b) noexcept nogil:
+        """The reference's order of extensions: by (target, cards ascending) pairs."""
+        cdef const uint64_t* x = &self.ext[a * TG_TARGETS]
+        cdef const uint64_t* y = &self.ext[b * TG_TARGETS]
+        cdef int i = 0, j = 0, cx, cy
+        cdef uint64_t mx, my
+        while True:
+            while i < self.ntgt and not x[i]:
+                i += 1
+            while j < self.ntgt and not y[j]:
+                j += 1
+            if i == self.ntgt or j == self.ntgt:
+                return (i < self.ntgt) - (j < self.ntgt)
+            if self.tkey[i] != self.tkey[j]:
+                return -1 if self.tkey[i] < self.tkey[j] else 1
+            mx = x[i]
+            my = y[j]
+            while mx and my:
+                cx = cas_ctz64(mx)
+                cy = cas_ctz64(my)
+                if cx != cy:
+                    return -1 if cx < cy else 1
+                mx &= mx - 1
+                my &= my - 1
+            if mx or my:
+                return 1 if mx else -1
+            i += 1
+            j += 1
+
+    cdef int c_insist(self, TState* table, const TState* before, int v, Rng64* rng,
+                      int* last) except -1:
+        """After a turn of ``self.mover`` from ``before`` that left ``table`` and captured
+        at ``v`` (0: none): the insist decision at random, as the reference's _after_turn
+        and _push_decision (accept or insist, then one maximal extension); returns the
+        moves made (0 when the turn was maximal), 9 past the limits of the search."""
+        cdef uint32_t aug = 0
+        cdef int i, j, k, a, nsum, pick, order[TG_EXTS]
+        cdef uint64_t sub, g, taken, chosen[TG_TARGETS]
+        cdef bint taken_builds = False, same
+        cdef TBuild nb_
+        for i in range(table.nb):            # (the augmented builds the turn left the team)
+            if not table.b[i].frozen or self.team[table.b[i].owner] != self.myteam:
+                continue
+            same = False
+            for j in range(before.nb):
+                if (before.b[j].cards == table.b[i].cards and before.b[j].value == table.b[i].value
+                        and before.b[j].owner == table.b[i].owner and before.b[j].frozen
+                        and before.b[j].creator == table.b[i].creator):
+                    same = True
+            if not same:
+                aug |= (<uint32_t>1) << table.b[i].value
+        if v > 0:
+            aug &= ~((<uint32_t>1) << v)
+        self.ntgt = 0
+        if v > 0:
+            self.tval[0] = v
+            self.tkey[0] = 0
+            self.ntgt = 1
+        while aug:
+            k = cas_ctz64(aug)
+            aug &= aug - 1
+            if self.ntgt == TG_TARGETS:
+                return 9
+            self.tval[self.ntgt] = k
+            self.tkey[self.ntgt] = k
+            self.ntgt += 1
+        if not self.ntgt:
+            return 0
+        if cas_popcount64(table.loose) > 16:
+            return 9
+        self.ngrp = 0
+        sub = table.loose
+        while sub:                           # (every group of loose cards of a target)
+            a = 0
+            nsum = 0
+            g = sub
+            while g:
+                k = _tg_rank(cas_ctz64(g))
+                if k == 1:
+                    a += 1
+                else:
+                    nsum += k
+                g &= g - 1
+            for i in range(self.ntgt):
+                k = self.tval[i] - nsum - a
+                if k >= 0 and (k == 0 or (a and k % (self.acehi - 1) == 0
+                                          and k // (self.acehi - 1) <= a)):
+                    if self.ngrp == TG_GROUPS:
+                        return 9
+                    self.grp[self.ngrp] = sub
+                    self.grp_t[self.ngrp] = i
+                    self.ngrp += 1
+            sub = (sub - 1) & table.loose
+        if v > 0:
+            for i in range(table.nb):
+                if table.b[i].value == v:
+                    taken_builds = True
+        if not self.ngrp and not taken_builds:
+            return 0
+        self.next = 0
+        self.ext_nodes = 0
+        memset(chosen, 0, sizeof(chosen))
+        if self.ngrp and not self.ext_grow(0, 0, chosen):
+            return 9
+        if not self.next:                    # (only builds of the capture's value to take)
+            memset(&self.ext[0], 0, TG_TARGETS * sizeof(uint64_t))
+            self.next = 1
+        # the opposing seat accepts (0) or insists (1); the mover picks an extension
+        if rng_below(rng, 2) == 0:
+            return 1
+        for i in range(self.next):
+            order[i] = i
+        for i in range(1, self.next):        # (an insertion sort: extensions are few)
+            k = order[i]
+            j = i - 1
+            while j >= 0 and self.ext_cmp(order[j], k) > 0:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = k
+        pick = order[rng_below(rng, <uint64_t>self.next)]
+        taken = 0
+        if v > 0:
+            taken = self.ext[pick * TG_TARGETS]
+            for i in range(table.nb - 1, -1, -1):
+                if table.b[i].value == v:
+                    taken |= table.b[i].cards
+                    self.del_build(table, i)
+        if taken:                            # (under the capturing card, ascending)
+            k = self.piles[self.myteam][self.plen[self.myteam] - 1]
+            self.plen[self.myteam] -= 1
+            while taken:
+                self.piles[self.myteam][self.plen[self.myteam]] = cas_ctz64(taken)
+                self.plen[self.myteam] += 1
+                taken &= taken - 1
+            self.piles[self.myteam][self.plen[self.myteam]] = k
+            self.plen[self.myteam] += 1
+            last[0] = self.mover
+        for j in range(1 if v > 0 else 0, self.ntgt):
+            g = self.ext[pick * TG_TARGETS + j]
+            if not g:
+                continue
+            for i in range(table.nb):
+                if table.b[i].value == self.tval[j]:
+                    nb_ = table.b[i]
+                    self.del_build(table, i)
+                    self.add_build(table, nb_.cards | g, nb_.value, nb_.owner, 1,
+                                   nb_.creator, 0, 0)
+                    break
+        for j in range(self.ntgt):
+            table.loose &= ~self.ext[pick * TG_TARGETS + j]
+        return 2
+
+    def random_hand(self, uint64_t seed, int dealer, int leader, int step, deck=None):
+        """A hand played out at random as cassino.reference.random_hand plays it: from
+        ``seed`` (its shuffle of the system's ids, then its draws), or ``deck`` (the
+        dealt cards in order) with ``seed`` the RNG's state after its shuffle. The layout
+        deal (the layout from the middle of the deck, the hands a card at a time), later
+        deals from the stock, the insist decisions (AMB-68), the leftovers to the last
+        capturer. ``leader``: who leads each deal; ``step``: the next seat is
+        ``seat + step``. Returns (the piles, bottom first; the number of moves), or None
+        when the reference must play the hand (an ambiguous capture value under the
+        insist rules, or an insist search past its limits)."""
         cdef Rng64 rng
-        cdef uint8_t deck[52]
-        cdef TState table
-        cdef int n = self.players, per = self.rules.hand_size, ndeck = 52
-        cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0
-        cdef uint8_t stock[52]
+        cdef uint8_t ids[190]
+        cdef uint8_t cards[64]
+        cdef TState table, before
+        cdef int n = self.players, per = self.rules.hand_size, ndeck = 0
+        cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0, got
+        cdef int nids = self.rules.num_ids, size = 40 if self.offset else 52
+        cdef uint8_t stock[64]
         cdef uint64_t left
         if not _c_hands(self.rules):
             raise RulesError(f"{self.rules.system} is not played wholly in C (_c_hands)")
@@ -1795,7 +2004,22 @@ cdef class _TurnGen:
             raise ValueError(f"dealer and leader must be seats from 0 to {n - 1} and step "
                              f"1 or {n - 1}, not {dealer}, {leader}, {step}")
         rng.state = seed
-        shuffle_deck(&rng, deck, 52)
+        if deck is None:
+            shuffle_deck(&rng, ids, nids)
+            for i in range(nids):
+                if ids[i] >= self.offset:
+                    cards[ndeck] = ids[i] - self.offset
+                    ndeck += 1
+        else:
+            if len(deck) != size:
+                raise PositionError(f"deck must hold the {size} cards of the system")
+            left = 0
+            for c in deck:
+                cards[ndeck] = self._local(c)
+                left |= (<uint64_t>1) << cards[ndeck]
+                ndeck += 1
+            if cas_popcount64(left) != size:
+                raise PositionError("deck must hold each card of the system once")
         memset(&table, 0, sizeof(TState))
         memset(self.hands, 0, sizeof(self.hands))
         memset(self.piles, 0, sizeof(self.piles))
@@ -1805,9 +2029,9 @@ cdef class _TurnGen:
         nstock = 0
         for i in range(ndeck):
             if mid <= i < mid + self.rules.table_cards:
-                table.loose |= (<uint64_t>1) << deck[i]
+                table.loose |= (<uint64_t>1) << cards[i]
             else:
-                stock[nstock] = deck[i]
+                stock[nstock] = cards[i]
                 nstock += 1
         pos = 0
         while True:
@@ -1820,9 +2044,21 @@ cdef class _TurnGen:
             while True:
                 self.mover = seat
                 self.myteam = self.team[seat]
-                if self.c_turn(&table, &rng):
+                before = table
+                got = self.c_turn(&table, &rng)
+                if got == 2:
+                    self.cached = False
+                    return None
+                if got:
                     last = seat
                 turns += 1
+                if self.insist_rules:
+                    got = self.c_insist(&table, &before, self.turn_v if got else 0, &rng,
+                                        &last)
+                    if got == 9:
+                        self.cached = False
+                        return None
+                    turns += got
                 for i in range(n):
                     if self.hands[i]:
                         break
@@ -1842,7 +2078,7 @@ cdef class _TurnGen:
                 self.plen[self.team[last]] += 1
                 left &= left - 1
         self.cached = False
-        return [[self.piles[t][i] for i in range(self.plen[t])]
+        return [[self.piles[t][i] + self.offset for i in range(self.plen[t])]
                 for t in range(self.nteams)], turns
 
 
@@ -1919,19 +2155,21 @@ class CompoundState(_RefState):
 
 
 def _c_hands(rules):
-    """Whether :meth:`_TurnGen.random_hand` plays ``rules``' hands: African Cassino with its
-    deal, free captures and the leftovers to the last capturer."""
-    return (rules.capture_extent == "free" and rules.num_ids == 52
+    """Whether :meth:`_TurnGen.random_hand` plays ``rules``' hands: the layout deal, free
+    captures or the house variant's insisting, the leftovers to the last capturer."""
+    return (rules.capture_extent in ("free", "opponent_insist")
+            and rules.deck_size == (40 if "italian" in rules.mechanics else 52)
             and rules.deal_order == "layout_middle" and rules.deal_rest == "exact"
-            and rules.last_size == rules.hand_size and rules.leftovers_to == "last_capturer"
-            and "italian" not in rules.mechanics)
+            and rules.last_size == rules.hand_size and rules.leftovers_to == "last_capturer")
 
 
-def whole_hand(rules, seed, int dealer=0):
+def whole_hand(rules, seed, int dealer=0, deck=None):
     """A random hand of ``rules`` from ``seed`` played wholly in C (:meth:`_TurnGen.random_hand`,
-    the draws of cassino.reference.random_hand): (its HandScore, the piles bottom first, the
-    number of turns), or None for a system :func:`_c_hands` leaves to CompoundState."""
-    from cassino.reference.african import _CATEGORY
+    the draws of cassino.reference.random_hand; with ``deck``, those dealt cards and
+    ``seed`` the RNG's state after the shuffle): (its HandScore, the piles bottom first, the
+    number of moves), or None for a system :func:`_c_hands` leaves to CompoundState and
+    for a hand the reference must play (:meth:`_TurnGen.random_hand`)."""
+    from cassino.reference.african import _CATEGORY, _ITALIAN_CATEGORY
     from cassino.reference.compound import hand_tally
     from cassino.scoring import HandScore
     if not _c_hands(rules):
@@ -1941,9 +2179,15 @@ def whole_hand(rules, seed, int dealer=0):
     step = 1 if rules.direction == "cw" else rules.players - 1
     leader = (dealer - step) % rules.players if rules.first_player == "right_of_dealer" \
         else (dealer + step) % rules.players
-    piles, n = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader, step)
-    events = tuple((_CATEGORY[name], t, points) for name, teams, points in hand_tally(tuple(
-        tuple(p) for p in piles)) for t in teams)
+    got = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader, step,
+                                            deck)
+    if got is None:
+        return None
+    piles, n = got
+    italian = "italian" in rules.mechanics
+    names = _ITALIAN_CATEGORY if italian else _CATEGORY
+    events = tuple((names[name], t, points) for name, teams, points in hand_tally(tuple(
+        tuple(p) for p in piles), italian) for t in teams)
     return HandScore(rules.num_teams, events), piles, n
 
 
