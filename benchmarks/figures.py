@@ -145,9 +145,9 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
             "",
             "The compound systems, whose turns the pure-Python reference lists: random hands "
             "per second of the reference, next to the reference's own standard game timed in "
-            "alternation with it, and of the core (African hands wholly in C, "
-            "`cassino._core.whole_hand`; the Italian variant's turns counted and picked in C by "
-            "`CompoundState`; the same hands), next to the core's standard playouts of this run "
+            "alternation with it, and of the core (hands wholly in C, "
+            "`cassino._core.whole_hand`; the same hands), next to the core's standard playouts "
+            "of this run "
             "(`cassino.bench.reference_rates`):",
             "",
             "| system | reference hands/s | reference, standard hands/s | ratio "

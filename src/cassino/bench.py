@@ -367,9 +367,9 @@ def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, floa
     (African Cassino, the Italian house variant), next to the reference's own rate for
     ``cassino_standard`` timed in alternation with it: the same hands (seeds 1 to ``hands``)
     in two rounds, the faster round of each. With ``core_hands`` and the core built, also
-    the core's rate for the same random hands (``cassino._core.random_hand``: African hands
-    wholly in C, the Italian variant's on the CompoundState, its turns counted and picked in
-    C; seeds 1 to ``core_hands``, the faster of two rounds) as ``core_hands_per_second``."""
+    the core's rate for the same random hands (``cassino._core.random_hand``: hands wholly
+    in C, ``whole_hand``; seeds 1 to ``core_hands``, the faster of two rounds) as
+    ``core_hands_per_second``."""
     from .rules import reference_systems
 
     try:

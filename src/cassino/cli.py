@@ -1118,8 +1118,8 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
         "done": "implemented",
         "reference": "implemented in the pure-Python reference (cassino._reference.State); "
         "the core lists and counts its turns and plays its random hands "
-        "(cassino._core.CompoundState; African hands wholly in C); the step interface and "
-        "the insist decisions are the reference's",
+        "(cassino._core.CompoundState; random hands wholly in C); the step interface and "
+        "parsing a turn are the reference's",
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)
