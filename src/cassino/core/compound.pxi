@@ -862,6 +862,7 @@ cdef class _TurnGen:
         cdef int claim[32]
         cdef int v, k, pm, owner, j, n, a, r, least, u, nsets
         cdef int64_t at
+        cdef uint64_t sums, reach
         cdef uint64_t sub, cards, g
         cdef uint32_t cand
         cdef TState nx
@@ -874,6 +875,23 @@ cdef class _TurnGen:
         least = 1 if card >= 0 else 2
         if cas_popcount64(s.loose) < least:
             return 0
+        # (the totals of subsets of the loose cards, up to 15: a value no group can reach
+        # has no build)
+        sums = 1
+        g = s.loose
+        while g:
+            r = _tg_rank(cas_ctz64(g))
+            sums = (sums | (sums << r) | ((sums << self.acehi) if r == 1 else 0)) & 0xFFFF
+            g &= g - 1
+        sums &= ~(<uint64_t>1)               # (nonempty subsets)
+        if card < 0:
+            wanted &= <uint32_t>sums
+        else:                                # (the card with more loose cards, or alone
+            r = _tg_rank(card)               # with another group of its value)
+            reach = (sums << r) | (sums & ((<uint64_t>1) << r))
+            if r == 1:
+                reach |= (sums << self.acehi) | (sums & ((<uint64_t>1) << self.acehi))
+            wanted &= <uint32_t>reach
         left = wanted
         while left:                          # (each value's groups and their unions)
             v = cas_ctz64(left)
