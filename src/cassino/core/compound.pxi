@@ -23,6 +23,7 @@ cdef enum:
     TG_UNIONS = 4096    # creates: the unions of disjoint groups it collects
     TG_UCACHE = 1 << 14     # creates' memo slots (cleared when half full)
     TG_TARGETS = 8      # c_insist: the capture and the augmented builds
+    TG_CAPTURE = 62     # build_sets' card for a capture's loose cards
     TG_EXTS = 512       # c_insist: the maximal extensions it collects
     TG_EXT_NODES = 100000   # c_insist: the steps of its search
 
@@ -764,14 +765,15 @@ cdef class _TurnGen:
     cdef bint build_sets(self, uint64_t loose, int card, int v) noexcept nogil:
         """``uni``: the sets of cards a new build of ``v`` can hold (unions of disjoint
         groups of ``v``: of loose cards, at least two; with the hand card ``card``, it and
-        at least one loose card), each once; False when too many to collect."""
-        cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
-        cdef int i, j, n
+        at least one loose card), each once; with ``card`` TG_CAPTURE, the loose cards a
+        capture at ``v`` can take (one or more); False when too many to collect."""
+        cdef uint64_t cbit = (<uint64_t>1) << card if 0 <= card < TG_CAPTURE else 0
+        cdef int i, j, n, least = 2 if card < 0 else 1
         self.ngrp = 0
         self.nuni = 0
         if not self.collect(loose, 0, v, v, self.grp, &self.ngrp):
             return False
-        if card < 0:
+        if card < 0 or card == TG_CAPTURE:
             for i in range(self.ngrp):
                 if not self.unions(i + 1, self.grp[i]):
                     return False
@@ -786,7 +788,7 @@ cdef class _TurnGen:
         n = 0
         for i in range(self.nuni):           # (distinct, with enough loose cards)
             if (i and self.uni[i] == self.uni[i - 1]) or cas_popcount64(
-                    self.uni[i] & loose) < (1 if card >= 0 else 2):
+                    self.uni[i] & loose) < least:
                 continue
             self.uni[n] = self.uni[i]
             n += 1
@@ -1114,51 +1116,63 @@ cdef class _TurnGen:
     cdef int captures(self, const TState* s, int p) except -1:
         """Loose groups and builds of a value of ``p`` (the cards under ``p`` in one
         order)."""
-        cdef int vi, v, i, k, nprey
+        cdef int vi, v, i, nprey, nsets = 0, u
         cdef int prey[TG_MAXB]
-        cdef uint64_t sub, taken, cards, owed
-        cdef uint32_t pick
-        cdef TState nx
+        cdef int64_t at
+        cdef uint64_t sub
         for vi in range(2 if _tg_rank(p) == 1 else 1):
             v = _tg_rank(p) if vi == 0 else self.acehi
             nprey = 0
-            owed = 0
             for i in range(s.nb):
                 if s.b[i].value == v:
                     prey[nprey] = i
                     nprey += 1
-            sub = s.loose
-            while True:
-                if sub == 0 or self.part_max(sub, v) >= 1:
-                    for pick in range(1u << nprey):
-                        if sub == 0 and pick == 0:
-                            continue
-                        taken = 0
-                        for k in range(nprey):
-                            if (pick >> k) & 1:
-                                taken |= (<uint64_t>1) << prey[k]
-                        for i in range(s.nb):            # (an F3 build must be taken)
-                            if s.b[i].owed and not (taken >> i) & 1:
-                                break
-                        else:
-                            nx = s[0]
-                            cards = sub
-                            for i in range(s.nb - 1, -1, -1):
-                                if (taken >> i) & 1:
-                                    cards |= s.b[i].cards
-                                    self.del_build(&nx, i)
-                            nx.hand &= ~((<uint64_t>1) << p)
-                            nx.loose &= ~sub
-                            nx.capt = cards
-                            nx.capcard = p
-                            nx.capval = v
-                            nx.played = 1
-                            nx.captured = 1
-                            self.note(2, p, v, sub, <uint32_t>taken, -1, -1, NULL)
-                            self.emit(&nx)
-                if sub == 0:
-                    break
+            self.capture(s, p, v, 0, prey, nprey)
+            at = self.sets_at(s.loose, TG_CAPTURE, v, &nsets) if s.loose else 0
+            if at >= 0:
+                for u in range(nsets):       # (the unions of groups of v)
+                    self.capture(s, p, v, self.uc_pool[at + u], prey, nprey)
+                continue
+            sub = s.loose                    # (too many groups: every subset)
+            while sub:
+                if self.part_max(sub, v) >= 1:
+                    self.capture(s, p, v, sub, prey, nprey)
                 sub = (sub - 1) & s.loose
+        return 0
+
+    cdef int capture(self, const TState* s, int p, int v, uint64_t sub, const int* prey,
+                     int nprey) except -1:
+        """``p`` taking the loose cards ``sub`` and each subset of the builds ``prey``."""
+        cdef int i, k
+        cdef uint64_t taken, cards
+        cdef uint32_t pick
+        cdef TState nx
+        for pick in range(1u << nprey):
+            if sub == 0 and pick == 0:
+                continue
+            taken = 0
+            for k in range(nprey):
+                if (pick >> k) & 1:
+                    taken |= (<uint64_t>1) << prey[k]
+            for i in range(s.nb):            # (an F3 build must be taken)
+                if s.b[i].owed and not (taken >> i) & 1:
+                    break
+            else:
+                nx = s[0]
+                cards = sub
+                for i in range(s.nb - 1, -1, -1):
+                    if (taken >> i) & 1:
+                        cards |= s.b[i].cards
+                        self.del_build(&nx, i)
+                nx.hand &= ~((<uint64_t>1) << p)
+                nx.loose &= ~sub
+                nx.capt = cards
+                nx.capcard = p
+                nx.capval = v
+                nx.played = 1
+                nx.captured = 1
+                self.note(2, p, v, sub, <uint32_t>taken, -1, -1, NULL)
+                self.emit(&nx)
         return 0
 
     cdef bint can_capture(self, const TState* s, int p) noexcept nogil:
