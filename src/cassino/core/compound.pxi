@@ -19,9 +19,9 @@ cdef enum:
     TG_MAXB = 16        # builds on a turn's table (distinct values but for one, 1..14)
     TG_TEAMS = 4
     TG_MEMO = 1 << 16   # part_max's memo slots (cleared when half full)
-    TG_GROUPS = 256     # creates: the groups of a value it collects (else every subset)
-    TG_UNIONS = 4096    # creates: the unions of disjoint groups it collects
-    TG_UCACHE = 1 << 14     # creates' memo slots (cleared when half full)
+    TG_GROUPS = 256     # build_sets: the groups of a value it collects (else every subset)
+    TG_UNIONS = 4096    # build_sets: the unions of disjoint groups it collects
+    TG_UCACHE = 1 << 14     # sets_at's memo slots (cleared when half full)
     TG_TARGETS = 8      # c_insist: the capture and the augmented builds
     TG_CAPTURE = 62     # build_sets' card for a capture's loose cards
     TG_EXTS = 512       # c_insist: the maximal extensions it collects
@@ -388,9 +388,9 @@ cdef class _TurnGen:
     cdef TStep* steps
     cdef int64_t capsteps
     cdef int64_t* via           # found turn -> the state that ends it
-    cdef uint64_t grp[TG_GROUPS]    # creates: the groups of a value (loose, with the card)
-    cdef uint64_t cgrp[TG_GROUPS]
-    cdef uint64_t uni[TG_UNIONS]    # creates: their unions
+    cdef uint64_t grp[TG_GROUPS]    # build_sets, c_insist: groups of a value (loose cards)
+    cdef uint64_t cgrp[TG_GROUPS]   # build_sets: the groups holding the hand card
+    cdef uint64_t uni[TG_UNIONS]    # build_sets: their unions
     cdef int ngrp, ncgrp, nuni
     cdef int lim_groups, lim_unions     # (TG_GROUPS, TG_UNIONS; lower in tests: _limits)
     cdef bint wide_draws                # c_turn draws as past 64 bits (tests: _limits)
@@ -402,7 +402,7 @@ cdef class _TurnGen:
     cdef int tkey[TG_TARGETS]
     cdef int8_t grp_t[TG_GROUPS]
     cdef uint64_t ext[TG_EXTS * TG_TARGETS]
-    cdef uint64_t* uc_keys      # creates' memo: (loose, card, value) -> its build sets
+    cdef uint64_t* uc_keys      # sets_at's memo: (loose, card, value) -> its build sets
     cdef int64_t* uc_at         # where in uc_pool (-1: too many, every subset instead)
     cdef int32_t* uc_n
     cdef int64_t uc_used
@@ -801,12 +801,13 @@ cdef class _TurnGen:
 
     def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False,
                 int insist_steps=TG_EXT_NODES):
-        """How many groups of a value and unions of them :meth:`creates` collects before it
-        tries every subset of the loose cards instead, whether :meth:`c_turn` draws every
+        """How many groups of a value and unions of them :meth:`build_sets` collects before
+        creates and captures try every subset of the loose cards instead, whether :meth:`c_turn` draws every
         turn as it does past 64 bits, and how many steps :meth:`c_insist`'s search takes
         before it leaves the hand to the reference (tests take these paths with them)."""
-        if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS):
-            raise ValueError(f"limits from 0 to {TG_GROUPS} groups and {TG_UNIONS} unions")
+        if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS and insist_steps >= 0):
+            raise ValueError(f"limits from 0 to {TG_GROUPS} groups and {TG_UNIONS} unions, "
+                             "and insist steps from 0")
         self.lim_groups = groups
         self.lim_unions = unions
         self.wide_draws = wide_draws
