@@ -312,37 +312,28 @@ def _fill_compound(
                 initial_deal(r, d, system_deck(r, deck))[1]):
             deck = shuffled_deck(rng, r.num_ids)
         hand = whole(r, rng.state, d, system_deck(r, deck)) if whole is not None else None
-        if hand is not None:
-            score, piles, moves[k] = hand
-            for t in range(r.num_teams):
-                cats = score.categories(t)
-                for j, cat in enumerate(CATEGORIES):
-                    points[k, t, j] = cats[cat]
-                cards[k, t] = len(piles[t])
-            dealer[k] = d
-            continue
-        state = cls.new_hand(r, d, deck)
-        count = 0
-        while not state.is_over:
-            seat = state.to_move
-            if codes[seat] == _PYTHON:
-                _push_hook(state, hooks[seat])
-            elif codes[seat] == POLICY_CODES["greedy"]:
-                legal = state.turns_one_order()
-                state._push_unchecked(legal[greedy_index(legal, state.table_mask, 0, rng)])
-            elif hasattr(state, "_random_turn"):
-                state._random_turn(rng)
-            else:
-                state._push_random(rng)
-            count += 1
-        score = state.hand_score()
-        position = state.to_position()
+        if hand is None:
+            state = cls.new_hand(r, d, deck)
+            count = 0
+            while not state.is_over:
+                seat = state.to_move
+                if codes[seat] == _PYTHON:
+                    _push_hook(state, hooks[seat])
+                elif codes[seat] == POLICY_CODES["greedy"]:
+                    legal = state.turns_one_order()
+                    state._push_unchecked(legal[greedy_index(legal, state.table_mask, 0, rng)])
+                elif hasattr(state, "_random_turn"):
+                    state._random_turn(rng)
+                else:
+                    state._push_random(rng)
+                count += 1
+            hand = (state.hand_score(), state.to_position().piles, count)
+        score, piles, moves[k] = hand
         for t in range(r.num_teams):
             cats = score.categories(t)
             for j, cat in enumerate(CATEGORIES):
                 points[k, t, j] = cats[cat]
-            cards[k, t] = len(position.piles[t])
-        moves[k] = count
+            cards[k, t] = len(piles[t])
         dealer[k] = d
 
 

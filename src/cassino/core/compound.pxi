@@ -483,7 +483,7 @@ cdef class _TurnGen:
     # -- values
     cdef inline bint sums_to(self, uint64_t g, int v) noexcept nogil:
         """Whether the cards of ``g`` can total ``v`` (each Ace 1 or its high value)."""
-        cdef int n = 0, a = 0, r, d
+        cdef int n = 0, a = 0, r
         while g:
             r = _tg_rank(cas_ctz64(g))
             if r == 1:
@@ -491,7 +491,12 @@ cdef class _TurnGen:
             else:
                 n += r
             g &= g - 1
-        d = v - n - a
+        return self.fits(n, a, v)
+
+    cdef inline bint fits(self, int n, int a, int v) noexcept nogil:
+        """Whether cards of ranks totalling ``n`` (Aces apart) and ``a`` Aces can total
+        ``v``, each Ace 1 or its high value."""
+        cdef int d = v - n - a
         if d < 0:
             return False
         if d == 0:
@@ -1944,9 +1949,7 @@ cdef class _TurnGen:
                     nsum += k
                 g &= g - 1
             for i in range(self.ntgt):
-                k = self.tval[i] - nsum - a
-                if k >= 0 and (k == 0 or (a and k % (self.acehi - 1) == 0
-                                          and k // (self.acehi - 1) <= a)):
+                if self.fits(nsum, a, self.tval[i]):
                     if self.ngrp == TG_GROUPS:
                         return 9
                     self.grp[self.ngrp] = sub
@@ -2077,7 +2080,8 @@ cdef class _TurnGen:
             while True:
                 self.mover = seat
                 self.myteam = self.team[seat]
-                before = table
+                if self.insist_rules:
+                    before = table
                 got = self.c_turn(&table, &rng)
                 if got == 2:
                     self.cached = False
@@ -2202,26 +2206,19 @@ def whole_hand(rules, seed, int dealer=0, deck=None):
     ``seed`` the RNG's state after the shuffle): (its HandScore, the piles bottom first, the
     number of moves), or None for a system :func:`_c_hands` leaves to CompoundState and
     for a hand the reference must play (:meth:`_TurnGen.random_hand`)."""
-    from cassino.reference.african import _CATEGORY, _ITALIAN_CATEGORY
-    from cassino.reference.compound import hand_tally
-    from cassino.scoring import HandScore
+    from cassino.reference.african import compound_score
+    from cassino.reference.deals import first_player
     if not _c_hands(rules):
         return None
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
-    step = 1 if rules.direction == "cw" else rules.players - 1
-    leader = (dealer - step) % rules.players if rules.first_player == "right_of_dealer" \
-        else (dealer + step) % rules.players
-    got = turn_generator(rules).random_hand(seed & 0xFFFFFFFFFFFFFFFF, dealer, leader, step,
-                                            deck)
+    got = turn_generator(rules).random_hand(
+        seed & 0xFFFFFFFFFFFFFFFF, dealer, first_player(rules, dealer),
+        1 if rules.direction == "cw" else rules.players - 1, deck)
     if got is None:
         return None
     piles, n = got
-    italian = "italian" in rules.mechanics
-    names = _ITALIAN_CATEGORY if italian else _CATEGORY
-    events = tuple((names[name], t, points) for name, teams, points in hand_tally(tuple(
-        tuple(p) for p in piles), italian) for t in teams)
-    return HandScore(rules.num_teams, events), piles, n
+    return compound_score(rules, piles), piles, n
 
 
 def compound_random_hand(rules, seed, int dealer=0):

@@ -5,7 +5,7 @@ table, and pushed by taking over the table the turn leaves. Not in the core yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations, permutations
 from math import factorial
@@ -227,6 +227,20 @@ def extensions(cr: CompoundRules, loose: frozenset[int], builds: tuple[TurnBuild
     if taken_builds and not out:
         out = [{}]
     return sorted(out, key=lambda e: sorted((t, c) for t, c in e.items()))
+
+
+def compound_score(r: Rules, piles: Sequence[Sequence[int]]) -> HandScore:
+    """The strict tally of §3.22 of a hand's ``piles``: most cards and most spades 2 (tied
+    teams 1 each), the Spy Two 2S 1, the Big Ten 10S 2, each ace 1 (the house variant's
+    categories in its deck, §3.25)."""
+    italian = "italian" in r.mechanics
+    names = _ITALIAN_CATEGORY if italian else _CATEGORY
+    events = tuple(
+        (names[name], t, points)
+        for name, teams, points in hand_tally(tuple(tuple(p) for p in piles), italian)
+        for t in teams
+    )
+    return HandScore(r.num_teams, events)
 
 
 class African(StateBase):
@@ -659,13 +673,5 @@ class African(StateBase):
         return self.push("; ".join(self.turn_steps))
 
     def _compound_score(self) -> HandScore:
-        """The strict tally of §3.22: most cards and most spades 2 (tied teams 1 each), the
-        Spy Two 2S 1, the Big Ten 10S 2, each ace 1."""
-        italian = "italian" in self.rules.mechanics
-        names = _ITALIAN_CATEGORY if italian else _CATEGORY
-        events = tuple(
-            (names[name], t, points)
-            for name, teams, points in hand_tally(tuple(tuple(p) for p in self.piles), italian)
-            for t in teams
-        )
-        return HandScore(self.rules.num_teams, events)
+        """The strict tally of §3.22 of the state's piles (:func:`compound_score`)."""
+        return compound_score(self.rules, self.piles)
