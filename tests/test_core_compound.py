@@ -415,3 +415,40 @@ def test_random_playouts_of_whole_hands_in_c_are_the_references(
     for name in ("points", "cards", "moves", "dealer"):
         assert np.array_equal(getattr(mine, name), getattr(ref, name)), name
     assert set(mine.cards.sum(axis=1)) == {rules(system).deck_size}
+
+
+# 12 captured cards under the capture: 12! orders of a turn, and more turns besides
+_ORDERS_TEXT = (
+    "african_cassino_2p 0 0 AH,3C,4D,6D,8H,9H,9D,9C,10S,JC/2D,3H,4S,5S,5H,8C,10H,10D,QD JH,KS,"
+    "(AS:14|AD:1+KD|2S+5D+7S|2C+QS|6S+8S|6C+8D=14@0) 5C,4C,4H,KC,7C,2H,6H,JD,7D,KH,QH,3D,9S,"
+    "QC/AC,3S,10C,7H,JS - 0 - 0,0")
+
+
+def test_a_random_players_turn_is_checked_without_listing_the_turns() -> None:
+    """A random player among others draws from every turn by index (game.player_moves);
+    checking its answer (players.choose_move) asks the state, where walking 479 million
+    turns to find it ran out of memory."""
+    from cassino.game import player_moves
+    from cassino.players import RandomPlayer, View, choose_move
+
+    state = cassino.State(Position.from_text(_ORDERS_TEXT))
+    made = []
+
+    class Counted:
+        """The state, counting the turns made by index."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(state, name)
+
+        def move_at(self, i: int) -> object:
+            made.append(i)
+            assert len(made) < 10, "the turns were walked"
+            return state.move_at(i)
+
+    moves = player_moves(Counted(), RandomPlayer())
+    assert len(moves) == state.num_moves() == 479_001_603
+    move = choose_move(RandomPlayer(seed=2), View.of(state, 0), moves)
+    assert len(made) == 1 and move == state.move_at(made[0])
+    other = cassino.State(Position.from_text(AFRICAN_PERFT[0][0]))
+    assert other.move_at(0) not in moves and "AH" not in moves    # type: ignore[comparison-overlap]
+    assert len(made) == 1

@@ -699,6 +699,11 @@ class _IndexedMoves(Sequence[Move]):
             raise IndexError(index)
         return self._state.move_at(index % self._n)
 
+    def __contains__(self, value: object) -> bool:
+        """Whether ``value`` is a legal move of the state, asked of the state: listing to
+        find it could take billions of turns."""
+        return isinstance(value, Move) and self._state.is_legal(value)
+
 
 def _royal_triple(table: Sequence[int]) -> int:
     """The rank (11-13) of which the layout holds three or four cards, or 0."""
