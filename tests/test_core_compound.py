@@ -452,3 +452,106 @@ def test_a_random_players_turn_is_checked_without_listing_the_turns() -> None:
     other = cassino.State(Position.from_text(AFRICAN_PERFT[0][0]))
     assert other.move_at(0) not in moves and "AH" not in moves    # type: ignore[comparison-overlap]
     assert len(made) == 1
+
+
+# -- the players judge a compound turn by the table it leaves ------------------------------------
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_turn_table_is_the_table_a_turn_leaves(system: str) -> None:
+    """State.turn_table(move), which the greedy player judges a turn by, is the table the
+    state has after the push, for every turn of positions of a random hand."""
+    r = rules(system)
+    checked = 0
+    for s in positions(r, range(1, 2), limit=12):
+        state = cassino.State(s.to_position())
+        for m in state.turns_one_order():
+            end = state.turn_table(m)
+            state.push(m)
+            if not state.is_over:
+                assert end.key() == state._turn_table().key(), m
+                checked += 1
+            state.pop()
+    assert checked > 100
+    with pytest.raises(cassino.IllegalMoveError):
+        state.turn_table(cassino.Move.parse("2C"))      # (not in the hand)
+
+
+# the mover holds 10D and 3C, the next seat 3H and 5H; 10S lies on the table
+_CLEAR_TEXT = (
+    "african_cassino_2p 0 0 3C,10D/3H,5H 10S AS,AH,AD,AC,2S,2H,2D,2C,3S,3D,4S,4H,4D,4C,5S,5D,"
+    "5C,6S,6H,6D/6C,7S,7H,7D,7C,8S,8H,8D,8C,9S,9H,9D,9C,10H,10C,JS,JH,JD,JC,QS,QH,QD,QC,KS,KH,"
+    "KD,KC - 1 - 0,0")
+
+
+def test_greedy_judges_a_compound_turn_by_what_it_takes_and_leaves() -> None:
+    """A capture gains the weight of its cards (10D 2 + 0.2, 10S 0.2 + 0.2 a spade); a trail
+    of 3C loses what the next seat, which surely holds a 3 (both unseen cards are in its
+    hand), takes with it (3C's weight and a card); a trail of 10D leaves nothing it can
+    take. (A compound turn was scored as a build of value 0 before.)"""
+    from cassino.greedy import CARD_WEIGHT, GreedyPlayer, card_weights
+    from cassino.players import View
+
+    state = cassino.State(Position.from_text(_CLEAR_TEXT))
+    ws = card_weights(state.rules)
+    view = View.of(state, 0)
+    g = GreedyPlayer(seed=1)
+    got = {str(m): g.evaluate(view, m) for m in state.turns_one_order()}
+    assert got == {
+        "10Dx10S": pytest.approx(ws[parse_card("10D")] + ws[parse_card("10S")]),
+        "3C": pytest.approx(-(ws[parse_card("3C")] + CARD_WEIGHT)),
+        "10D": 0.0,
+    }
+    assert str(g.choose(view, state.turns_one_order())) == "10Dx10S"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_ismcts_plays_compound_turns(system: str) -> None:
+    """ismcts searches compound turns (in Python: the turns with their captured cards in
+    one order, greedy scores from the table a turn leaves): a legal turn, the same for
+    the same seed, at the first positions of a random hand; in the house variant the
+    insist decision and the extension too."""
+    from cassino.ismcts import ISMCTSPlayer
+    from cassino.players import View
+
+    def check(state: cassino.State) -> cassino.Move:
+        moves = state.turns_one_order()
+        view = View.of(state, state.to_move)
+        a = ISMCTSPlayer(seed=3, iterations=6)
+        move = a.choose(view, moves)
+        assert state.is_legal(move) and move in moves
+        assert ISMCTSPlayer(seed=3, iterations=6).choose(view, moves) == move
+        assert a.last_iterations == 6 or len(moves) == 1
+        return move
+
+    state = cassino.State.deal(rules(system), 0, 7)
+    for _ in range(6):
+        state.push(check(state))
+    if system == "italian_house_cassino":
+        state = cassino.State(Position.from_text(ITALIAN_PERFT[-1][0]))
+        assert state.phase == "insist"
+        check(state)
+        state.push(cassino.Move.insist())
+        assert state.phase == "extend" and len(state.turns_one_order()) > 1
+        check(state)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_sampled_world_gives_every_build_owner_a_card_of_its_value(system: str) -> None:
+    """View.sample_world of a compound system deals the hidden hands so that the owner of
+    every build holds a card of its value, as the rules make him: a world without it
+    leaves the owner no legal turn (about a quarter of the worlds did before)."""
+    from cassino.players import View
+
+    r = rules(system)
+    vals = compound_rules(r).vals
+    worlds = owned = 0
+    for s in positions(r, range(2, 3), limit=40):
+        state = cassino.State(s.to_position())
+        for seat in range(r.players):
+            w = View.of(state, seat).sample_world(Rng(seat + 1))
+            worlds += 1
+            for b in w.to_position().builds:
+                owner = b.owners.bit_length() - 1
+                owned += owner != seat
+                assert any(b.value in vals(c) for c in w.hand(owner)), (w, b)
+            assert w.is_over or w.count_moves() > 0
+    assert worlds >= 40 and owned > 10

@@ -281,17 +281,16 @@ def test_the_core_makes_its_compound_state_whatever_the_deck() -> None:
 
 @pytest.mark.parametrize("system", ["italian_house_cassino", "african_cassino_2p"])
 def test_the_built_in_players_play_compound_games(system: str) -> None:
-    """random, greedy and expert: the bots judge the turns with the captured cards in one
-    order (game.player_moves); the expert takes the best-scoring turn, and ismcts refuses."""
-    from cassino.players import PlayerError
+    """random, greedy, expert and ismcts: the bots judge the turns with the captured cards
+    in one order (game.player_moves); the expert takes the best-scoring turn."""
     from cassino.simulate import simulate
 
     res = simulate(system, ["expert:worlds=2:nodes=20", "greedy"], games=1, seed=3, workers=1)
     assert len(res.games) == 1
     res = simulate(system, ["random", "greedy"], games=2, seed=4, workers=1)
     assert len(res.games) == 2
-    with pytest.raises(PlayerError, match="ismcts does not play"):
-        simulate(system, ["ismcts:ms=5", "greedy"], games=1, seed=3, workers=1)
+    res = simulate(system, ["ismcts:iterations=2", "random"], games=1, seed=3, workers=1)
+    assert len(res.games) == 1
 
 
 # -- perft pins (the reference; the core's State: tests/test_core_compound.py) --------------------

@@ -129,6 +129,23 @@ def test_odd_seats_give_each_side_the_extra_seat_half_the_time() -> None:
                    options={"players": 3})
 
 
+def test_a_pair_plays_as_partners_in_a_partnership_game() -> None:
+    """The pair's two copies of a player sit opposite as partners (the partner draw would
+    put greedy with random, and the game, won by both sides, counted as a draw)."""
+    from cassino.simulate import simulate
+
+    t = tournament(["greedy", "random"], "cassino_partnership", games=8, seed=1, workers=1,
+                   bootstrap=10, timing_moves=0)
+    assert t.pairs[0].draws == 0 and sum(t.pairs[0].wins) == 8
+    res = simulate("cassino_partnership", ["greedy", "random", "greedy", "random"], games=4,
+                   seed=1, workers=1, duplicate=True, draw_partners=False)
+    for g in res.games:
+        assert (g.seats[0] - g.seats[2]) % 4 == 2 and set(g.winners) in ({0, 2}, {1, 3})
+    drawn = simulate("cassino_partnership", ["greedy", "random", "greedy", "random"],
+                     games=8, seed=1, workers=1)
+    assert any((g.seats[0] - g.seats[2]) % 4 != 2 for g in drawn.games)
+
+
 def test_bad_tournaments_are_refused() -> None:
     with pytest.raises(SimulationError, match="two players"):
         tournament(["greedy"])
@@ -207,3 +224,24 @@ def test_all_four_bots_meet_on_every_system(system: str) -> None:
         assert sum(pair["wins"]) + pair["draws"] == pair["games"] == games
     assert set(data["ratings"]) == set(data["ms_per_move"]) == {
         "ismcts:iterations=3", "expert", "greedy", "random"}
+
+
+COMPOUND = ("african_cassino_3p", "african_cassino_2p", "african_cassino_partnership",
+            "italian_house_cassino")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", COMPOUND)
+def test_all_four_bots_meet_on_every_compound_system(system: str) -> None:
+    # as above, on the compound systems: ismcts's Python search, greedy and expert judging
+    # the turns by the tables they leave, and the timing's positions with their turns
+    seats = rules(system).players
+    games = seats if seats % 2 == 0 else 2 * seats
+    out = run("--system", system, "--players", "ismcts:iterations=2,expert,greedy,random",
+              "--games", str(games), "--seed", "3", "--workers", "1", "--duplicate", "--json",
+              "--bootstrap", "10", "--timing-moves", "2").stdout
+    data = json.loads(out)
+    assert data["system"] == system and len(data["pairs"]) == 6
+    for pair in data["pairs"]:
+        assert sum(pair["wins"]) + pair["draws"] == pair["games"] == games
+    assert all(ms > 0 for ms in data["ms_per_move"].values())

@@ -407,8 +407,7 @@ def _scores(state: Any, moves: list[Move], scorer: GreedyPlayer) -> list[float]:
     if hasattr(state, "greedy_scores"):
         got: list[float] = state.greedy_scores()
         return got
-    view = View.of(state, state.to_move)    # the reference: the same scores, in Python
-    return [scorer.evaluate(view, m) for m in moves]
+    return scorer.scores_on(state, moves)   # the reference: the same scores, in Python
 
 
 def _greedy_best(state: Any, scorer: GreedyPlayer) -> tuple[Move, float]:

@@ -10,14 +10,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
+from typing import Any
 
 from ._reference import duty_reason
 from ._rng import Rng
 from .cards import CLUBS, SPADES, card_rank, double_mask, parse_card, rank_mask
+from .errors import IllegalMoveError
 from .moves import Move, MoveKind
-from .players import PLAYERS, View
+from .players import PLAYERS, PlayerError, View
 from .position import Build
 from .rules import Rules
 from .scoring import DEFAULT_PENALTY, red_card_points
@@ -206,6 +208,7 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)
         self._packs: dict[tuple[int, int, bool, tuple[float, ...]], float] = {}
+        self._turns: _Turns | None = None       # (judging a compound view's turns)
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The best-scoring move; a tie is broken at random."""
@@ -219,10 +222,17 @@ class GreedyPlayer:
     def evaluate(self, view: View, move: Move) -> float:
         """The score of ``move`` (see the class docstring)."""
         r = view.rules
+        if r.laugh:
+            return laugh_gain(self._weights(view), move)
+        if r.compound:
+            return self._turn_score(view, move)
+        return self._move_score(view, move)
+
+    def _move_score(self, view: View, move: Move) -> float:
+        """The score of a move of a system of single moves."""
+        r = view.rules
         ws = self._weights(view)
         seat = view.seat
-        if r.laugh:
-            return laugh_gain(ws, move)
         if not move.plays_card:
             # opt_pluck: a pluck gains its card and changes nothing else of note; a pass
             # gains nothing
@@ -291,6 +301,126 @@ class GreedyPlayer:
         """The points of each captured card (:func:`card_weights`; a subclass may adjust
         them to the position)."""
         return card_weights(view.rules)
+
+    # -- compound turns (African Cassino, the Italian house variant) -------------------------
+    def _turn_world(self, view: View, world: Any = None) -> _Turns:
+        """What judging the turns of the compound ``view`` needs, kept while the player
+        judges them: a world (``world``, else one sampled from the view; the turns and the
+        tables they leave are the mover's and the table's, whatever the hidden hands; None
+        where the view has none)."""
+        got = self._turns
+        if got is not None and got.view is view and (world is None or got.world is world):
+            return got
+        if world is None:
+            try:
+                world = view.sample_world(Rng(0))
+            except PlayerError:
+                world = None
+            if world is not None and not world.insist:
+                world.turns_one_order()     # (each turn's table made once: the players' moves)
+        self._turns = _Turns(view, world)
+        return self._turns
+
+    def scores_on(self, state: Any, moves: Sequence[Move]) -> list[float]:
+        """:meth:`evaluate` of each of ``moves`` (legal moves of ``state``) for the seat to
+        move, in a compound system with ``state`` itself as the world of its view: what a
+        search that holds a whole state (ISMCTS) asks, without sampling another."""
+        view = View.of(state, state.to_move)
+        if view.rules.compound:
+            self._turn_world(view, state)
+        return [self.evaluate(view, m) for m in moves]
+
+    def _turn_score(self, view: View, move: Move) -> float:
+        """The score of a compound turn, from the table it leaves: ``gain`` is what each
+        pile gained or lost (the seat's team's for, the others' against: the captured cards,
+        an opponent's pile top taken into a build), ``own_builds`` the builds of the seat's
+        team, ``risk`` what the next seat can take of that table (:meth:`_turn_risk`); the
+        last turn of a hand counts the leftovers instead. A decision on an insist (the
+        house variant) scores 0: the choice among them is the tie-break's; so does a turn
+        the world sampled from the view does not allow (a build for a partner, whose hand
+        the seat does not see)."""
+        j = self._turn_world(view)
+        world = j.world
+        if world is None or move.kind != MoveKind.TURN or world.insist:
+            return 0.0
+        try:
+            end = world.turn_table(move)
+        except IllegalMoveError:
+            # a build for a partner is legal only while the partner holds its value
+            # (AMB-64), which the world's hidden hands need not do: no judgement
+            return 0.0
+        r = view.rules
+        ws = self._weights(view)
+        team = r.team_of(view.seat)
+        start = j.start
+        gain = 0.0
+        for t, (before, after) in enumerate(zip(start.piles, end.piles, strict=True)):
+            if before != after:
+                diff = _weight(ws, _bits(after)) - _weight(ws, _bits(before))
+                gain += diff if t == team else -diff
+        table = _bits(end.loose)
+        own = 0.0
+        for b in end.builds:
+            table |= _bits(b.cards)
+            if r.team_of(b.owner) == team:
+                own += _weight(ws, _bits(b.cards))
+        if not any(end.hands) and view.stock_size == 0:
+            # the hand ends: the leftovers go to the last capturer
+            captured = len(end.piles[team]) > len(start.piles[team])
+            last = view.seat if captured else view.last_capturer
+            if last is None or not table:
+                return gain
+            return gain + (1.0 if r.team_of(last) == team else -1.0) * _weight(ws, table)
+        return gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._turn_risk(j, end)
+
+    def _turn_risk(self, j: _Turns, end: Any) -> float:
+        """What the next seat can expect to capture from the table ``end``: as
+        :meth:`_risk`, by value instead of rank (a card of several values, the Ace, counts
+        for each), with the loose cards of that value, the builds of that value and the best
+        disjoint groups of smaller loose cards summing to it."""
+        view = j.view
+        key = (end.loose, end.builds)
+        got = j.risks.get(key)
+        if got is not None:
+            return got
+        risk = 0.0
+        if j.odds and (end.loose or end.builds):
+            ws = self._weights(view)
+            vals = j.vals
+            sure = {b.value for b in end.builds if b.owner == j.next}
+            loose = sorted(end.loose)
+            options: list[tuple[float, float]] = []
+            for v in range(1, len(j.odds)):
+                p = 1.0 if v in sure else j.odds[v]
+                if p == 0.0:
+                    continue
+                same = 0
+                smaller = []
+                for c in loose:
+                    if v in vals(c):
+                        same |= 1 << c
+                    elif min(vals(c)) < v:
+                        smaller.append(c)
+                taken = _weight(ws, same)
+                for b in end.builds:
+                    if b.value == v:
+                        taken += _weight(ws, _bits(b.cards))
+                if len(smaller) >= 2:
+                    got = j.packs.get((v, *smaller))
+                    if got is None:
+                        groups = _turn_groups(smaller, v, vals)
+                        got = j.packs[(v, *smaller)] = _best_packing(
+                            ws, _bits(smaller), groups, {})
+                    taken += got
+                if taken > 0.0:
+                    options.append((taken + CARD_WEIGHT, p))
+            options.sort(reverse=True)
+            none_better = 1.0
+            for value, p in options:
+                risk += value * p * none_better
+                none_better *= 1.0 - p
+        j.risks[key] = risk
+        return risk
 
     # -- the opponent's best reply -----------------------------------------------------------
     def _risk(self, view: View, loose: int, builds: list[Build], hand_left: int) -> float:
@@ -422,6 +552,68 @@ class FixedWeightsGreedy(GreedyPlayer):
                 f"one weight per card id ({view.rules.num_ids}) is needed, "
                 f"not {len(self._fixed)}")
         return self._fixed
+
+
+class _Turns:
+    """What judging the turns of one compound view needs: the view, a world of it, the
+    table at the start of the turn, each card's values, the next seat, the chance that it
+    holds a card of each value (``odds``; empty when it holds no card or nothing is
+    unseen), and the risk of each table left (by loose cards and builds) and the best
+    packing of loose cards into groups of a value."""
+
+    __slots__ = ("next", "odds", "packs", "risks", "start", "vals", "view", "world")
+
+    def __init__(self, view: View, world: Any) -> None:
+        from .reference.african import compound_rules
+
+        self.view = view
+        self.world = world
+        self.start: Any = world._turn_table() if world is not None else None
+        self.vals = lru_cache(maxsize=None)(compound_rules(view.rules).vals)
+        r = view.rules
+        n = r.players
+        self.next = (view.seat + 1) % n if r.direction == "cw" else (view.seat - 1) % n
+        h = view.hand_sizes[self.next]
+        total = view.unseen.mask.bit_count()
+        self.odds: list[float] = []
+        if h and total:
+            counts = [0] * (compound_rules(r).max_value + 1)
+            for c in _cards(view.unseen.mask):
+                for v in set(self.vals(c)):
+                    counts[v] += 1
+            self.odds = [0.0 if not k else 1.0 - _miss(total, k, h) if total - k >= h else 1.0
+                         for k in counts]
+        self.risks: dict[tuple[object, object], float] = {}
+        self.packs: dict[tuple[int, ...], float] = {}
+
+
+def _bits(cards: Iterable[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _turn_groups(cards: list[int], value: int, vals: Callable[[int], tuple[int, ...]]) -> list[int]:
+    """Every subset (a mask) of ``cards`` whose values sum to ``value``, a card of several
+    values (``vals``) counted at any one of them."""
+    out: set[int] = set()
+
+    def walk(i: int, need: int, acc: int) -> None:
+        if need == 0:
+            out.add(acc)
+            return
+        for j in range(i, len(cards)):
+            for v in vals(cards[j]):
+                if v <= need:
+                    walk(j + 1, need - v, acc | 1 << cards[j])
+
+    walk(0, value, 0)
+    return sorted(out)
 
 
 def _groups(mask: int, value: int) -> list[int]:

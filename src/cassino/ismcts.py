@@ -39,7 +39,7 @@ from typing import Any
 from ._rng import Rng
 from .expert import INFER_SHARPNESS, ExpertPlayer, _known, _scores, _taken
 from .game import play_builtin_hand
-from .greedy import FixedWeightsGreedy, GreedyPlayer, card_weights
+from .greedy import FixedWeightsGreedy, GreedyPlayer, _weight, card_weights
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -48,6 +48,10 @@ __all__ = ["ISMCTSPlayer"]
 DEFAULT_ITERATIONS = 3000
 """Iterations a move when neither ``iterations`` nor ``ms`` is given: the search in C stays
 within 50 ms a move of standard play (docs/bots.md, "Measured")."""
+COMPOUND_ITERATIONS = 100
+"""Iterations a move in a compound system (African Cassino, the Italian house variant) when
+neither ``iterations`` nor ``ms`` is given: their search runs in Python, its turns hundreds
+a position, each judged from the table it leaves (docs/bots.md)."""
 MARGIN_SCALE = 4.0
 """Points of hand margin that make a rollout's reward about 0.88 (0.5 + tanh(1) / 2)."""
 EVAL_SCALE = 2.0
@@ -59,7 +63,7 @@ POOL_SCALE = 1 << 20
 
 
 class _Node:
-    __slots__ = ("avail", "children", "team", "visits", "wins")
+    __slots__ = ("avail", "children", "scores", "team", "visits", "wins")
 
     def __init__(self, team: int) -> None:
         self.team = team          # the team of the player who made the move into this node
@@ -67,6 +71,9 @@ class _Node:
         self.wins = 0.0
         self.avail = 0
         self.children: dict[Move, _Node] = {}
+        # (compound systems: the greedy scores of the seat's own moves from this node, the
+        # same in every world, since its view there is the path's)
+        self.scores: dict[Move, float] = {}
 
 
 class ISMCTSPlayer:
@@ -85,6 +92,13 @@ class ISMCTSPlayer:
     (``State._ismcts``, the GIL released): the same iterations, tree and move as the Python
     search, which stays as the reference (``core=False``) and answers where the C search
     cannot (the reference implementation, a greedy score past the C group limit).
+
+    Compound systems (African Cassino, the Italian house variant) are searched in Python:
+    the tree's moves are the turns with their captured cards in one order
+    (``turns_one_order``), a turn gains what each pile gained or lost, the greedy scores
+    judge each turn from the table it leaves, the seat's own scores are kept a node, and
+    card reading and the exact search are off; with neither budget given,
+    :data:`COMPOUND_ITERATIONS`.
     """
 
     name = "ismcts"
@@ -117,6 +131,7 @@ class ISMCTSPlayer:
         self.iterations = iterations if iterations is not None or ms is not None else (
             DEFAULT_ITERATIONS
         )
+        self._default_budget = iterations is None and ms is None
         self.ms = ms
         self.policy = policy
         self.c = float(c)
@@ -155,12 +170,8 @@ class ISMCTSPlayer:
     def _choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
-        if view.rules.compound:
-            raise PlayerError(
-                f"ismcts does not play {view.rules.system} yet: its compound turns are the "
-                "reference's, and the search plays out in the core (use greedy or expert)"
-            )
-        if self.exact and _known(view):
+        compound = view.rules.compound
+        if self.exact and not compound and _known(view):
             got = self._solver._solve(view, moves)
             if got is not None:
                 self.last_iterations = 0
@@ -174,15 +185,16 @@ class ISMCTSPlayer:
         root = _Node(-1)
         rng = self._rng
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1e3
-        pool = self._pool(view)
-        if self.core:
+        pool = None if compound else self._pool(view)
+        if self.core and not compound:
             got = self._core_search(view, moves, deadline, pool)
             if got is not None:
                 return got
         policies = [self.policy] * rules.players
+        budget = COMPOUND_ITERATIONS if compound and self._default_budget else self.iterations
         done = 0
         while True:
-            if self.iterations is not None and done >= self.iterations:
+            if budget is not None and done >= budget:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
@@ -299,7 +311,7 @@ class ISMCTSPlayer:
         c = self.c
         gained = 0.0    # "eval": what the path captured, for the seat's team less against
         while not world.is_over:
-            legal = world.legal_moves()
+            legal = _moves(world)
             team = rules.team_of(world.to_move)
             if self.opponent == "greedy" and team != me:
                 # the opponents' model: the greedy player's move from its seat in this world
@@ -311,8 +323,7 @@ class ISMCTSPlayer:
                     child = _Node(team)
                     child.avail = 1
                     node.children[m] = child
-                world.push(m)
-                gained -= _taken(rules, ws, world, m)
+                gained += _gain(rules, ws, world, m, me, team)
                 path.append(child)
                 node = child
                 if added:
@@ -324,7 +335,10 @@ class ISMCTSPlayer:
                 if ch is not None:
                     ch.avail += 1
             if untried:
-                m = _first_untried(world, legal, untried, self._scorer)
+                if rules.compound and team == me:
+                    m = _first_untried_own(world, untried, self._scorer, node.scores)
+                else:
+                    m = _first_untried(world, legal, untried, self._scorer)
                 child = _Node(team)
                 child.avail = 1
                 node.children[m] = child
@@ -337,8 +351,7 @@ class ISMCTSPlayer:
                     if u > best_u:
                         m, best_u = move, u
                 child = node.children[m]
-            world.push(m)
-            gained += (1.0 if team == me else -1.0) * _taken(rules, ws, world, m)
+            gained += _gain(rules, ws, world, m, me, team)
             path.append(child)
             node = child
             if untried:
@@ -347,7 +360,7 @@ class ISMCTSPlayer:
             value = gained
             if not world.is_over:
                 sign = 1.0 if rules.team_of(world.to_move) == me else -1.0
-                value += sign * max(_scores(world, world.legal_moves(), self._scorer))
+                value += sign * max(_scores(world, _moves(world), self._scorer))
             mine = 0.5 + 0.5 * math.tanh(value / EVAL_SCALE)
             for ch in path:
                 ch.visits += 1
@@ -361,6 +374,53 @@ class ISMCTSPlayer:
             other = max(t for k, t in enumerate(totals) if k != ch.team)
             ch.visits += 1
             ch.wins += 0.5 + 0.5 * math.tanh((mine_pts - other) / MARGIN_SCALE)
+
+
+def _moves(world: Any) -> list[Move]:
+    """The moves the search tries in ``world``: the legal moves, and in a compound system
+    the turns with their captured cards in one order (``turns_one_order``: a turn's orders
+    change nothing the search judges)."""
+    if world.rules.compound:
+        got: list[Move] = world.turns_one_order()
+        return got
+    got = world.legal_moves()
+    return got
+
+
+def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, team: int) -> float:
+    """Push ``move`` (of ``team``) on ``world``; what it gained for ``me``'s team less
+    against: the weight it captured (with a sweep), or in a compound system what each pile
+    gained or lost (an opponent's pile top taken into a build too), the team's for and the
+    others' against."""
+    if not rules.compound:
+        world.push(move)
+        return (1.0 if team == me else -1.0) * _taken(rules, ws, world, move)
+    before = [_weight(ws, sum(1 << c for c in p)) for p in world.piles]
+    world.push(move)
+    out = 0.0
+    for t, p in enumerate(world.piles):
+        diff = _weight(ws, sum(1 << c for c in p)) - before[t]
+        out += diff if t == me else -diff
+    return out
+
+
+def _first_untried_own(
+    world: Any, untried: list[Move], scorer: GreedyPlayer, scores: dict[Move, float]
+) -> Move:
+    """:func:`_first_untried` for the seat's own move in a compound system, each move's
+    score judged once a node (``scores``): its view at a node is the path's (every card is
+    dealt at the start), so the scores are the same in every world, and a turn's score is
+    worth keeping (the tables of hundreds of turns)."""
+    if len(untried) == 1:
+        return untried[0]
+    new = [m for m in untried if m not in scores]
+    if new:
+        scores.update(zip(new, scorer.scores_on(world, new), strict=True))
+    best = untried[0]
+    for m in untried:
+        if scores[m] > scores[best]:
+            best = m
+    return best
 
 
 def _first_untried(

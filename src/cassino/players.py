@@ -193,7 +193,9 @@ class View:
         has seen: its own hand, the table, the piles, the cards set aside and every public
         count, with the unseen cards dealt uniformly at random (a Fisher-Yates shuffle from
         ``rng``) to the other hands, each its size, and to the stock, in a random order.
-        A determinization for search (ISMCTS).
+        A determinization for search (ISMCTS). Where the rules say more of a hidden hand
+        (Laugh and Lie Down's decisions; in a compound system, that a build's owner holds a
+        card of its value), a draw that does not fit is drawn again.
 
         >>> import cassino
         >>> state = cassino.new_hand(seed=5)
@@ -235,7 +237,10 @@ class View:
                 for i in range(len(cards) - 1, 0, -1):
                     j = rng.below(i + 1)
                     cards[i], cards[j] = cards[j], cards[i]
-            if not self.rules.laugh or self._laugh_fits(cards, given):
+            if self.rules.laugh:
+                if self._laugh_fits(cards, given):
+                    break
+            elif not self.rules.compound or self._builds_fit(cards, given):
                 break
         else:
             raise PlayerError(f"no world fits this view in {_MAX_DRAWS} draws")
@@ -279,6 +284,26 @@ class View:
             if self.decision is not None and s == self.to_move:
                 want = 3 if self.phase == "prial" else 2
                 if (m >> 4 * (self.decision[0] - 1) & 0xF).bit_count() != want:
+                    return False
+        return True
+
+    def _builds_fit(self, cards: list[int], given: dict[int, int]) -> bool:
+        """A compound system (African Cassino, the Italian house variant): whether the
+        hidden hands of this draw (dealt as in :meth:`_sample`) hold a card of the value of
+        every build their seat owns, as the rules make every owner do (the end-of-turn
+        holding invariant; without it the owner would have no legal turn). A draw that does
+        not fit is drawn again: the worlds are uniform among those that fit."""
+        from .reference.african import compound_rules
+
+        vals = compound_rules(self.rules).vals
+        k = 0
+        for s, n in enumerate(self.hand_sizes):
+            if s == self.seat or s in given:
+                continue
+            hand = cards[k : k + n]
+            k += n
+            for b in self.builds:
+                if b.owners >> s & 1 and not any(b.value in vals(c) for c in hand):
                     return False
         return True
 

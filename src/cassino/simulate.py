@@ -495,15 +495,19 @@ def play_game(
     index: int,
     duplicate: bool = False,
     core_players: bool = True,
+    draw_partners: bool = True,
 ) -> GameRecord:
     """Play game ``index`` of a simulation of ``players`` (specs) under rules ``r``.
 
     When every player is a built-in ``random`` or ``greedy`` and ``core_players`` is true,
     each hand is played in C by :meth:`Game.play_hand` (the same moves, so the same
-    record); ``core_players=False`` asks the Python players move by move."""
+    record); ``core_players=False`` asks the Python players move by move. In a partnership
+    game the partner draw seats the places; ``draw_partners=False`` seats each at its own
+    place instead (places 0 and 2 partners against 1 and 3: a tournament's pair plays as
+    partners)."""
     n = r.players
     deal, pseeds, places = game_plan(seed, index, n, duplicate)
-    game = Game(r, seed=deal)
+    game = Game(r, seed=deal, seating=None if draw_partners else list(range(n)))
     # player k takes place places[k] at the table; in a partnership game the partner draw
     # then seats each place (Game.seating), otherwise the place is the seat
     seats = tuple(game.seat_of(p) for p in places)
@@ -593,7 +597,8 @@ def run_chunk(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     players = list(task["players"])
     return [
         play_game(
-            r, players, task["seed"], i, task["duplicate"], task.get("core_players", True)
+            r, players, task["seed"], i, task["duplicate"], task.get("core_players", True),
+            task.get("draw_partners", True),
         ).to_dict()
         for i in range(task["start"], task["stop"])
     ]
@@ -641,6 +646,7 @@ def simulate(
     stall_timeout: float | None = STALL_TIMEOUT,
     on_event: EventFn | None = None,
     core_players: bool = True,
+    draw_partners: bool = True,
 ) -> SimulationResult:
     """Play ``games`` games of ``system`` between ``players`` (specs for
     :func:`~cassino.players.make_player`, one per seat) and summarize them.
@@ -671,6 +677,8 @@ def simulate(
     Built-in ``random`` and ``greedy`` players are played by the core
     (:meth:`Game.play_hand`); ``core_players=False`` plays them through their Python
     classes instead, move by move, with the same result (a benchmark of the two).
+    ``draw_partners=False`` seats the players of a partnership game as listed (0 and 2
+    against 1 and 3) instead of by the partner draw (:func:`play_game`).
 
     The result does not depend on ``workers``, ``chunk_size``, ``executor``, ``engine`` or
     ``core_players``.
@@ -713,6 +721,7 @@ def simulate(
         "seed": seed,
         "duplicate": duplicate,
         "core_players": bool(core_players),
+        "draw_partners": bool(draw_partners),
     }
     tally = Tally(specs)
     kept: list[GameRecord] = []

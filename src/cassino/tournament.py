@@ -25,6 +25,7 @@ from typing import Any
 
 from ._rng import Rng
 from .errors import SimulationError
+from .game import player_moves
 from .players import View, make_player
 from .rules import Rules, rules
 from .simulate import Z95, GameRecord, wilson_interval
@@ -223,13 +224,16 @@ def ms_per_move(spec: str, r: Rules, moves: int = 60, seed: int = 0) -> float:
         state = State.deal(r, hand % r.players, seed + hand)
         hand += 1
         while not state.is_over and done < moves:
-            legal = state.legal_moves()
+            legal = player_moves(state, player)     # (compound turns: as in a game)
             view = View.of(state, state.to_move)
             t0 = time.perf_counter()
             player.choose(view, legal)
             spent += time.perf_counter() - t0
             done += 1
-            state.push(legal[rng.below(len(legal))])
+            if r.compound:          # (every turn, its orders included, by index)
+                state.push(state.move_at(rng.below(state.num_moves())))
+            else:
+                state.push(legal[rng.below(len(legal))])
     return spent / moves * 1e3
 
 
@@ -295,7 +299,7 @@ def tournament(
             result = run_simulation(
                 r, seat_specs, games=games // len(starts), seed=seed, workers=workers,
                 duplicate=duplicate, engine=engine, address=address, scheduler=scheduler,
-                progress=tick,
+                progress=tick, draw_partners=False,
             )
             got += [_outcome(g, sides) for g in result.games]
             done += games // len(starts)

@@ -525,13 +525,27 @@ class African(StateBase):
         if self.insist:
             self._push_decision(m)
             return
-        self._base_turns()
         start = self._turn_table()
+        turn = self._turn_of(m)
+        v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
+        self._take_table(turn.table, turn.captured, seat, v, start)
+
+    def _turn_of(self, m: Move) -> Turn:
+        """The :class:`Turn` of the legal turn ``m``: its steps and the table it leaves."""
+        self._base_turns()
         turn = self._made.get(m)
         if turn is None:
             turn = self._made[self._parse_turn(str(m))]
-        v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
-        self._take_table(turn.table, turn.captured, seat, v, start)
+        return turn
+
+    def turn_table(self, move: Move) -> Table:
+        """The table (hands, loose cards, builds, piles, claims) the legal turn ``move``
+        leaves, without playing it: what a player judges a turn by. Raises
+        :class:`IllegalMoveError` for a move that is no legal turn here (an insist decision
+        pending included)."""
+        if self.insist or move.kind != MoveKind.TURN:
+            raise IllegalMoveError(f"illegal move {move}: no turn of the seat to move")
+        return self._turn_of(self._resolve_turn(move)).table
 
     def _take_table(self, t: Table, captured: bool, seat: int, v: int, start: Table) -> None:
         """Take over the table ``t`` a turn of ``seat`` from ``start`` leaves (``v``: the
