@@ -164,6 +164,46 @@ def test_push_pop_and_pickle_restore_the_state() -> None:
     assert s.to_position() == root
 
 
+_STALE = ("african_cassino_3p{players=3} 0 2 2D,2C,4H,4D,5C,8S,10C,QS,QH,QC/3C,5H,5D,6H,7C,8H,"
+          "9C,10D,JH,JD/3D,4C,6C,7D,8C,9S,10S,KS,KD,KC 2S,6D,KH,(AH:1+9D=10@0),(3S+9H=12@0) "
+          "6S,10H,5S,8D,3H,AD,JS/2H,AC,QD,4S,JC,AS,7H,7S/- - 0 - 0,0,0")
+
+
+def test_the_steps_follow_every_push_and_pop() -> None:
+    """The turn made step by step belongs to the state it was begun in: another order of
+    the same capture (a different pile top to build with) and a turn pushed then popped
+    each start afresh; a clone and a pickle keep the steps made."""
+    s = State(Position.from_text(_STALE))
+    s.push("8Cx2S,6D|2S,6D")
+    assert "+AH,2S,8C,9D=10" not in s.legal_steps()     # (2S is not the top of seat 2's pile)
+    s.pop()
+    s.push("8Cx2S,6D|6D,2S")
+    assert "+AH,2S,8C,9D=10" in s.legal_steps()
+    assert s.push_step("+AH,2S,8C,9D=10") == "+AH,2S,8C,9D=10"
+    for other in (s.clone(), pickle.loads(pickle.dumps(s))):
+        assert other.turn_steps == ["+AH,2S,8C,9D=10"] and other == s
+    s.pop_step()
+    fresh = len(s.legal_steps())
+    s.push_step(s.legal_steps()[0])
+    while not s.can_end_turn():
+        s.push_step(s.legal_steps()[0])
+    s.end_turn()
+    s.pop()
+    assert s.turn_steps == [] and len(s.legal_steps()) == fresh
+
+
+def test_a_capture_of_one_card_takes_no_other_pile_order() -> None:
+    s = State(Position.from_text(_STALE))
+    for text in ("KSxKH|6D", "KSxKH|KH,KH"):
+        with pytest.raises(IllegalMoveError, match="must be an order of KH"):
+            s.parse_move(text)
+        with pytest.raises(IllegalMoveError, match="must be an order of KH"):
+            s.push_step(text)
+    assert str(s.parse_move("KSxKH|KH")) == "KSxKH"
+    with pytest.raises(IllegalMoveError, match="must be an order of"):
+        s.parse_move("3D|2S")
+
+
 @pytest.mark.parametrize("sid", AFRICAN)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_hands_keep_every_card_and_score_the_strict_tally(sid: str, seed: int) -> None:
@@ -381,3 +421,19 @@ def test_streamed_turns_are_not_kept_past_the_limit_and_still_push(monkeypatch: 
 def test_bad_turn_text_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError):
         Move.parse(text)
+
+
+def test_cassino_play_lists_every_step_and_answers_count() -> None:
+    """The commands of `cassino play --help` work while a turn is built step by step."""
+    from click.testing import CliRunner
+
+    from cassino.cli import cli
+
+    r = CliRunner().invoke(cli, ["play", "--seed", "2", "--system", "african_cassino_3p",
+                                 "--opponent", "random", "--no-color"],
+                           input="all\ncount\nquit\n", prog_name="cassino")
+    assert "Traceback" not in r.output and r.exit_code == 0, r.output[-1500:]
+    assert "Counting out is off in this game" in r.stdout
+    assert "unknown card code" not in r.stdout
+    listed = [line for line in r.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert len(listed) > 2 * 40        # (the board's 40, then every step: more than 40)

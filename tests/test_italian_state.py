@@ -190,6 +190,10 @@ def test_position_checks_of_the_insist_decision() -> None:
         replace(p, insist=(0, 40)).validate()
     with pytest.raises(PositionError, match="opponent_insist"):
         replace(p, rules=rules(SID, capture_extent="free")).validate()
+    # an insist on a capture of 3 where no loose cards (2C 5S 5B) make a 3: no extension
+    # exists, so the decision would lead nowhere (phase extend with no move)
+    with pytest.raises(PositionError, match="no maximal extension"):
+        replace(p, insist=(0, 3)).validate()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -63,6 +63,7 @@ HELP_STEPS = """\
   undo         take back your last turn and the replies to it (within this hand)
   rules        the rules of the system and the options in force
   board        show the table and your steps again
+  all          list every step that can continue the turn
   help         this help
   quit         abandon the game"""
 
@@ -652,8 +653,9 @@ class _Session:
             else:
                 return entry, word
 
-    def show_steps(self) -> list[str]:
-        """African Cassino: the turn so far and the numbered steps that can continue it."""
+    def show_steps(self, all_steps: bool = False) -> list[str]:
+        """African Cassino: the turn so far and the numbered steps that can continue it
+        (the first ``MAX_LISTED``, or with ``all_steps`` every one)."""
         state = self.game.state
         steps: list[str] = state.legal_steps()
         c = self.console
@@ -663,9 +665,9 @@ class _Session:
         c.print(Text("Steps" + ("  ('end' ends the turn)" if state.can_end_turn() else ""),
                      style="bold"))
         num_w = len(str(len(steps)))
-        for i, st in enumerate(steps[:MAX_LISTED], 1):
+        for i, st in enumerate(steps if all_steps else steps[:MAX_LISTED], 1):
             c.print(Text.assemble(f"  {i:>{num_w}}  ", (st, "cyan")))
-        if len(steps) > MAX_LISTED:
+        if len(steps) > MAX_LISTED and not all_steps:
             c.print(f"  ... and {len(steps) - MAX_LISTED} more: type one in notation")
         return steps
 
@@ -690,6 +692,12 @@ class _Session:
             if word == "hint":
                 m = self.hinter.choose(self.view(), state.turns_one_order())
                 self.console.print(Text.assemble("Hint: greedy would play ", (str(m), "cyan")))
+                continue
+            if word == "all":
+                steps = self.show_steps(all_steps=True)
+                continue
+            if word == "count":
+                self.count_out()        # (no counting out in a compound system: it says so)
                 continue
             if word == "back":
                 if state.turn_steps:
@@ -881,7 +889,8 @@ def play(
     """Play a game in the terminal against a player, to the end of the game.
 
     Each turn lists your legal moves, numbered. Enter a number or a move's notation, or:
-    hint, undo, rules, board, all, count, help, quit. The scores are shown after each
+    hint, undo, rules, board, all, count, help, quit (a compound turn, built step by
+    step: end and back too). The scores are shown after each
     hand. Exit status 0 when the game ends or you quit, 1 if the input ends first, 2 on
     a bad option.
     """

@@ -461,7 +461,7 @@ class African(StateBase):
         turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts), deck)
         cards = _captured(turn)
         order = tuple(given) if given else cards
-        if len(cards) > 1 and not self._order_ok(cards, order):
+        if not self._order_ok(cards, order):
             raise IllegalMoveError(
                 f"illegal move {text}: the cards under the capturing card must be "
                 + ("an order of " if self.rules.pile_order == "full" else
@@ -588,7 +588,8 @@ class African(StateBase):
             raise IllegalMoveError(
                 f"an insist decision is pending (phase {self.phase}): push one of its moves, "
                 + ", ".join(str(m) for m in self._decisions()) + "; steps build turns")
-        key = (len(self._history), self.to_move, tuple(self.hands), self.loose)
+        key = (self._version, self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
+               tuple(tuple(p) for p in self.piles))     # (every push and pop: a new turn)
         made: tuple[object, TurnBuilder, list[tuple[int, ...] | None]] | None = getattr(
             self, "_step_turn", None)
         if made is None or made[0] != key:
@@ -632,7 +633,7 @@ class African(StateBase):
                                    + (f" after {done}" if done else ""))
         step = match[0]
         cards = tuple(sorted(step.order)) if step.kind == "capture" else ()
-        if given is not None and len(cards) > 1 and not self._order_ok(cards, given):
+        if given is not None and not self._order_ok(cards, given):
             raise IllegalMoveError(
                 f"step {text.strip()!r}: the cards under the capturing card must be "
                 + ("an order of " if self.rules.pile_order == "full" else
@@ -644,6 +645,8 @@ class African(StateBase):
         return self._step_text(step, orders[-1])
 
     def _order_ok(self, cards: tuple[int, ...], order: tuple[int, ...]) -> bool:
+        """Whether ``order`` (bottom first) is an order the rules give the cards ``cards``
+        (ascending) a capture puts under its capturing card (AMB-62)."""
         if sorted(order) != list(cards):
             return False
         return self.rules.pile_order == "full" or list(order[:-1]) == sorted(order[:-1])

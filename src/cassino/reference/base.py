@@ -106,6 +106,7 @@ class StateBase:
     _root: Position
     _stack: list[tuple[Any, ...]]
     _history: list[Move]
+    _version: int           # (counts pushes and pops)
     # explain's window (State._moves_for): the generators walk subsets of the loose cards
     # of ``_within`` only; -1 (every card) outside explain
     _within: int = -1

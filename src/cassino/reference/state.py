@@ -3,7 +3,7 @@ perft and playouts. It is the sum of the mechanic mixins. The core side: ``core/
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._rng import Rng, deck_chance, shuffled_deck
@@ -289,13 +289,20 @@ class State(
         new._load(self.to_position())
         new._stack = list(self._stack)
         new._history = list(self._history)
+        for step in self._pending_steps():
+            new.push_step(step)     # (the turn being made step by step: African Cassino)
         return new
+
+    def _pending_steps(self) -> list[str]:
+        """The steps of a compound turn being made (:meth:`push_step`), else []."""
+        return self.turn_steps if self.rules.compound and not self.insist else []
 
     def __reduce__(self) -> tuple[Any, ...]:
         moves = [(m.card, int(m.kind), m.takes, m.value, m.fixed, m.steps) for m in self._history]
-        if type(self) is State:
+        steps = self._pending_steps()
+        if type(self) is State and not steps:
             return (_unpickle, (self._root.to_dict(), moves))
-        return (_unpickle, (self._root.to_dict(), moves, type(self)))
+        return (_unpickle, (self._root.to_dict(), moves, type(self), steps))
 
     def __eq__(self, other: object) -> bool:
         if not hasattr(other, "to_position"):
@@ -1109,9 +1116,11 @@ def random_hand(rules: Rules, seed: int, dealer: int = 0) -> tuple[list[int], in
     return state.hand_score().totals(), n
 
 
-def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]], cls: type[State] | None = None
-              ) -> State:
+def _unpickle(root: dict[str, Any], moves: list[tuple[Any, ...]], cls: type[State] | None = None,
+              steps: Sequence[str] = ()) -> State:
     state = (cls or State)(Position.from_dict(root))
     for card, kind, takes, value, *rest in moves:
         state._push_unchecked(Move(card, MoveKind(kind), takes, value, *rest))
+    for step in steps:
+        state.push_step(step)
     return state
