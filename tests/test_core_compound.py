@@ -503,6 +503,22 @@ def test_greedy_judges_a_compound_turn_by_what_it_takes_and_leaves() -> None:
     assert str(g.choose(view, state.turns_one_order())) == "10Dx10S"
 
 
+def test_greedy_judges_the_insist_decision_one_ply_deep() -> None:
+    """Insisting gives the mover his best extension (2C and a 5: 0.4), accepting nothing;
+    the mover's extensions gain the weight of what they add."""
+    from cassino.greedy import GreedyPlayer
+    from cassino.players import View
+
+    state = cassino.State(Position.from_text(ITALIAN_PERFT[-1][0]))
+    got = {str(m): GreedyPlayer().evaluate(View.of(state, state.to_move), m)
+           for m in state.turns_one_order()}
+    assert got == {"pass": 0.0, "insist": pytest.approx(-0.4)}
+    state.push(cassino.Move.insist())
+    got = {str(m): GreedyPlayer().evaluate(View.of(state, state.to_move), m)
+           for m in state.turns_one_order()}
+    assert got == {"x2C,5S": pytest.approx(0.4), "x2C,5B": pytest.approx(0.4)}
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_ismcts_plays_compound_turns(system: str) -> None:
     """ismcts searches compound turns (in Python: the turns with their captured cards in

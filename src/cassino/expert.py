@@ -319,8 +319,10 @@ class ExpertPlayer(GreedyPlayer):
     def _weights(self, view: View) -> tuple[float, ...]:
         r = view.rules
         ws = card_weights(r)
-        if len(view.pile_sizes) != 2:
-            return ws           # three or more teams: the races are not two-sided
+        if len(view.pile_sizes) != 2 or r.compound:
+            # three or more teams: the races are not two-sided; a compound system's tally
+            # splits a tied majority (the weights stay the system's)
+            return ws
         cards_won = view.pile_sizes
         cards_open = (r.most_cards_points or r.two_card_capture) and all(
             2 * n <= r.deck_size for n in cards_won

@@ -84,7 +84,12 @@ def card_weights(r: Rules) -> tuple[float, ...]:
     [2.2, 1.4, 1.2, 0.4, 0.2]
     >>> round(card_weights(rules("diloti"))[parse_card("10D")], 1)
     2.2
+
+    The compound systems' tally (African Cassino, §3.22; the house variant, §3.25) is
+    :func:`_compound_weights`'.
     """
+    if r.compound:
+        return _compound_weights(r)
     out = []
     for card in range(r.num_ids):
         c = card % 52
@@ -124,6 +129,40 @@ def card_weights(r: Rules) -> tuple[float, ...]:
                 w += 1.0
             if r.spade_points == "additive" and (c == _LITTLE or c == 0):
                 w += 1.0
+        out.append(w)
+    return tuple(out)
+
+
+def _compound_weights(r: Rules) -> tuple[float, ...]:
+    """The card weights of the compound systems' tally: ``CARD_WEIGHT`` a card (most
+    cards, 2) and ``SPADE_WEIGHT`` a card of the suit whose majority scores (spades;
+    the house variant's coins), the Spy Two 2S 1 and the Big Ten 10S 2 (the house variant:
+    the 2 of coins 1, the 7 of swords 2), each ace 1. The ids of the other deck weigh 0.
+
+    >>> from cassino.rules import rules
+    >>> w = card_weights(rules("african_cassino_3p"))
+    >>> [round(w[parse_card(c)], 1) for c in ("10S", "2S", "AH", "10D", "7S")]
+    [2.4, 1.4, 1.2, 0.2, 0.4]
+    >>> w = card_weights(rules("italian_house_cassino"))
+    >>> [round(w[parse_card(c, "italian40")], 1) for c in ("7S", "2D", "AB", "5D", "KS")]
+    [2.2, 1.4, 1.2, 0.4, 0.2]
+    """
+    from .cards import ITALIAN_FIRST, card_suit
+
+    italian = "italian" in r.mechanics
+    singles = ({parse_card("2D", "italian40"): 1.0, parse_card("7S", "italian40"): 2.0}
+               if italian else {_LITTLE: 1.0, parse_card("10S"): 2.0})
+    out = []
+    for card in range(r.num_ids):
+        if (card >= ITALIAN_FIRST) != italian:
+            out.append(0.0)
+            continue
+        w = CARD_WEIGHT
+        if card_suit(card) == 0:            # spades; the house variant's coins
+            w += SPADE_WEIGHT
+        w += singles.get(card, 0.0)
+        if card_rank(card) == 1:
+            w += 1.0
         out.append(w)
     return tuple(out)
 
@@ -336,12 +375,13 @@ class GreedyPlayer:
         an opponent's pile top taken into a build), ``own_builds`` the builds of the seat's
         team, ``risk`` what the next seat can take of that table (:meth:`_turn_risk`); the
         last turn of a hand counts the leftovers instead. A decision on an insist (the
-        house variant) scores 0: the choice among them is the tie-break's; so does a turn
-        the world sampled from the view does not allow (a build for a partner, whose hand
-        the seat does not see)."""
+        house variant) is :meth:`_decision_score`'s. A turn the world sampled from the view
+        does not allow (a build for a partner, whose hand the seat does not see) scores 0."""
         j = self._turn_world(view)
         world = j.world
-        if world is None or move.kind != MoveKind.TURN or world.insist:
+        if world is not None and world.insist:
+            return self._decision_score(view, world, move)
+        if world is None or move.kind != MoveKind.TURN:
             return 0.0
         try:
             end = world.turn_table(move)
@@ -372,6 +412,17 @@ class GreedyPlayer:
                 return gain
             return gain + (1.0 if r.team_of(last) == team else -1.0) * _weight(ws, table)
         return gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._turn_risk(j, end)
+
+    def _decision_score(self, view: View, world: Any, move: Move) -> float:
+        """The house variant's insist decision (AMB-68), one ply deep: an extension gains
+        the weight of the cards it adds; accepting gains nothing, and insisting loses what
+        the mover's best extension would gain him."""
+        ws = self._weights(view)
+        if move.kind == MoveKind.PASS:
+            return 0.0
+        if move.kind == MoveKind.INSIST:
+            return -max((_weight(ws, m.takes) for m in world._extension_moves()), default=0.0)
+        return _weight(ws, move.takes)
 
     def _turn_risk(self, j: _Turns, end: Any) -> float:
         """What the next seat can expect to capture from the table ``end``: as
