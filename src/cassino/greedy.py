@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +21,7 @@ from .errors import IllegalMoveError
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 from .position import Build
+from .reference.base import bits
 from .rules import Rules
 from .scoring import DEFAULT_PENALTY, red_card_points
 
@@ -629,7 +630,7 @@ class _Turns:
         self.odds: list[float] = []
         if h and total:
             counts = [0] * (compound_rules(r).max_value + 1)
-            for c in _cards(view.unseen.mask):
+            for c in bits(view.unseen.mask):
                 for v in set(self.vals(c)):
                     counts[v] += 1
             self.odds = [0.0 if not k else 1.0 - _miss(total, k, h) if total - k >= h else 1.0
@@ -640,13 +641,6 @@ class _Turns:
 
 def _bits(cards: Iterable[int]) -> int:
     return sum(1 << c for c in cards)
-
-
-def _cards(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _turn_groups(cards: list[int], value: int, vals: Callable[[int], tuple[int, ...]]) -> list[int]:
