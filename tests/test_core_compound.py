@@ -501,6 +501,15 @@ def test_greedy_judges_a_compound_turn_by_what_it_takes_and_leaves() -> None:
         "10D": 0.0,
     }
     assert str(g.choose(view, state.turns_one_order())) == "10Dx10S"
+    # with KD in the hand instead of the pile, 3C and 10S build 13: the build counts whole
+    # for its owner (COMPOUND_BUILD_DISCOUNT), and the next seat can take nothing of it
+    text = _CLEAR_TEXT.replace("3C,10D/", "3C,10D,KD/").replace("KS,KH,KD,KC", "KS,KH,KC")
+    state = cassino.State(Position.from_text(text))
+    got = {str(m): g.evaluate(View.of(state, 0), m) for m in state.turns_one_order()}
+    assert got["3C+10S=13"] == pytest.approx(ws[parse_card("3C")] + ws[parse_card("10S")])
+    # an opponent's pile top built in: his pile loses KC and the build gains it
+    assert got["3C+10S=13; +3C,10S,KC=13"] == pytest.approx(
+        got["3C+10S=13"] + 2 * ws[parse_card("KC")])
 
 
 def test_greedy_judges_the_insist_decision_one_ply_deep() -> None:

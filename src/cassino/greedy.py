@@ -28,6 +28,7 @@ from .scoring import DEFAULT_PENALTY, red_card_points
 __all__ = [
     "BUILD_DISCOUNT",
     "CARD_WEIGHT",
+    "COMPOUND_BUILD_DISCOUNT",
     "RISK_WEIGHT",
     "SPADE_WEIGHT",
     "FixedWeightsGreedy",
@@ -42,6 +43,11 @@ SPADE_WEIGHT = 0.2
 """Points per spade captured, for the race for most spades (1 point)."""
 BUILD_DISCOUNT = 0.7
 """Share of a build's cards counted now for the owner, who means to take it next turn."""
+COMPOUND_BUILD_DISCOUNT = 1.0
+"""Share of a build's cards counted for its owner's team in a compound system (African
+Cassino, the house variant): the whole, since the owner holds its capturing card (the
+holding invariant) and the risk already charges the next seat's taking it; the standard
+share played weaker in every compound system (docs/bots.md)."""
 RISK_WEIGHT = 1.0
 """Weight of the expected value the next opponent can capture from the table left."""
 CLEAR_WIN = 1000.0
@@ -412,7 +418,7 @@ class GreedyPlayer:
             if last is None or not table:
                 return gain
             return gain + (1.0 if r.team_of(last) == team else -1.0) * _weight(ws, table)
-        return gain + BUILD_DISCOUNT * own - RISK_WEIGHT * self._turn_risk(j, end)
+        return gain + COMPOUND_BUILD_DISCOUNT * own - RISK_WEIGHT * self._turn_risk(j, end)
 
     def _decision_score(self, view: View, world: Any, move: Move) -> float:
         """The house variant's insist decision (AMB-68), one ply deep: an extension gains
