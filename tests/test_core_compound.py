@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -452,6 +453,21 @@ def test_a_random_players_turn_is_checked_without_listing_the_turns() -> None:
     other = cassino.State(Position.from_text(AFRICAN_PERFT[0][0]))
     assert other.move_at(0) not in moves and "AH" not in moves    # type: ignore[comparison-overlap]
     assert len(made) == 1
+    # past sys.maxsize turns (21 captured cards: 21! orders) len() cannot say how many;
+    # choose_move's emptiness test asks bool() instead
+    state = cassino.State(Position.from_text(_HUGE_TEXT))
+    moves = player_moves(state, RandomPlayer())
+    assert state.num_moves() > sys.maxsize and moves
+    with pytest.raises(OverflowError):
+        len(moves)
+    assert state.is_legal(choose_move(RandomPlayer(seed=2), View.of(state, 0), moves))
+
+
+# a frozen build of 20 cards and a loose ace, both taken by AS (an ace of 14)
+_HUGE_TEXT = (
+    "african_cassino_2p 0 0 AS,5S,6S/5H,6H,7D AH,(2S+QS|2H+QH|2D+QD|2C+QC|3S+JS|3H+JH|3D+JD|"
+    "3C+JC|4S+10S|4H+10H=14@0) AD,AC,4D,4C,5D,5C,6D,6C,7S,7H/7C,8S,8H,8D,8C,9S,9H,9D,9C,10D,"
+    "10C,KS,KH,KD,KC - 1 - 0,0")
 
 
 # -- the players judge a compound turn by the table it leaves ------------------------------------

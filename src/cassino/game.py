@@ -692,6 +692,9 @@ class _IndexedMoves(Sequence[Move]):
     def __len__(self) -> int:
         return self._n
 
+    def __bool__(self) -> bool:
+        return self._n > 0      # (len() cannot say it past sys.maxsize)
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self._state.move_at(i) for i in range(*index.indices(self._n))]
