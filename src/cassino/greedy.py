@@ -400,11 +400,7 @@ class GreedyPlayer:
         ws = self._weights(view)
         team = r.team_of(view.seat)
         start = j.start
-        gain = 0.0
-        for t, (before, after) in enumerate(zip(start.piles, end.piles, strict=True)):
-            if before != after:
-                diff = _weight(ws, _bits(after)) - _weight(ws, _bits(before))
-                gain += diff if t == team else -diff
+        gain = _pile_gain(ws, start.piles, end.piles, team)
         table = _bits(end.loose)
         own = 0.0
         for b in end.builds:
@@ -643,6 +639,19 @@ class _Turns:
                          for k in counts]
         self.risks: dict[tuple[object, object], float] = {}
         self.packs: dict[tuple[int, ...], float] = {}
+
+
+def _pile_gain(ws: Sequence[float], before: Sequence[Sequence[int]],
+              after: Sequence[Sequence[int]], team: int) -> float:
+    """What the face-up piles (a team each) gained or lost from ``before`` to ``after``,
+    by the weights ``ws``: ``team``'s change for it, every other team's against it (a
+    compound turn's captures, an opponent's pile top built into a build)."""
+    gain = 0.0
+    for t, (b, a) in enumerate(zip(before, after, strict=True)):
+        if b != a:
+            diff = _weight(ws, _bits(a)) - _weight(ws, _bits(b))
+            gain += diff if t == team else -diff
+    return gain
 
 
 def _bits(cards: Iterable[int]) -> int:

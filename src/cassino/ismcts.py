@@ -39,7 +39,7 @@ from typing import Any
 from ._rng import Rng
 from .expert import INFER_SHARPNESS, ExpertPlayer, _known, _scores, _taken
 from .game import play_builtin_hand
-from .greedy import FixedWeightsGreedy, GreedyPlayer, _weight, card_weights
+from .greedy import FixedWeightsGreedy, GreedyPlayer, _pile_gain, card_weights
 from .moves import Move
 from .players import PLAYERS, PlayerError, View
 
@@ -395,13 +395,9 @@ def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, te
     if not rules.compound:
         world.push(move)
         return (1.0 if team == me else -1.0) * _taken(rules, ws, world, move)
-    before = [_weight(ws, sum(1 << c for c in p)) for p in world.piles]
+    before = [tuple(p) for p in world.piles]
     world.push(move)
-    out = 0.0
-    for t, p in enumerate(world.piles):
-        diff = _weight(ws, sum(1 << c for c in p)) - before[t]
-        out += diff if t == me else -diff
-    return out
+    return _pile_gain(ws, before, world.piles, me)
 
 
 def _first_untried_own(

@@ -689,15 +689,12 @@ class Position:
             raise PositionError("insist: the augmented values must be builds on the table, ascending")
         if not value and not augmented:
             raise PositionError("insist: nothing to insist on (no capture value, no augmented build)")
-        from .reference.african import compound_rules, extensions
-        from .reference.compound import Build as TurnBuild
+        from .reference.african import compound_rules, extensions, turn_build
+        from .reference.base import bits
 
-        builds = tuple(sorted(
-            TurnBuild(frozenset(c for c in range(r.num_ids) if b.cards >> c & 1), b.value,
-                      b.owners.bit_length() - 1, b.multiple, b.creator)
-            for b in self.builds))
-        loose = frozenset(c for c in range(r.num_ids) if self.loose >> c & 1)
-        if not extensions(compound_rules(r), loose, builds, value, tuple(augmented)):
+        builds = tuple(sorted(turn_build(b) for b in self.builds))
+        if not extensions(compound_rules(r), frozenset(bits(self.loose)), builds, value,
+                          tuple(augmented)):
             raise PositionError("insist: no maximal extension of that capture or augment exists "
                                 "on this table: there is nothing to insist on")
         step = 1 if r.direction == "cw" else -1

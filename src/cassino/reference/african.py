@@ -130,6 +130,12 @@ def _order_at(r: Rules, cards: tuple[int, ...], index: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def turn_build(b: Build) -> TurnBuild:
+    """The turn generator's build of a position's build ``b`` (its owner a seat)."""
+    return TurnBuild(frozenset(bits(b.cards)), b.value, b.owners.bit_length() - 1, b.multiple,
+                     b.creator)
+
+
 def position_build(b: TurnBuild, r: Rules) -> Build:
     """A build of a turn's table as a :class:`cassino.position.Build`: one owner, multiple
     when frozen (several groups), and its aces fixed at 14 where a grouping needs it (the
@@ -251,11 +257,7 @@ class African(StateBase):
         return Table(
             hands=tuple(frozenset(bits(h)) for h in self.hands),
             loose=frozenset(bits(self.loose)),
-            builds=tuple(sorted(
-                TurnBuild(frozenset(bits(b.cards)), b.value, b.owners.bit_length() - 1, b.multiple,
-                          b.creator)
-                for b in self.builds
-            )),
+            builds=tuple(sorted(turn_build(b) for b in self.builds)),
             piles=tuple(tuple(p) for p in self.piles),
             claims=frozenset(self.claims),
         )
