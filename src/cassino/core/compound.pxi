@@ -409,6 +409,21 @@ cdef class _TurnGen:
     cdef uint64_t* uc_pool
     cdef int64_t uc_len, uc_cap
     cdef int64_t capvia
+    # the step interface (CompoundState's builder, parsing): probe() and what it knows
+    cdef bint collecting                # emit: successors into coll (probe's stages)
+    cdef TState* coll
+    cdef int64_t ncoll, capcoll
+    cdef TSet pmemo                     # probe's states, their answers in pres
+    cdef int8_t* pres
+    cdef int64_t capres
+    cdef bint pm_valid                  # pmemo's context (the mover, hands and piles)
+    cdef int pm_mover
+    cdef uint64_t pm_hands[TG_TEAMS]
+    cdef int8_t pm_piles[TG_TEAMS][64]
+    cdef int pm_plen[TG_TEAMS]
+    cdef bint keep_dead                 # step_successors: the dead states too (their rule named)
+    cdef bint targeting                 # list_search: only states that can end at target
+    cdef TState target
 
     def __cinit__(self, *args, **kwargs):
         self.memo_keys = <uint64_t*>calloc(TG_MEMO, sizeof(uint64_t))
@@ -432,6 +447,14 @@ cdef class _TurnGen:
         self.via = NULL
         self.nsucc = self.capsucc = self.capsteps = self.capvia = 0
         self.listing = False
+        self.collecting = False
+        self.targeting = False
+        self.keep_dead = False
+        self.pm_valid = False
+        self.coll = NULL
+        self.ncoll = self.capcoll = 0
+        self.pres = NULL
+        self.capres = 0
         self.fcap_n = 0
         self.cached = False
         if self.memo_keys == NULL or self.memo_vals == NULL:
@@ -450,6 +473,9 @@ cdef class _TurnGen:
         free(self.succ)
         free(self.steps)
         free(self.via)
+        free(self.coll)
+        free(self.pres)
+        _tset_free(&self.pmemo)
         _tset_free(&self.seen)
         _tset_free(&self.found)
 
@@ -711,7 +737,20 @@ cdef class _TurnGen:
         with its step and key, for :meth:`list_search` to sort)."""
         cdef int64_t* grown
         cdef TSucc* more
-        if self.dead(n):
+        cdef TState* kept
+        if self.dead(n) and not self.keep_dead:
+            return 0
+        if self.collecting:
+            if self.ncoll == self.capcoll:
+                kept = <TState*>realloc(self.coll, 2 * (self.capcoll + 8) * sizeof(TState))
+                if kept == NULL:
+                    raise MemoryError()
+                self.coll = kept
+                self.capcoll = 2 * (self.capcoll + 8)
+            self.coll[self.ncoll] = n[0]
+            self.ncoll += 1
+            return 0
+        if self.targeting and not self.compatible(n):
             return 0
         if self.listing:
             if self.nsucc == self.capsucc:
@@ -1195,28 +1234,137 @@ cdef class _TurnGen:
     cdef int expand(self, const TState* s) except -1:
         """Every step from ``s`` (the reference's _Search.steps)."""
         cdef uint64_t hand
-        cdef int p
-        cdef TState nx
-        if not self.free_limit or s.free_steps < self.free_limit:
-            self.creates(s, -1, 1)
-            self.augments(s, -1, 1)
+        self.free_steps_of(s)
         if not s.played:
             hand = s.hand
             while hand:
-                p = cas_ctz64(hand)
+                self.hand_steps(s, cas_ctz64(hand))
                 hand &= hand - 1
-                if self.trail_any or not self.can_capture(s, p):
-                    nx = s[0]
-                    nx.hand &= ~((<uint64_t>1) << p)
-                    nx.loose |= (<uint64_t>1) << p
-                    nx.played = 1
-                    nx.trailed = 1
-                    self.note(5, p, 0, 0, 0, -1, -1, NULL)
-                    self.emit(&nx)
-                self.captures(s, p)
-                self.creates(s, p, 0)
-                self.augments(s, p, 0)
-                self.increases(s, p)
+        return 0
+
+    cdef int free_steps_of(self, const TState* s) except -1:
+        """The free steps from ``s`` (F1, F2, F3), while the rules allow one more."""
+        if not self.free_limit or s.free_steps < self.free_limit:
+            self.creates(s, -1, 1)
+            self.augments(s, -1, 1)
+        return 0
+
+    cdef int hand_steps(self, const TState* s, int p) except -1:
+        """The hand-card steps of ``p`` from ``s``: trail, captures, builds, augments and
+        increases."""
+        cdef TState nx
+        if self.trail_any or not self.can_capture(s, p):
+            nx = s[0]
+            nx.hand &= ~((<uint64_t>1) << p)
+            nx.loose |= (<uint64_t>1) << p
+            nx.played = 1
+            nx.trailed = 1
+            self.note(5, p, 0, 0, 0, -1, -1, NULL)
+            self.emit(&nx)
+        self.captures(s, p)
+        self.creates(s, p, 0)
+        self.augments(s, p, 0)
+        self.increases(s, p)
+        return 0
+
+    cdef bint compatible(self, const TState* s) noexcept nogil:
+        """Whether ``s`` may still end at ``target`` (list_search when ``targeting``): a
+        sound test, for a hand only loses cards, a loose card leaves the table's loose
+        cards but for the card trailed, pile depths only grow, the capture is made once,
+        and a build only gains cards until captured (so a build of the target's cards is
+        that build)."""
+        cdef const TState* e = &self.target
+        cdef int i, j, t
+        cdef uint64_t c
+        cdef bint ok
+        if e.hand & ~s.hand or e.loose & ~(s.loose | s.hand):
+            return False
+        for t in range(TG_TEAMS):
+            if s.depth[t] > e.depth[t]:
+                return False
+        if s.capcard >= 0 and (s.capcard != e.capcard or s.capt != e.capt):
+            return False
+        for i in range(s.nb):
+            c = s.b[i].cards
+            if e.capcard >= 0 and not (c & ~e.capt):
+                continue                     # (to be captured)
+            ok = False
+            for j in range(e.nb):
+                if not (c & ~e.b[j].cards):
+                    ok = c != e.b[j].cards or (
+                        s.b[i].value == e.b[j].value and s.b[i].owner == e.b[j].owner
+                        and s.b[i].frozen == e.b[j].frozen
+                        and s.b[i].creator == e.b[j].creator)
+                    break
+            if not ok:
+                return False
+        return True
+
+    cdef int probe(self, const TState* s) except -1:
+        """1 if some legal turn continues ``s`` (the reference's ``can_finish``), else 0:
+        a depth-first search that tries each hand card's steps before the free steps and
+        stops at the first end, every answer remembered in ``pmemo`` (for the context
+        :meth:`pm_check` keeps)."""
+        cdef int64_t at, lo, hi, j
+        cdef int p, result = 0
+        cdef uint64_t hand
+        cdef int8_t* grown
+        cdef TState n
+        if self.finished(s):
+            return 1
+        if not _tset_add_at(&self.pmemo, s, &at):
+            return self.pres[at]
+        if at >= self.capres:
+            grown = <int8_t*>realloc(self.pres, 2 * (at + 1) * sizeof(int8_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.pres = grown
+            self.capres = 2 * (at + 1)
+        self.pres[at] = 0
+        hand = 0 if s.played else s.hand
+        while True:
+            lo = self.ncoll
+            self.collecting = True
+            try:
+                if hand:
+                    p = cas_ctz64(hand)
+                    hand &= hand - 1
+                    self.hand_steps(s, p)
+                else:
+                    p = -1
+                    self.free_steps_of(s)
+            finally:
+                self.collecting = False
+            hi = self.ncoll
+            for j in range(lo, hi):          # (an end first: most states have one near)
+                if self.finished(&self.coll[j]):
+                    result = 1
+                    break
+            j = lo
+            while not result and j < hi:
+                n = self.coll[j]             # (a copy: probing may move the buffer)
+                result = self.probe(&n)
+                j += 1
+            self.ncoll = lo
+            if result or p < 0:
+                break
+        self.pres[at] = result
+        return result
+
+    cdef int pm_check(self) except -1:
+        """Keep ``pmemo`` only while the context (mover, hands, piles) is the one it was
+        made in."""
+        if (self.pm_valid and self.pm_mover == self.mover
+                and memcmp(self.pm_hands, self.hands, sizeof(self.hands)) == 0
+                and memcmp(self.pm_plen, self.plen, sizeof(self.plen)) == 0
+                and memcmp(self.pm_piles, self.piles, sizeof(self.piles)) == 0):
+            return 0
+        _tset_reset(&self.pmemo)
+        self.pm_mover = self.mover
+        memcpy(self.pm_hands, self.hands, sizeof(self.hands))
+        memcpy(self.pm_plen, self.plen, sizeof(self.plen))
+        memcpy(self.pm_piles, self.piles, sizeof(self.piles))
+        self.pm_valid = True
         return 0
 
     cdef void step_key(self, const TState* s, const TStep* st, const TState* n,
@@ -1360,14 +1508,17 @@ cdef class _TurnGen:
 
     cdef object py_step(self, int64_t j, dict memo):
         """The reference's Step that first reached state ``j``."""
-        from cassino.reference.compound import Build as TurnBuild, Step
-        cdef TStep* st = &self.steps[j]
-        cdef TState* parent = _tset_at(&self.seen, st.parent)
-        cdef int off = self.offset, t, top, i
-        cdef uint64_t m
         got = memo.get(j)
         if got is not None:
             return got
+        got = memo[j] = self.make_step(&self.steps[j], _tset_at(&self.seen, self.steps[j].parent),
+                                       _tset_at(&self.seen, j))
+        return got
+
+    cdef object make_step(self, const TStep* st, const TState* parent, const TState* child):
+        """The reference's Step of ``st``, from ``parent`` to ``child``."""
+        from cassino.reference.compound import Build as TurnBuild, Step
+        cdef int off = self.offset, t, top, i
         loose = ((st.who + off,) if st.who >= 0 else ()) + tuple(sorted(self._cards(st.loose)))
         pile = []
         for t in range(self.nteams):
@@ -1378,12 +1529,11 @@ cdef class _TurnGen:
             TurnBuild(self._cards(parent.b[i].cards), parent.b[i].value, parent.b[i].owner,
                       bool(parent.b[i].frozen), parent.b[i].creator)
             for i in range(parent.nb) if (st.bidx >> i) & 1)
-        order = tuple(sorted(self._cards(_tset_at(&self.seen, j).capt))) if st.kind == 2 else ()
-        got = memo[j] = Step(
+        order = tuple(sorted(self._cards(child.capt))) if st.kind == 2 else ()
+        return Step(
             ("create", "augment", "capture", "build", "increase", "trail")[st.kind],
             st.card + off if st.card >= 0 else None, st.value, loose, tuple(pile), builds,
             order, st.owner if st.owner >= 0 else None)
-        return got
 
     def list_state(self, state):
         """The turns of the seat to move of the reference ``state`` of the system, as the
@@ -1411,6 +1561,143 @@ cdef class _TurnGen:
             out.append((Turn(steps, self.table_of(e, table, self.captured_of(e)),
                              e.capcard >= 0), self.orders(e)))
         return out
+
+    # -- the step interface (CompoundState's builder, parse_move): turn states as bytes
+    cdef bytes pack(self, const TState* s):
+        return (<const char*>s)[:sizeof(TState)]
+
+    cdef int unpack(self, object b, TState* s) except -1:
+        if not isinstance(b, bytes) or len(b) != sizeof(TState):
+            raise ValueError("not a turn state of this generator")
+        memcpy(s, <const char*>(<bytes>b), sizeof(TState))
+        return 0
+
+    def step_start(self, state):
+        """The turn state before any step of the reference ``state``'s seat to move."""
+        cdef TState s
+        self.load_state(state, &s)
+        return self.pack(&s)
+
+    def step_successors(self, state, at):
+        """The steps from the turn state ``at`` of ``state``'s seat to move, in step order
+        (the reference's ``_step_key``), as (Step, next turn state), as the reference's
+        ``_Search.steps`` (steps to states :meth:`dead` rules out included)."""
+        cdef TState s, tmp
+        cdef int64_t j, n
+        cdef int64_t* idxs = NULL
+        self.load_state(state, &tmp)
+        self.unpack(at, &s)
+        self.overflow = False
+        self.cur = &s
+        self.nsucc = 0
+        self.listing = True
+        self.keep_dead = True
+        try:
+            self.expand(&s)
+        finally:
+            self.listing = False
+            self.keep_dead = False
+            self.cur = NULL
+        if self.overflow:
+            raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        n = self.nsucc
+        out = []
+        if n:
+            idxs = <int64_t*>malloc(n * sizeof(int64_t))
+            if idxs == NULL:
+                raise MemoryError()
+            try:
+                for j in range(n):
+                    idxs[j] = j
+                _tg_sort(idxs, n, _tg_succ_cmp, self.succ)
+                for j in range(n):
+                    out.append((self.make_step(&self.succ[idxs[j]].step, &s,
+                                               &self.succ[idxs[j]].state),
+                                self.pack(&self.succ[idxs[j]].state)))
+            finally:
+                free(idxs)
+        return out
+
+    def step_live(self, state, states):
+        """For each turn state of ``states``, whether some legal turn continues it
+        (:meth:`probe`)."""
+        cdef TState s, tmp
+        self.load_state(state, &tmp)
+        self.pm_check()
+        out = []
+        for b in states:
+            self.unpack(b, &s)
+            out.append(self.probe(&s) == 1)
+        return out
+
+    def step_finished(self, state, at):
+        """Whether the turn state ``at`` keeps the end-of-turn rules (a legal turn)."""
+        cdef TState s, tmp
+        self.load_state(state, &tmp)
+        self.unpack(at, &s)
+        return bool(self.finished(&s))
+
+    def step_state(self, state, at):
+        """The turn state ``at`` as the reference's ``_State`` (the captured cards
+        ascending under the capturing card)."""
+        from cassino.reference.compound import Build as TurnBuild, _State
+        cdef TState s, tmp
+        cdef int i
+        self.load_state(state, &tmp)
+        self.unpack(at, &s)
+        table = self.table_of(&s, state._turn_table(), self.captured_of(&s))
+        made, owed = [], []
+        for i in range(s.nb):
+            b = TurnBuild(self._cards(s.b[i].cards), s.b[i].value, s.b[i].owner,
+                          bool(s.b[i].frozen), s.b[i].creator)
+            if s.b[i].made:
+                made.append(b)
+            if s.b[i].owed:
+                owed.append(b)
+        return _State(table, played=bool(s.played), owed=frozenset(owed),
+                      captured=bool(s.captured), trailed=bool(s.trailed), made=frozenset(made),
+                      pile_cards=s.pile_cards, free_steps=s.free_steps, created=bool(s.created))
+
+    def least_turn(self, state, end):
+        """The turn of ``state``'s seat to move that leaves the table of the turn state
+        ``end``, with its least step sequence and the captured cards ascending (as
+        :meth:`list_state` lists it), or None: :meth:`list_search` over the states that
+        may still end there (:meth:`compatible`), whose least sequences are those of the
+        whole search."""
+        from cassino.reference.compound import Turn
+        cdef TState s, key
+        cdef TState* e
+        cdef int64_t k, idx
+        cdef int i
+        cdef size_t size
+        self.unpack(end, &key)
+        key.played = key.captured = key.trailed = 0
+        key.pile_cards = key.free_steps = key.created = 0
+        key.capval = 0
+        for i in range(key.nb):
+            key.b[i].made = 0
+            key.b[i].owed = 0
+        self.load_state(state, &s)
+        self.target = key
+        self.targeting = True
+        try:
+            self.list_search(&s)
+        finally:
+            self.targeting = False
+        size = _ts_size(&key)
+        for k in range(self.found.n):
+            e = _tset_at(&self.found, k)
+            if e.nb == key.nb and memcmp(e, &key, size) == 0:
+                chain = []
+                idx = self.via[k]
+                while idx > 0:
+                    chain.append(idx)
+                    idx = self.steps[idx].parent
+                memo = {}
+                steps = tuple(self.py_step(j, memo) for j in reversed(chain))
+                return Turn(steps, self.table_of(e, state._turn_table(), self.captured_of(e)),
+                            e.capcard >= 0)
+        return None
 
     cdef int search(self, const TState* start) except -1:
         """Fill ``found`` with the end tables of the turns from ``start``."""
@@ -2123,6 +2410,7 @@ cdef class _TurnGen:
 # -- the State of the compound systems ------------------------------------------------------
 
 import threading as _threading
+from cassino.reference.compound import TurnBuilder as _TurnBuilder
 
 # the generators of each thread (a generator's buffers serve one search at a time, and its
 # methods run Python code, where another thread may take the GIL)
@@ -2137,6 +2425,32 @@ def turn_generator(rules):
     if gen is None:
         gen = gens[rules] = _TurnGen(rules)
     return gen
+
+
+class _CoreTurnBuilder(_TurnBuilder):
+    """The reference's TurnBuilder (cassino.reference.compound) over the core's turn
+    states: the steps, whether a legal turn continues a state (:meth:`_TurnGen.probe`) and
+    the end-of-turn rules in C, the turn states bytes. Made for a CompoundState whose
+    position does not change while it is used (the State makes a new one after a push or
+    pop)."""
+
+    def __init__(self, state, one):
+        _TurnBuilder.__init__(self, one, state._turn_table(), state.to_move)
+        self._owner = state
+        self._gen = turn_generator(state.rules)
+        self._start = self._gen.step_start(state)
+
+    def _successors(self, at):
+        return self._gen.step_successors(self._owner, at)
+
+    def _live(self, states):
+        return self._gen.step_live(self._owner, states)
+
+    def _finished(self, at):
+        return self._gen.step_finished(self._owner, at)
+
+    def _as_state(self, at):
+        return self._gen.step_state(self._owner, at)
 
 
 class CompoundState(_RefState):
@@ -2155,15 +2469,23 @@ class CompoundState(_RefState):
     def _base_turns(self):
         if not self._core_counts():
             return _RefState._base_turns(self)
-        key = (self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
-               tuple(tuple(p) for p in self.piles), tuple(self.claims))
+        key = self._turn_key()
         cached = self.__dict__.get("_turn_cache")
         if cached is not None and cached[0] == key:
             return cached[1]
         out = turn_generator(self.rules).list_state(self)
         self._turn_cache = (key, out)
-        self._made = {}
         return out
+
+    def _turn_builder(self, one):
+        if self.insist or self.is_over:
+            return _RefState._turn_builder(self, one)
+        return _CoreTurnBuilder(self, one)
+
+    def _least_of(self, one, turn, builder):
+        if not isinstance(builder, _CoreTurnBuilder):
+            return _RefState._least_of(self, one, turn, builder)
+        return turn_generator(self.rules).least_turn(self, builder._top())
 
     def _turn_count(self):
         if not self._core_counts():

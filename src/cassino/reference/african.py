@@ -25,10 +25,12 @@ from .compound import (
     Turn,
     TurnBuilder,
     _canon,
+    _step_trouble,
     _sums,
     african_values,
     hand_tally,
     italian_values,
+    least_turn,
     parse_turn,
     turns,
 )
@@ -268,8 +270,7 @@ class African(StateBase):
         the generator's order; kept while the state is unchanged (the reference's generator
         is slow). A turn's later steps never read the mover's own pile, so the orders of
         the captured cards multiply the turns (docs/architecture.md §9.4)."""
-        key = (self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
-               tuple(tuple(p) for p in self.piles), tuple(self.claims))
+        key = self._turn_key()
         cached: tuple[object, list[tuple[Turn, int]]] | None = getattr(self, "_turn_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -285,8 +286,28 @@ class African(StateBase):
                     continue         # (capture_extent=maximal: only maximal turns, AMB-68)
                 out.append((t, _num_orders(self.rules, len(_captured(t)))))
         self._turn_cache = (key, out)
-        self._made: dict[Move, Turn] = {}
         return out
+
+    def _turn_key(self) -> tuple[object, ...]:
+        """What the seat to move's turns depend on (the position's turn part)."""
+        return (self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
+                tuple(tuple(p) for p in self.piles), tuple(self.claims))
+
+    def _listed_turns(self) -> list[tuple[Turn, int]] | None:
+        """:meth:`_base_turns` if they are listed for the position as it is, else None."""
+        cached: tuple[object, list[tuple[Turn, int]]] | None = self.__dict__.get("_turn_cache")
+        return cached[1] if cached is not None and cached[0] == self._turn_key() else None
+
+    @property
+    def _made(self) -> dict[Move, Turn]:
+        """The turns made into moves for the position as it is (listed or read), each
+        move's turn for its push."""
+        key = self._turn_key()
+        made: tuple[object, dict[Move, Turn]] | None = self.__dict__.get("_made_for")
+        if made is None or made[0] != key:
+            made = (key, {})
+            self.__dict__["_made_for"] = made
+        return made[1]
 
     def _turn_count(self) -> int:
         if self.insist:
@@ -460,7 +481,8 @@ class African(StateBase):
                 raise NotationError(f"turn {text!r}: {exc}") from None
             parts[i] = part
         one = replace(compound_rules(self.rules), pile_order="one")
-        turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts), deck)
+        builder = self._turn_builder(one)
+        turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts), deck, builder)
         cards = _captured(turn)
         order = tuple(given) if given else cards
         if not self._order_ok(cards, order):
@@ -470,11 +492,36 @@ class African(StateBase):
                    "ascending but the second (pile_order=second), of ")
                 + ",".join(card_code(x) for x in cards) + ", given bottom first after |"
             )
-        want = turn.table.key()
-        for base, _ in self._base_turns():
-            if base.table.key() == want:
-                return self._expand(base, order if len(cards) > 1 else ())[0]
-        raise IllegalMoveError(f"illegal move {text}: no legal turn leaves that table")
+        base = self._least_turn(one, turn, builder)
+        if base is None:
+            raise IllegalMoveError(f"illegal move {text}: no legal turn leaves that table"
+                                   + (" (capture_extent=maximal: the turn can take more)"
+                                      if self.rules.capture_extent == "maximal" else ""))
+        return self._expand(base, order if len(cards) > 1 else ())[0]
+
+    def _turn_builder(self, one: CompoundRules) -> TurnBuilder:
+        """A step builder of the seat to move's turn (the core's State makes its own)."""
+        return TurnBuilder(one, self._turn_table(), self.to_move)
+
+    def _least_turn(self, one: CompoundRules, turn: Turn, builder: TurnBuilder) -> Turn | None:
+        """The listed turn (its least step sequence, the captured cards ascending) that
+        leaves ``turn``'s table, which ``builder`` made; None if it is not legal (with
+        ``capture_extent=maximal``, a turn that can take more). The turns listed for the
+        position are searched when there are; else only the states that may end there."""
+        listed = self._listed_turns()
+        if listed is not None:
+            want = turn.table.key()
+            return next((base for base, _ in listed if base.table.key() == want), None)
+        base = self._least_of(one, turn, builder)
+        if base is not None and self.rules.capture_extent == "maximal":
+            start = self._turn_table()
+            if extensions(one, base.table.loose, base.table.builds,
+                          *insist_targets(base, start, one.team(self.to_move), one)):
+                return None
+        return base
+
+    def _least_of(self, one: CompoundRules, turn: Turn, builder: TurnBuilder) -> Turn | None:
+        return least_turn(one, self._turn_table(), self.to_move, turn.table)
 
     def _one_order(self, table: Table, order: tuple[int, ...]) -> tuple[object, ...]:
         """The key of ``table`` with the captured cards ``order`` put in ascending order."""
@@ -515,7 +562,6 @@ class African(StateBase):
                 raise IllegalMoveError(f"illegal move {move}: an insist decision is pending "
                                        f"(phase {self.phase})")
             return self._parse_decision(str(move))
-        self._base_turns()
         if move in self._made:
             return move
         try:
@@ -534,7 +580,6 @@ class African(StateBase):
 
     def _turn_of(self, m: Move) -> Turn:
         """The :class:`Turn` of the legal turn ``m``: its steps and the table it leaves."""
-        self._base_turns()
         turn = self._made.get(m)
         if turn is None:
             turn = self._made[self._parse_turn(str(m))]
@@ -596,7 +641,7 @@ class African(StateBase):
             self, "_step_turn", None)
         if made is None or made[0] != key:
             one = replace(compound_rules(self.rules), pile_order="one")
-            made = (key, TurnBuilder(one, self._turn_table(), self.to_move), [])
+            made = (key, self._turn_builder(one), [])
             self._step_turn = made
         return made[1], made[2]
 
@@ -628,21 +673,23 @@ class African(StateBase):
             wanted = _canon(part, deck)
         except CardError as exc:
             raise NotationError(f"step {text!r}: {exc}") from None
-        match = [st for st in builder.legal_steps() if _canon(st.notation(), deck) == wanted]
-        if not match:
-            done = "; ".join(st.notation() for st in builder.steps)
+        done = "; ".join(st.notation() for st in builder.steps)
+        step = builder.push_written(wanted, deck)
+        if step is None:
+            why = builder.stuck_reason(wanted, deck) or _step_trouble(
+                builder.state, self.to_move, self.rules.team_of(self.to_move), wanted, deck)
             raise IllegalMoveError(f"step {text.strip()!r} is not a step of a legal turn here"
-                                   + (f" after {done}" if done else ""))
-        step = match[0]
+                                   + (f" after {done}" if done else "")
+                                   + (f": {why}" if why else ""))
         cards = tuple(sorted(step.order)) if step.kind == "capture" else ()
         if given is not None and not self._order_ok(cards, given):
+            builder.pop_step()
             raise IllegalMoveError(
                 f"step {text.strip()!r}: the cards under the capturing card must be "
                 + ("an order of " if self.rules.pile_order == "full" else
                    "ascending but the second (pile_order=second), of ")
                 + ",".join(card_code(c) for c in cards)
             )
-        builder.push_step(step)
         orders.append(given if given is not None and len(cards) > 1 else None)
         return self._step_text(step, orders[-1])
 
@@ -686,9 +733,7 @@ class African(StateBase):
         :class:`IllegalMoveError` while they are not a legal turn."""
         builder, _ = self._step_builder()
         if not builder.can_end():
-            raise IllegalMoveError("the turn is not finished: " + (
-                "a hand card must be played" if not builder.state.played
-                else "an end-of-turn rule is broken"))
+            raise IllegalMoveError("the turn is not finished: " + builder.why_not_end())
         return self.push("; ".join(self.turn_steps))
 
     def _compound_score(self) -> HandScore:

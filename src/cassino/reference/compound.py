@@ -563,20 +563,30 @@ class _Search:
 
     def steps(self, s: _State) -> list[tuple[Step, _State]]:
         """Every step from ``s`` (free steps, and hand-card steps until one is made)."""
-        out: list[tuple[Step, _State]] = []
-        if not self.r.free_steps_per_turn or s.free_steps < self.r.free_steps_per_turn:
-            free = [*self.creates(s, None), *self.augments(s, None)]
-            out += [(step, replace(nxt, free_steps=s.free_steps + 1)) for step, nxt in free]
+        out = list(self.free_steps(s))
         if not s.played:
-            t = s.table
-            for p in sorted(t.hands[self.mover]):
-                if self.r.trail == "any" or not self.can_capture(t, p):
-                    out.append((Step("trail", p), replace(
-                        s, table=replace(t, hands=self.hand_less(t, p), loose=t.loose | {p}),
-                        played=True, trailed=True)))
-                out += [*self.captures(s, p), *self.creates(s, p), *self.augments(s, p),
-                        *self.increases(s, p)]
+            for p in sorted(s.table.hands[self.mover]):
+                out += self.hand_steps(s, p)
         return out
+
+    def free_steps(self, s: _State) -> Iterator[tuple[Step, _State]]:
+        """The free steps from ``s`` (F1, F2, F3), while the rules allow one more."""
+        if not self.r.free_steps_per_turn or s.free_steps < self.r.free_steps_per_turn:
+            for step, nxt in (*self.creates(s, None), *self.augments(s, None)):
+                yield step, replace(nxt, free_steps=s.free_steps + 1)
+
+    def hand_steps(self, s: _State, p: int) -> Iterator[tuple[Step, _State]]:
+        """The hand-card steps of ``p`` from ``s``: trail, captures, builds, augments and
+        increases."""
+        t = s.table
+        if self.r.trail == "any" or not self.can_capture(t, p):
+            yield Step("trail", p), replace(
+                s, table=replace(t, hands=self.hand_less(t, p), loose=t.loose | {p}),
+                played=True, trailed=True)
+        yield from self.captures(s, p)
+        yield from self.creates(s, p)
+        yield from self.augments(s, p)
+        yield from self.increases(s, p)
 
     def finished(self, s: _State) -> bool:
         """The end-of-turn invariants."""
@@ -595,6 +605,54 @@ class _Search:
         if self.r.two_player and (len(own) > 1 or (own and s.trailed)):
             return False
         return True
+
+    def why_not(self, s: _State) -> str:
+        """The end-of-turn rule ``s`` breaks, in words (:meth:`finished` is False)."""
+        t = s.table
+        if not s.played and not (self.r.table_create_replaces_card and s.created):
+            return "a hand card must be played"
+        if s.owed:
+            return ("an opponent's build augmented this turn must be captured by the turn's "
+                    "hand card: " + " ".join(str(b) for b in sorted(s.owed)))
+        values = [b.value for b in t.builds]
+        twice = sorted({v for v in values if values.count(v) > 1})
+        if twice:
+            return (f"two builds of value {twice[0]} are on the table (build values are "
+                    "unique)")
+        mine = sorted({b.value for b in t.builds if b.owner == self.mover or b in s.made})
+        if not self.each_held(t.hands[self.mover], mine):
+            return ("the holding rule: the mover must keep a card to capture each build he "
+                    "owns or made this turn, of " + ", ".join(str(v) for v in mine))
+        own = [b for b in t.builds if b.owner == self.mover]
+        if self.r.two_player and len(own) > 1:
+            return "two-player rule: a player may own one build at most"
+        if self.r.two_player and own and s.trailed:
+            return "two-player rule: no trail while owning a build"
+        return "an end-of-turn rule is broken"
+
+    def why_stuck(self, s: _State) -> str:
+        """Why no legal turn continues ``s``, in words: the end-of-turn rule it breaks
+        for good (:meth:`dead`'s rules, or :meth:`why_not` once the hand card is played)."""
+        if s.played:
+            return self.why_not(s)
+        t = s.table
+        values = [b.value for b in t.builds]
+        twice = sorted({v for v in values if values.count(v) > 1})
+        if len(twice) > 1:
+            return (f"builds of values {twice[0]} and {twice[1]} twice each: one hand card "
+                    "cannot leave the build values unique")
+        if len({b.value for b in s.owed}) > 1:
+            return ("opponents' builds of two values augmented this turn: one capture must "
+                    "take them all")
+        held = {v for x in t.hands[self.mover] for v in self.r.vals(x)}
+        lost = sorted({b.value for b in t.builds if (b.owner == self.mover or b in s.made)
+                       and b.value not in held})
+        if lost:
+            return (f"the holding rule: no card of {lost[0]} is left in the hand for the "
+                    f"build of {lost[0]}")
+        if self.r.two_player and len([b for b in t.builds if b.owner == self.mover]) > 1:
+            return "two-player rule: a player may own one build at most"
+        return "no legal turn continues it"
 
     def each_held(self, hand: frozenset[int], values: list[int]) -> bool:
         """The holding invariant: a card of the hand for each of ``values``, a different card
@@ -657,8 +715,61 @@ class _Search:
         if known is None:
             known = self.memo[key] = self.finished(s) or any(
                 not (self.prune and self.dead(nxt)) and self.can_finish(nxt)
-                for _, nxt in self.steps(s))
+                for _, nxt in self.lazy_steps(s))
         return known
+
+    def lazy_steps(self, s: _State) -> Iterator[tuple[Step, _State]]:
+        """The steps of :meth:`steps`, made as asked: each hand card's before the free
+        steps (a turn usually ends with a hand card's step)."""
+        if not s.played:
+            for p in sorted(s.table.hands[self.mover]):
+                yield from self.hand_steps(s, p)
+        yield from self.free_steps(s)
+
+    def compatible(self, s: _State, start: Table, end: Table) -> bool:
+        """Whether ``s`` (a state of a turn from ``start``) may still end at ``end``: a
+        sound test, for a hand only loses cards, loose cards leave but for the card
+        trailed, opposing piles only lose their tops, the capture is made once, and a build
+        only gains cards until captured (a build of an end build's cards is that build)."""
+        t = s.table
+        hand = t.hands[self.mover]
+        if not end.hands[self.mover] <= hand or not end.loose <= t.loose | hand:
+            return False
+        mine = start.piles[self.team]
+        captured = frozenset(end.piles[self.team][len(mine):])
+        for team, pile in enumerate(t.piles):
+            if team == self.team:
+                if s.captured and pile != end.piles[team]:
+                    return False
+            elif len(pile) < len(end.piles[team]):
+                return False
+        for b in t.builds:
+            if b.cards <= captured:
+                continue
+            home = next((e for e in end.builds if b.cards <= e.cards), None)
+            if home is None or (home.cards == b.cards and home != b):
+                return False
+        return True
+
+    def least(self, start: _State, end: Table) -> tuple[tuple[Step, ...], _State] | None:
+        """The least step sequence from ``start`` to the end table ``end`` (:meth:`ends`
+        over the states that may still end there), or None."""
+        key = end.key()
+        seen = {start.key()}
+        layer: list[tuple[tuple[Step, ...], _State]] = [((), start)]
+        while layer:
+            grown = []
+            for seq, s in layer:
+                if self.finished(s) and s.table.key() == key:
+                    return seq, s
+                for step, nxt in sorted(self.steps(s), key=lambda x: _step_key(x[0])):
+                    k = nxt.key()
+                    if (k not in seen and not (self.prune and self.dead(nxt))
+                            and self.compatible(nxt, start.table, end)):
+                        seen.add(k)
+                        grown.append(((*seq, step), nxt))
+            layer = grown
+        return None
 
 
 def turns(r: CompoundRules, table: Table, mover: int, prune: bool = True) -> list[Turn]:
@@ -668,6 +779,17 @@ def turns(r: CompoundRules, table: Table, mover: int, prune: bool = True) -> lis
     found = _Search(r, mover, prune).ends(_State(table))
     listed = [Turn(seq, last.table, last.captured) for seq, last in found.values()]
     return sorted(listed, key=lambda turn: step_key(turn.steps))
+
+
+def least_turn(r: CompoundRules, table: Table, mover: int, end: Table) -> Turn | None:
+    """The turn of ``mover`` from ``table`` that leaves ``end``, with its least step
+    sequence (the one :func:`turns` lists), or None if no legal turn leaves it; without
+    listing the other turns."""
+    found = _Search(r, mover).least(_State(table), end)
+    if found is None:
+        return None
+    seq, last = found
+    return Turn(seq, last.table, last.captured)
 
 
 def count_turns(r: CompoundRules, table: Table, mover: int) -> int:
@@ -716,21 +838,27 @@ def _canon(text: str, deck: str | None = None) -> tuple[object, ...]:
 
 
 def parse_turn(r: CompoundRules, table: Table, mover: int, text: str,
-               deck: str | None = None) -> Turn:
+               deck: str | None = None, builder: TurnBuilder | None = None) -> Turn:
     """The turn written ``text`` (:meth:`Turn.notation`), read step by step against the
     position: each step must be one the position allows at that point and that a legal turn
     continues. Card codes are read in ``deck``'s context (``"italian40"``), case and blanks
     ignored. Raises :class:`NotationError` for an empty step or an unknown card code, and
-    :class:`IllegalMoveError` naming the first step no legal turn continues, or a turn left
-    unfinished.
+    :class:`IllegalMoveError` naming the first step no legal turn continues (and why, where
+    a card is not where the step needs it), or the end-of-turn rule a finished turn breaks.
+    ``builder`` makes the steps (the core's, for its states); only the steps written as
+    given are asked whether a legal turn continues them.
 
     >>> from cassino.cards import parse_card as c
     >>> t = Table(hands=(frozenset({c("7H"), c("3C")}), frozenset(), frozenset()),
     ...           loose=frozenset({c("3S"), c("4S")}), builds=(), piles=((), (), ()))
     >>> parse_turn(CompoundRules(), t, 0, "+3s,4s=7; 3c").notation()
     '+3S,4S=7; 3C'
+    >>> parse_turn(CompoundRules(), t, 0, "+3s,4s=7; 7h+3c=10")
+    Traceback (most recent call last):
+    ...
+    cassino.errors.IllegalMoveError: turn '+3s,4s=7; 7h+3c=10': step 2 (7h+3c=10) is not a step of a legal turn here after +3S,4S=7: 3C is not on the table
     """
-    b = TurnBuilder(r, table, mover)
+    b = builder if builder is not None else TurnBuilder(r, table, mover)
     for k, part in enumerate(text.split(";")):
         if not part.strip():
             raise NotationError(f"turn {text!r}: step {k + 1} is empty")
@@ -738,18 +866,43 @@ def parse_turn(r: CompoundRules, table: Table, mover: int, text: str,
             wanted = _canon(part, deck)
         except CardError as e:
             raise NotationError(f"turn {text!r}, step {k + 1}: {e}") from None
-        match = [st for st in b.legal_steps() if _canon(st.notation(), deck) == wanted]
-        if not match:
-            done = "; ".join(st.notation() for st in b.steps)
+        done = "; ".join(st.notation() for st in b.steps)
+        if b.push_written(wanted, deck) is None:
             after = f" after {done}" if done else ""
+            why = (b.stuck_reason(wanted, deck)
+                   or _step_trouble(b.state, mover, r.team(mover), wanted, deck))
             raise IllegalMoveError(f"turn {text!r}: step {k + 1} ({part.strip()}) is not a "
-                                   f"step of a legal turn here{after}")
-        b.push_step(match[0])
+                                   f"step of a legal turn here{after}"
+                                   + (f": {why}" if why else ""))
     if not b.can_end():
-        raise IllegalMoveError(f"turn {text!r} is not finished: " + (
-            "a hand card must be played" if not b.state.played
-            else "an end-of-turn rule is broken"))
+        raise IllegalMoveError(f"turn {text!r} is not finished: {b.why_not_end()}")
     return b.end_turn()
+
+
+def _step_trouble(s: _State, mover: int, team: int, wanted: tuple[object, ...],
+                  deck: str | None) -> str:
+    """Why the step read as ``wanted`` (:func:`_canon`) cannot be made from ``s``, where a
+    card is not where the step needs it; else ``""``."""
+    hand_code, shape, codes, *_ = wanted
+    t = s.table
+    if hand_code:
+        card = parse_card(str(hand_code), deck)
+        if s.played:
+            return "a hand card was already played this turn (one a turn)"
+        if card not in t.hands[mover]:
+            return f"{card_code(card)} is not in the hand"
+    elif shape != "+":
+        return "a step is a hand card's or a free build's (+cards=value)"
+    on_table = set(t.loose).union(*(b.cards for b in t.builds))
+    for k, pile in enumerate(t.piles):
+        if k != team:
+            on_table |= set(pile)
+    assert isinstance(codes, frozenset)
+    for code in sorted(codes):
+        x = parse_card(code, deck)
+        if x not in on_table:
+            return f"{card_code(x)} is not on the table"
+    return ""
 
 
 # -- scoring (§3.22 and §3.25, AMB-63, AMB-71) ----------------------------------------------
@@ -811,12 +964,34 @@ class TurnBuilder:
 
     def __init__(self, r: CompoundRules, table: Table, mover: int) -> None:
         self._search = _Search(r, mover)
-        self._stack: list[tuple[Step, _State]] = []
-        self._start = _State(table)
+        self._stack: list[tuple[Step, object]] = []
+        self._start: object = _State(table)
 
+    # -- what a builder is made of (the core's builder answers these in C) ----------------
+    def _top(self) -> object:
+        return self._stack[-1][1] if self._stack else self._start
+
+    def _successors(self, at: object) -> list[tuple[Step, object]]:
+        """The steps from the turn state ``at``, with the state each leads to."""
+        assert isinstance(at, _State)
+        return list(self._search.steps(at))
+
+    def _live(self, states: list[object]) -> list[bool]:
+        """Whether some legal turn continues each of ``states``."""
+        return [isinstance(x, _State) and self._search.can_finish(x) for x in states]
+
+    def _finished(self, at: object) -> bool:
+        assert isinstance(at, _State)
+        return self._search.finished(at)
+
+    def _as_state(self, at: object) -> _State:
+        assert isinstance(at, _State)
+        return at
+
+    # -- the interface ---------------------------------------------------------------------
     @property
     def state(self) -> _State:
-        return self._stack[-1][1] if self._stack else self._start
+        return self._as_state(self._top())
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -824,16 +999,42 @@ class TurnBuilder:
 
     def legal_steps(self) -> list[Step]:
         """The steps that some legal turn continues, in step order (each once)."""
-        seen = {step for step, nxt in self._search.steps(self.state) if self._search.can_finish(nxt)}
-        return sorted(seen, key=_step_key)
+        found = self._successors(self._top())
+        live = self._live([nxt for _, nxt in found])
+        return sorted({step for (step, _), ok in zip(found, live, strict=True) if ok},
+                      key=_step_key)
 
     def push_step(self, step: Step) -> None:
         """Make ``step``; ValueError if no legal turn continues it."""
-        for cand, nxt in self._search.steps(self.state):
-            if cand == step and self._search.can_finish(nxt):
+        for cand, nxt in self._successors(self._top()):
+            if cand == step and self._live([nxt])[0]:
                 self._stack.append((cand, nxt))
                 return
         raise ValueError(f"illegal step {step}: no legal turn continues it")
+
+    def push_written(self, wanted: tuple[object, ...], deck: str | None = None) -> Step | None:
+        """Make the first step, in step order, whose notation reads as ``wanted``
+        (:func:`_canon`) and that a legal turn continues; None (nothing made) if none.
+        Only the steps written so are asked whether a turn continues them."""
+        match = sorted(((st, nxt) for st, nxt in self._successors(self._top())
+                        if _canon(st.notation(), deck) == wanted),
+                       key=lambda x: _step_key(x[0]))
+        for st, nxt in match:
+            if self._live([nxt])[0]:
+                self._stack.append((st, nxt))
+                return st
+        return None
+
+    def stuck_reason(self, wanted: tuple[object, ...], deck: str | None = None) -> str:
+        """Why the step written as ``wanted`` is no step of a legal turn (after
+        :meth:`push_written` found none): the rule the first step so written breaks,
+        else ``""`` (no step is so written)."""
+        match = sorted(((st, nxt) for st, nxt in self._successors(self._top())
+                        if _canon(st.notation(), deck) == wanted),
+                       key=lambda x: _step_key(x[0]))
+        if not match:
+            return ""
+        return self._search.why_stuck(self._as_state(match[0][1]))
 
     def pop_step(self) -> Step:
         """Take back the last step."""
@@ -842,13 +1043,15 @@ class TurnBuilder:
         return self._stack.pop()[0]
 
     def can_end(self) -> bool:
-        return self._search.finished(self.state)
+        return self._finished(self._top())
+
+    def why_not_end(self) -> str:
+        """The end-of-turn rule the steps made break, in words."""
+        return self._search.why_not(self.state)
 
     def end_turn(self) -> Turn:
         """The turn of the steps made; ValueError while it is not a legal turn."""
         if not self.can_end():
-            raise ValueError("the turn is not finished: " + (
-                "a hand card must be played" if not self.state.played
-                else "an end-of-turn rule is broken"))
+            raise ValueError("the turn is not finished: " + self.why_not_end())
         s = self.state
         return Turn(self.steps, s.table, s.captured)
