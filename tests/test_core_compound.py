@@ -152,12 +152,15 @@ def _top(t: Table, start: Table, s: RefState) -> int:
     return t.piles[team][-1] if len(t.piles[team]) > len(start.piles[team]) else -1
 
 
+ITALIAN_ACE = ("italian_house_cassino 0 0 AD,5D/2S,6B AC,4C,7S 2D,2C,3D,3C,3S,3B,4D,4S,4B,5C,"
+               "5S,5B,6D,6C,6S,7D,7C,7B,JD,JC,JS,JB,ND,NC,NS,NB,KD,KC,KS,KB,AS,AB,2B/- - 0 - 0,0")
+
+
 def test_an_ace_that_captures_at_either_value_is_flagged_and_played_as_the_reference() -> None:
     # the Italian AD takes the loose AC as a 1 or as an 11: one turn, two step sequences,
     # whose capture values differ (what an insist may extend depends on it)
     r = rules("italian_house_cassino")
-    text = ("italian_house_cassino 0 0 AD,5D/2S,6B AC,4C,7S 2D,2C,3D,3C,3S,3B,4D,4S,4B,5C,5S,5B,"
-            "6D,6C,6S,7D,7C,7B,JD,JC,JS,JB,ND,NC,NS,NB,KD,KC,KS,KB,AS,AB,2B/- - 0 - 0,0")
+    text = ITALIAN_ACE
     s = core.CompoundState(Position.from_text(text))
     gen = core.turn_generator(r)
     listed = gen.turns(s._turn_table(), 0)
@@ -252,7 +255,7 @@ def test_bad_input_to_the_generator_is_named() -> None:
     # 9H takes 4S 5S (2 orders), the build (2), both (4! orders), or trails
     assert gen.count(built, 0) == 2 + 2 + 24 + 1 == count_turns(compound_rules(gen.rules), built, 0)
     with pytest.raises(RulesError, match="wholly in C"):
-        core.turn_generator(rules("italian_house_cassino", capture_extent="maximal")).random_hand(
+        core.turn_generator(rules("african_cassino_3p", leftovers_to="nobody")).random_hand(
             1, 0, 1, 1)
     with pytest.raises(PositionError, match="40 cards"):
         italian.random_hand(1, 0, 1, 1, [150, 151])
@@ -263,7 +266,7 @@ def test_bad_input_to_the_generator_is_named() -> None:
     for dealer, leader, step in ((2, 1, 1), (0, -1, 1), (0, 1, 0), (0, 1, 3)):
         with pytest.raises(ValueError, match="seats from 0 to 1"):
             gen.random_hand(1, dealer, leader, step)
-    assert core.whole_hand(rules("italian_house_cassino", capture_extent="maximal"), 1) is None
+    assert core.whole_hand(rules("african_cassino_3p", leftovers_to="nobody"), 1) is None
     with pytest.raises(ValueError, match="dealer"):
         core.whole_hand(gen.rules, 1, 2)
 
@@ -320,10 +323,64 @@ C_OPTIONS = [(s, {}) for s in SYSTEMS] + [
     (s, o) for s, o in OPTIONS if core._c_hands(rules(s, **o))]
 
 
-def test_whole_hands_in_c_take_every_system_but_maximal_captures() -> None:
+def test_whole_hands_in_c_take_every_system_and_option() -> None:
     assert len(C_OPTIONS) == len(SYSTEMS) + len(OPTIONS)
-    assert not core._c_hands(rules("italian_house_cassino", capture_extent="maximal"))
+    assert core._c_hands(rules("italian_house_cassino", capture_extent="maximal"))
+    assert not core._c_hands(rules("african_cassino_3p", leftovers_to="nobody"))
     assert not core._c_hands(rules("cassino_standard"))
+
+
+MAXIMAL = [("italian_house_cassino", {"capture_extent": "maximal"}),
+           ("italian_house_cassino", {"capture_extent": "maximal", "players": 4}),
+           ("italian_house_cassino", {"capture_extent": "maximal", "players": 3}),
+           ("italian_house_cassino", {"capture_extent": "maximal", "trail": "any"})]
+
+
+@pytest.mark.parametrize(("system", "options"), MAXIMAL)
+def test_maximal_captures_are_counted_listed_and_played_as_the_reference(
+        system: str, options: dict[str, object]) -> None:
+    """capture_extent=maximal (AMB-68's option) in C: the core drops the turns that could
+    take more (a build of the capture's value left, or loose cards making the capture's
+    value or that of a build the turn augmented) and counts, lists and picks the rest as
+    the reference does; a position where a capture value is ambiguous (an Ace taking
+    Aces) is left to the reference."""
+    r = rules(system, **options)
+    states = positions(r, range(2), 20)
+    assert len(states) > 30
+    dropped = 0
+    for s in states:
+        mine = core.CompoundState.from_position(s.to_position())
+        assert mine._core_counts()
+        assert mine.count_moves() == s.count_moves()
+        assert mine.legal_moves() == s.legal_moves() if s.count_moves() < 5000 else True
+        free = core.CompoundState.from_position(replace(
+            s.to_position(), rules=rules(system, **{**options, "capture_extent": "free"})))
+        dropped += free.count_moves() > mine.count_moves()
+        for i in range(0, s.count_moves(), max(1, s.count_moves() // 7)):
+            assert mine.move_at(i) == s.move_at(i)
+    assert dropped > 0                               # (short captures were there to drop)
+    for seed in range(4):
+        dealer = seed % r.players
+        assert core.random_hand(r, seed, dealer) == reference_state.random_hand(r, seed, dealer)
+
+
+def test_an_ambiguous_capture_value_under_maximal_is_the_least_sequences() -> None:
+    """Italian: the A of coins takes the loose A of clubs at 1 or at 11 (two step
+    sequences of one turn); whether the turn could take more is judged at the value of its
+    least sequence, as the reference lists it."""
+    r = rules("italian_house_cassino", capture_extent="maximal")
+    pos = replace(Position.from_text(ITALIAN_ACE), rules=r)
+    mine, ref = core.CompoundState.from_position(pos), RefState.from_position(pos)
+    gen = core.turn_generator(r)
+    assert any(v == -2 for *_, v in gen.turns(mine._turn_table(), 0))
+    assert gen.count_state(mine) == mine.count_moves() == ref.count_moves() > 0
+    assert mine.legal_moves() == ref.legal_moves()
+    for index in range(ref.count_moves()):
+        a, b = mine.clone(), ref.clone()
+        a._random_turn(_FixedRng(index))
+        b._push_random(_FixedRng(index))
+        assert a.to_position() == b.to_position(), index
+    assert core.whole_hand(r, 1) is not None
 
 
 @pytest.mark.parametrize(("system", "options"), C_OPTIONS)
@@ -339,16 +396,16 @@ def test_whole_hands_in_c_are_the_turn_by_turn_hands(
 
 
 def test_the_reference_plays_the_italian_hands_whole_hands_in_c_leave() -> None:
-    """An Italian hand whose turn captures at an ambiguous value (an Ace taking Aces: the
-    reference's least step sequence decides what an insist may extend), or whose insist
-    search passes its limit, is left to the reference: whole_hand says None, and
-    compound_random_hand plays it on the CompoundState."""
+    """An Italian hand whose insist search passes its limit is left to the reference:
+    whole_hand says None, and compound_random_hand plays it on the CompoundState. A turn
+    that captures at an ambiguous value (an Ace taking Aces) is played in C at its least
+    step sequence's value, which decides what an insist may extend."""
     r = rules("italian_house_cassino")
-    left = [seed for seed in range(60) if core.whole_hand(r, seed) is None]
-    assert 0 < len(left) < 20
-    for seed in left[:2]:
-        assert core.compound_random_hand(r, seed) == _step_random_hand(r, seed, 0)
-    played = [seed for seed in range(20) if seed not in left]
+    assert [seed for seed in range(60) if core.whole_hand(r, seed) is None] == []
+    for seed in (39, 51):       # (hands that draw such a turn: the reference's hands in C)
+        assert core.whole_hand(r, seed) is not None
+        assert core.random_hand(r, seed, 0) == reference_state.random_hand(r, seed, 0)
+    played = list(range(20))
     gen = core.turn_generator(r)
     gen._limits(insist_steps=0)
     try:

@@ -421,6 +421,12 @@ cdef class _TurnGen:
     cdef uint64_t pm_hands[TG_TEAMS]
     cdef int8_t pm_piles[TG_TEAMS][64]
     cdef int pm_plen[TG_TEAMS]
+    cdef bint maximal                   # capture_extent=maximal: a turn that can take more goes
+    cdef bint max_applied               # the last search's turns are filtered so
+    cdef bint listed                    # the found turns are list_search's (``via`` kept)
+    cdef int8_t* fdrop                  # a found turn filtered out
+    cdef int64_t capdrop
+    cdef int64_t norder                 # the turns in ``order`` (sort_found)
     cdef bint keep_dead                 # step_successors: the dead states too (their rule named)
     cdef bint targeting                 # list_search: only states that can end at target
     cdef TState target
@@ -450,6 +456,9 @@ cdef class _TurnGen:
         self.collecting = False
         self.targeting = False
         self.keep_dead = False
+        self.maximal = self.max_applied = self.listed = False
+        self.fdrop = NULL
+        self.capdrop = self.norder = 0
         self.pm_valid = False
         self.coll = NULL
         self.ncoll = self.capcoll = 0
@@ -475,6 +484,7 @@ cdef class _TurnGen:
         free(self.via)
         free(self.coll)
         free(self.pres)
+        free(self.fdrop)
         _tset_free(&self.pmemo)
         _tset_free(&self.seen)
         _tset_free(&self.found)
@@ -505,6 +515,7 @@ cdef class _TurnGen:
         self.pile_limit = cr.pile_cards_per_turn
         self.free_limit = cr.free_steps_per_turn
         self.insist_rules = rules.capture_extent == "opponent_insist"
+        self.maximal = rules.capture_extent == "maximal"
 
     # -- values
     cdef inline bint sums_to(self, uint64_t g, int v) noexcept nogil:
@@ -1432,6 +1443,7 @@ cdef class _TurnGen:
         cdef int64_t* idxs = NULL
         cdef void* more
         self.cached = False
+        self.max_applied = False
         _tset_reset(&self.seen)
         _tset_reset(&self.found)
         memset(self.by_k, 0, sizeof(self.by_k))
@@ -1504,6 +1516,7 @@ cdef class _TurnGen:
             self.cur = NULL
         if self.overflow:
             raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        self.listed = True
         return 0
 
     cdef object py_step(self, int64_t j, dict memo):
@@ -1547,10 +1560,13 @@ cdef class _TurnGen:
         cdef int n
         self.load_state(state, &s)
         self.list_search(&s)
+        self.apply_maximal(&s)
         table = state._turn_table()
         memo = {}
         out = []
         for k in range(self.found.n):
+            if self.dropped(k):
+                continue
             e = _tset_at(&self.found, k)
             chain = []
             idx = self.via[k]
@@ -1699,6 +1715,100 @@ cdef class _TurnGen:
                             e.capcard >= 0)
         return None
 
+    cdef bint extendable(self, const TState* e, const TState* start, int v) noexcept nogil:
+        """Whether the turn ending at ``e`` from ``start``, its capture at ``v`` (0: none),
+        could take more (the reference's ``extensions`` not empty): a build of ``v`` left,
+        or a group of loose cards totalling ``v`` or the value of a frozen build of the
+        mover's team the turn made or changed (``insist_values``)."""
+        cdef uint32_t targets = 0
+        cdef int i, j, w
+        cdef bint new
+        if v > 0:
+            for i in range(e.nb):
+                if e.b[i].value == v:
+                    return True
+            targets |= (<uint32_t>1) << v
+        for i in range(e.nb):
+            if not e.b[i].frozen or self.team[e.b[i].owner] != self.myteam:
+                continue
+            new = True
+            for j in range(start.nb):
+                if (start.b[j].cards == e.b[i].cards and start.b[j].value == e.b[i].value
+                        and start.b[j].owner == e.b[i].owner
+                        and start.b[j].frozen == e.b[i].frozen
+                        and start.b[j].creator == e.b[i].creator):
+                    new = False
+                    break
+            if new:
+                targets |= (<uint32_t>1) << e.b[i].value
+        while targets:
+            w = cas_ctz64(targets)
+            targets &= targets - 1
+            if self.has_group(e.loose, 0, w, w):
+                return True
+        return False
+
+    cdef int apply_maximal(self, const TState* start) except -1:
+        """``capture_extent=maximal`` (AMB-68's option): drop the found turns that could
+        take more from the counts (``fdrop``, ``by_k``), once a search. A turn whose step
+        sequences capture at two values (-2: an Ace taking Aces) is judged at the value of
+        its least sequence, as the reference lists it: the position is searched again
+        breadth first (:meth:`list_search`) for those, and its value kept in ``fcap``."""
+        cdef int64_t k
+        cdef int v
+        cdef int8_t* grown
+        cdef const TState* e
+        if not self.maximal or self.max_applied:
+            return 0
+        self.resolve_values(start)
+        if self.found.n > self.capdrop:
+            grown = <int8_t*>realloc(self.fdrop, 2 * self.found.n * sizeof(int8_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.fdrop = grown
+            self.capdrop = 2 * self.found.n
+        for k in range(self.found.n):
+            e = _tset_at(&self.found, k)
+            v = self.fcap[k]
+            self.fdrop[k] = 0
+            if self.extendable(e, start, v):
+                self.fdrop[k] = 1
+                self.by_k[cas_popcount64(e.capt)] -= 1
+        self.max_applied = True
+        return 0
+
+    cdef int resolve_values(self, const TState* start) except -1:
+        """Give each found turn whose step sequences capture at two values (-2 in
+        ``fcap``: an Ace taking Aces) the value of its least sequence, which the reference
+        lists and which decides what an insist may extend and whether a capture is
+        maximal: the position is searched again breadth first (:meth:`list_search`, its
+        least sequences) when a value is ambiguous."""
+        cdef int64_t k
+        cdef bint ambiguous = False
+        for k in range(self.found.n):
+            if self.fcap[k] == -2:
+                ambiguous = True
+                break
+        if not ambiguous:
+            return 0
+        if not self.listed:
+            self.list_search(start)
+            self.remember(start)
+        for k in range(self.found.n):
+            if self.fcap[k] == -2:
+                self.fcap[k] = _tset_at(&self.seen, self.via[k]).capval
+        return 0
+
+    cdef bint dropped(self, int64_t k) noexcept nogil:
+        return self.max_applied and self.fdrop[k] != 0
+
+    cdef int search_plain(self, const TState* start) except -1:
+        """:meth:`search` with every turn counted (the Table-level calls, which know no
+        ``capture_extent``)."""
+        if self.max_applied:
+            self.cached = False
+        return self.search(start)
+
     cdef int search(self, const TState* start) except -1:
         """Fill ``found`` with the end tables of the turns from ``start``."""
         cdef TState cur, key
@@ -1712,6 +1822,8 @@ cdef class _TurnGen:
                 and memcmp(self.last_piles, self.piles, sizeof(self.piles)) == 0):
             return 0                         # (the same start as the last search)
         self.cached = False
+        self.max_applied = False
+        self.listed = False
         _tset_reset(&self.seen)
         _tset_reset(&self.found)
         memset(self.by_k, 0, sizeof(self.by_k))
@@ -1750,6 +1862,12 @@ cdef class _TurnGen:
             self.expand(&cur)
         if self.overflow:
             raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+        self.remember(start)
+        return 0
+
+    cdef int remember(self, const TState* start) except -1:
+        """The found turns are ``start``'s, in the context: a search from it again reads
+        them."""
         self.last = start[0]
         self.last_mover = self.mover
         memcpy(self.last_hands, self.hands, sizeof(self.hands))
@@ -1827,6 +1945,7 @@ cdef class _TurnGen:
         cdef int k
         self.load_state(state, &s)
         self.search(&s)
+        self.apply_maximal(&s)
         return self.total()
 
     def pick_into(self, state, index, bint ambiguous=True):
@@ -1834,7 +1953,9 @@ cdef class _TurnGen:
         reference ``state`` of the system: its hand, table, piles and claims; returns
         (whether it captures, the capture's value as in :meth:`turns`), the state's flow
         (the next seat, an insist decision) left to the caller. Without ``ambiguous``, a
-        turn whose capture value is ambiguous (-2) is not made: (False, -2)."""
+        turn whose capture value is ambiguous (-2) is not made: (False, -2) (with
+        ``capture_extent=maximal`` a value is never ambiguous: the least step sequence's
+        is taken, :meth:`apply_maximal`)."""
         from cassino.reference.african import _order_at, position_build
         from cassino.reference.compound import Build as TurnBuild
         cdef TState s
@@ -1844,6 +1965,9 @@ cdef class _TurnGen:
         cdef int off = self.offset
         self.load_state(state, &s)
         self.search(&s)
+        if self.insist_rules:
+            self.resolve_values(&s)
+        self.apply_maximal(&s)
         self.sort_found()
         k, index = self.locate(index)
         e = _tset_at(&self.found, self.order[k])
@@ -1898,7 +2022,7 @@ cdef class _TurnGen:
         cdef TState s
         cdef int k
         self.load(table, mover, &s)
-        self.search(&s)
+        self.search_plain(&s)
         return self.total()
 
     cdef int sort_found(self) except -1:
@@ -1908,9 +2032,12 @@ cdef class _TurnGen:
         self.order = <int64_t*>malloc((self.found.n + 1) * sizeof(int64_t))
         if self.order == NULL:
             raise MemoryError()
+        self.norder = 0
         for k in range(self.found.n):
-            self.order[k] = k
-        _tg_sort(self.order, self.found.n, _tg_cmp, &self.found)
+            if not self.dropped(k):
+                self.order[self.norder] = k
+                self.norder += 1
+        _tg_sort(self.order, self.norder, _tg_cmp, &self.found)
         return 0
 
     cdef object table_of(self, const TState* e, object table, tuple under):
@@ -1954,7 +2081,7 @@ cdef class _TurnGen:
         """The position in the canonical order (after :meth:`sort_found`) of the turn at
         ``index`` counting the orders, and the index among its orders."""
         cdef int64_t k
-        for k in range(self.found.n):
+        for k in range(self.norder):
             w = self.orders(_tset_at(&self.found, self.order[k]))
             if index < w:
                 return k, index
@@ -1971,10 +2098,10 @@ cdef class _TurnGen:
         cdef TState* e
         cdef int n
         self.load(table, mover, &s)
-        self.search(&s)
+        self.search_plain(&s)
         self.sort_found()
         out = []
-        for k in range(self.found.n):
+        for k in range(self.norder):
             e = _tset_at(&self.found, self.order[k])
             out.append((self.table_of(e, table, self.captured_of(e)), self.orders(e),
                         e.capcard >= 0, self.fcap[self.order[k]]))
@@ -1990,7 +2117,7 @@ cdef class _TurnGen:
         cdef TState* e
         cdef int n
         self.load(table, mover, &s)
-        self.search(&s)
+        self.search_plain(&s)
         self.sort_found()
         k, index = self.locate(index)
         e = _tset_at(&self.found, self.order[k])
@@ -2003,7 +2130,7 @@ cdef class _TurnGen:
         cdef TState s
         cdef int64_t k
         self.load(table, mover, &s)
-        self.search(&s)
+        self.search_plain(&s)
         return [self.table_of(_tset_at(&self.found, k), table,
                               self.captured_of(_tset_at(&self.found, k))).key()
                 for k in range(self.found.n)]
@@ -2069,9 +2196,8 @@ cdef class _TurnGen:
     cdef int c_turn(self, TState* table, Rng64* rng) except -1:
         """One uniformly random turn of ``self.mover`` from ``table`` (the hands and piles
         in the generator's context), as CompoundState._random_turn draws it; returns
-        whether it captured (its value into ``turn_v``: 0 for none), or 2 without making
-        it when its value is ambiguous (-2) under the insist rules, which the reference's
-        least step sequence decides."""
+        whether it captured (its value into ``turn_v``: 0 for none; under the insist
+        rules the value of the turn's least step sequence, :meth:`resolve_values`)."""
         cdef TState s = table[0]
         cdef TState* e
         cdef uint64_t tot, idx = 0, w
@@ -2080,6 +2206,9 @@ cdef class _TurnGen:
         cdef bint wide = False
         s.hand = self.hands[self.mover]
         self.search(&s)
+        if self.insist_rules:
+            self.resolve_values(&s)
+        self.apply_maximal(&s)
         self.sort_found()
         if not self.wide_draws and self.total64(&tot):
             idx = rng_below(rng, tot)
@@ -2101,8 +2230,6 @@ cdef class _TurnGen:
             e = _tset_at(&self.found, self.order[k])
             under = _order_at(self.rules, self.captured_of(e), at)
         self.turn_v = self.fcap[self.order[k]]
-        if self.turn_v == -2 and self.insist_rules:
-            return 2
         self.hands[self.mover] = e.hand
         table.loose = e.loose
         table.claims = e.claims
@@ -2310,8 +2437,7 @@ cdef class _TurnGen:
         deals from the stock, the insist decisions (AMB-68), the leftovers to the last
         capturer. ``leader``: who leads each deal; ``step``: the next seat is
         ``seat + step``. Returns (the piles, bottom first; the number of moves), or None
-        when the reference must play the hand (an ambiguous capture value under the
-        insist rules, or an insist search past its limits)."""
+        when the reference must play the hand (an insist search past its limits)."""
         cdef Rng64 rng
         cdef uint8_t ids[190]
         cdef uint8_t cards[64]
@@ -2370,9 +2496,6 @@ cdef class _TurnGen:
                 if self.insist_rules:
                     before = table
                 got = self.c_turn(&table, &rng)
-                if got == 2:
-                    self.cached = False
-                    return None
                 if got:
                     last = seat
                 turns += 1
@@ -2463,8 +2586,7 @@ class CompoundState(_RefState):
     reference's."""
 
     def _core_counts(self):
-        return (not self.insist and not self.is_over
-                and self.rules.capture_extent != "maximal")
+        return not self.insist and not self.is_over
 
     def _base_turns(self):
         if not self._core_counts():
@@ -2503,20 +2625,17 @@ class CompoundState(_RefState):
         index = rng.below(self._turn_count())
         insist = self.rules.capture_extent == "opponent_insist"
         start = self._turn_table() if insist else None
+        # (under the insist rules a capture value is its least step sequence's, which
+        # decides what an insist may extend: never ambiguous)
         captured, v = turn_generator(self.rules).pick_into(self, index, not insist)
-        if v == -2 and insist:
-            # (two step sequences capture at different values: the reference's least one
-            # decides what an insist may extend)
-            self._push_unchecked(self._canonical_at(index))
-            return
         self._version += 1
         self._after_turn(captured, seat, v, start)
 
 
 def _c_hands(rules):
-    """Whether :meth:`_TurnGen.random_hand` plays ``rules``' hands: the layout deal, free
-    captures or the house variant's insisting, the leftovers to the last capturer."""
-    return (rules.capture_extent in ("free", "opponent_insist")
+    """Whether :meth:`_TurnGen.random_hand` plays ``rules``' hands: the layout deal, free,
+    maximal or insisted captures, the leftovers to the last capturer."""
+    return (rules.capture_extent in ("free", "opponent_insist", "maximal")
             and rules.deck_size == (40 if "italian" in rules.mechanics else 52)
             and rules.deal_order == "layout_middle" and rules.deal_rest == "exact"
             and rules.last_size == rules.hand_size and rules.leftovers_to == "last_capturer")
