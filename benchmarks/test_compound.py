@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from _bench import Impl, measure
+from _bench import CORE, REFERENCE, Impl, measure
 from cassino import Rng, _reference, rules
 from cassino.position import Position
 
@@ -58,3 +58,77 @@ def test_compound_random_hand(benchmark: Any, impl: Impl, system: str) -> None:
 
     got = measure(benchmark, impl, f"{system}.random_hand", run, units=hands, unit="hand")
     assert got[0] == _reference.random_hand(r, 0)
+
+
+def _first_turns(positions: list[Position]) -> list[str]:
+    """The notation of a turn of each position with a free step when there is one (the
+    core's listing when built)."""
+    out = []
+    for p in positions:
+        s = (CORE or REFERENCE).State.from_position(p)
+        moves = s.legal_moves() if s.count_moves() <= 5000 else [s.move_at(0)]
+        out.append(str(next((m for m in moves if ";" in str(m)), moves[0])))
+    return out
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_compound_read_turn(benchmark: Any, impl: Impl, system: str) -> None:
+    """``parse_move`` of a turn on a state that has listed nothing: the steps written
+    walked, then the turn's least step sequence found among the states that may end at
+    its table (the core's step builder and ``least_turn``; the reference's in Python)."""
+    positions = compound_positions(system, count=6)
+    texts = _first_turns(positions)
+
+    def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return ([impl.State.from_position(p) for p in positions],), {}
+
+    def run(states: list[Any]) -> list[str]:
+        return [str(s.parse_move(t)) for s, t in zip(states, texts, strict=True)]
+
+    got = measure(benchmark, impl, f"{system}.parse_move", run, units=len(positions),
+                  unit="turn", setup=setup)
+    if got is not None:
+        assert got == texts
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_compound_legal_steps(benchmark: Any, impl: Impl, system: str) -> None:
+    """``legal_steps`` of a turn's first step (each step checked: some legal turn
+    continues it)."""
+    positions = compound_positions(system, count=6)
+
+    def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return ([impl.State.from_position(p) for p in positions],), {}
+
+    def run(states: list[Any]) -> int:
+        return sum(len(s.legal_steps()) for s in states)
+
+    total = measure(benchmark, impl, f"{system}.legal_steps", run, units=len(positions),
+                    unit="position", setup=setup)
+    if total is not None:
+        assert total == sum(len(REFERENCE.State.from_position(p).legal_steps())
+                            for p in positions)
+
+
+# a 3-player position with 12 loose cards and a hand of 14: 3,380,750 turns
+BIG = ("african_cassino_3p{players=3} 0 0 2S,2H,2D,3D,3C,5D,7D,8C,9H,9D,10H,JS,JC,QD/"
+       "AS,2C,3H,4D,5S,5C,6C,9S,10S,10D,QS,QH,KC/AD,AC,4S,4C,7S,7H,7C,8S,8D,9C,10C,QC,KS "
+       "AH,3S,4H,5H,6S,6H,6D,8H,JH,JD,KH,KD -/-/- - - - 0,0,0")
+
+
+def test_compound_big_position_steps(benchmark: Any) -> None:
+    """The core's step builder on the hard position: read a two-step turn and list the
+    first steps (the reference's search took 35 s and 540 MB for either)."""
+    if CORE is None:
+        pytest.skip("cassino._core is not built")
+    p = Position.from_text(BIG)
+
+    def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (CORE.State.from_position(p),), {}
+
+    def run(s: Any) -> int:
+        s.parse_move("+4H,5H=9; 9Hx4H,5H")
+        return len(s.legal_steps())
+
+    assert measure(benchmark, CORE, "african_cassino_3p.big_steps", run, units=1,
+                   unit="position", setup=setup) == 1836

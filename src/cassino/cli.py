@@ -1117,9 +1117,9 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     console.print("status: " + {
         "done": "implemented",
         "reference": "implemented in the pure-Python reference (cassino._reference.State); "
-        "the core lists and counts its turns and plays its random hands "
-        "(cassino._core.CompoundState; random hands wholly in C); the step interface and "
-        "parsing a turn are the reference's",
+        "the core lists and counts its turns, plays its random hands (wholly in C), lists "
+        "and checks the steps of a turn and reads a turn (cassino._core.CompoundState); "
+        "push, pop and the game flow are the reference's",
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)

@@ -1594,22 +1594,30 @@ cdef class _TurnGen:
         self.load_state(state, &s)
         return self.pack(&s)
 
-    def step_successors(self, state, at):
+    def step_successors(self, state, at, int card=-2):
         """The steps from the turn state ``at`` of ``state``'s seat to move, in step order
         (the reference's ``_step_key``), as (Step, next turn state), as the reference's
-        ``_Search.steps`` (steps to states :meth:`dead` rules out included)."""
+        ``_Search.steps`` (steps to states :meth:`dead` rules out included); with ``card``
+        (a card id) only that hand card's steps, -1 only the free steps."""
         cdef TState s, tmp
         cdef int64_t j, n
         cdef int64_t* idxs = NULL
         self.load_state(state, &tmp)
         self.unpack(at, &s)
+        if card >= 0:
+            card = self._local(card)
         self.overflow = False
         self.cur = &s
         self.nsucc = 0
         self.listing = True
         self.keep_dead = True
         try:
-            self.expand(&s)
+            if card == -2:
+                self.expand(&s)
+            elif card == -1:
+                self.free_steps_of(&s)
+            elif not s.played and (s.hand >> card) & 1:
+                self.hand_steps(&s, card)
         finally:
             self.listing = False
             self.keep_dead = False
@@ -2566,6 +2574,9 @@ class _CoreTurnBuilder(_TurnBuilder):
     def _successors(self, at):
         return self._gen.step_successors(self._owner, at)
 
+    def _successors_of(self, at, card):
+        return self._gen.step_successors(self._owner, at, -1 if card is None else card)
+
     def _live(self, states):
         return self._gen.step_live(self._owner, states)
 
@@ -2581,9 +2592,10 @@ class CompoundState(_RefState):
     the core is built: the reference's State, whose turns the core lists (with their least
     step sequences, in the reference's order: ``legal_moves``, ``move_at``, perft), counts
     (:meth:`count_moves`) and picks in random hands (:func:`compound_random_hand`,
-    ``cassino.playouts``) with its own generator (core/compound.pxi). The step interface,
-    parsing a turn, the insist decisions and ``capture_extent=maximal`` are the
-    reference's."""
+    ``cassino.playouts``) with its own generator (core/compound.pxi), ``capture_extent=maximal``
+    included. The step interface and parsing a turn run on the core's turn states
+    (:class:`_CoreTurnBuilder`, :meth:`_TurnGen.least_turn`); push, pop, the insist
+    decisions and the game flow are the reference's."""
 
     def _core_counts(self):
         return not self.insist and not self.is_over

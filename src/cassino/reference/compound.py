@@ -1016,22 +1016,33 @@ class TurnBuilder:
         """Make the first step, in step order, whose notation reads as ``wanted``
         (:func:`_canon`) and that a legal turn continues; None (nothing made) if none.
         Only the steps written so are asked whether a turn continues them."""
-        match = sorted(((st, nxt) for st, nxt in self._successors(self._top())
-                        if _canon(st.notation(), deck) == wanted),
-                       key=lambda x: _step_key(x[0]))
-        for st, nxt in match:
+        for st, nxt in self._written(wanted, deck):
             if self._live([nxt])[0]:
                 self._stack.append((st, nxt))
                 return st
         return None
 
+    def _written(self, wanted: tuple[object, ...], deck: str | None
+                 ) -> list[tuple[Step, object]]:
+        """The steps from the current state written as ``wanted``, in step order."""
+        hand = str(wanted[0])
+        card = parse_card(hand, deck) if hand else None
+        if card is not None and (self.state.played
+                                 or card not in self.state.table.hands[self._search.mover]):
+            return []
+        return sorted(((st, nxt) for st, nxt in self._successors_of(self._top(), card)
+                       if _canon(st.notation(), deck) == wanted),
+                      key=lambda x: _step_key(x[0]))
+
+    def _successors_of(self, at: object, card: int | None) -> list[tuple[Step, object]]:
+        """The steps from ``at`` of the hand card ``card`` (None: the free steps)."""
+        return [(st, nxt) for st, nxt in self._successors(at) if st.card == card]
+
     def stuck_reason(self, wanted: tuple[object, ...], deck: str | None = None) -> str:
         """Why the step written as ``wanted`` is no step of a legal turn (after
         :meth:`push_written` found none): the rule the first step so written breaks,
         else ``""`` (no step is so written)."""
-        match = sorted(((st, nxt) for st, nxt in self._successors(self._top())
-                        if _canon(st.notation(), deck) == wanted),
-                       key=lambda x: _step_key(x[0]))
+        match = self._written(wanted, deck)
         if not match:
             return ""
         return self._search.why_stuck(self._as_state(match[0][1]))
