@@ -540,6 +540,12 @@ cdef class _TurnGen:
             return True
         return a > 0 and d % (self.acehi - 1) == 0 and d // (self.acehi - 1) <= a
 
+    cdef inline bint aces_make(self, uint64_t g, int d) noexcept nogil:
+        """Whether the Aces of ``g``, each 1 or its high value, make up ``d`` more than
+        the group's total with every Ace at 1 (:meth:`fits` with ``d`` known)."""
+        cdef int a = cas_popcount64(g & 0xF)
+        return d > 0 and a > 0 and d % (self.acehi - 1) == 0 and d // (self.acehi - 1) <= a
+
     cdef inline uint32_t valmask(self, uint64_t hand) noexcept nogil:
         """The values the cards of ``hand`` have (bit v)."""
         cdef uint32_t out = 0
@@ -925,7 +931,7 @@ cdef class _TurnGen:
         cdef uint32_t cand
         cdef TState nx
         for v in range(2, self.maxv + 1):
-            claim[v] = self.partner_claim(s, v)
+            claim[v] = self.partner_claim(s, v) if s.claims else -1
             if (held >> v) & 1 or claim[v] >= 0:
                 wanted |= (<uint32_t>1) << v
         if not wanted:
@@ -1074,6 +1080,9 @@ cdef class _TurnGen:
                                       or self.plen[team] == s.depth[team]):
             team += 1                        # (no card of this pile to take)
         if team >= self.nteams:
+            if room and not self.aces_make(loose | pilecards | (
+                    (<uint64_t>1) << card if card >= 0 else 0), room):
+                return 0                     # (the group cannot total the value)
             return self.augment(s, card, free, bi, value, own, base, loose, pilecards, extra)
         self._aug_piles(s, card, free, bi, value, own, base, loose, pilecards, team + 1, room,
                         extra)                           # (none of this pile)
@@ -1648,6 +1657,7 @@ cdef class _TurnGen:
         cdef TState s, tmp
         self.load_state(state, &tmp)
         self.pm_check()
+        self.ncoll = 0
         out = []
         for b in states:
             self.unpack(b, &s)
@@ -2568,23 +2578,25 @@ class _CoreTurnBuilder(_TurnBuilder):
     def __init__(self, state, one):
         _TurnBuilder.__init__(self, one, state._turn_table(), state.to_move)
         self._owner = state
-        self._gen = turn_generator(state.rules)
-        self._start = self._gen.step_start(state)
+        self._start = self._gen().step_start(state)
+
+    def _gen(self):
+        return turn_generator(self._owner.rules)     # (the calling thread's)
 
     def _successors(self, at):
-        return self._gen.step_successors(self._owner, at)
+        return self._gen().step_successors(self._owner, at)
 
     def _successors_of(self, at, card):
-        return self._gen.step_successors(self._owner, at, -1 if card is None else card)
+        return self._gen().step_successors(self._owner, at, -1 if card is None else card)
 
     def _live(self, states):
-        return self._gen.step_live(self._owner, states)
+        return self._gen().step_live(self._owner, states)
 
     def _finished(self, at):
-        return self._gen.step_finished(self._owner, at)
+        return self._gen().step_finished(self._owner, at)
 
     def _as_state(self, at):
-        return self._gen.step_state(self._owner, at)
+        return self._gen().step_state(self._owner, at)
 
 
 class CompoundState(_RefState):
