@@ -416,6 +416,28 @@ def test_bad_turns_are_refused_by_name(text, error, message):
         parse_turn(THREE, t, 0, text)
 
 
+@pytest.mark.parametrize(("r", "t", "text", "message"), [
+    (THREE, table("9C 2S", loose="5H 4D"), "KSx5H", r"step 1 \(KSx5H\) .*: KS is not in the hand"),
+    (THREE, table("9C 2S", loose="5H 4D"), "9Cx5H,4D,3S", r": 3S is not on the table"),
+    (THREE, table("9C 2S", loose="5H 4D"), "2S; 9Cx5H,4D",
+     r"step 2 .*: a hand card was already played this turn"),
+    # (a build of 9 made, then the only 9 trailed: the holding rule)
+    (THREE, table("9C 2S", loose="5H 4D"), "+5H,4D=9; 9C",
+     r"step 2 \(9C\) .* after \+4D,5H=9: the holding rule: the mover must keep a card"),
+    (TWO, table("9C 2S", loose="5H 4D", piles=("", "")), "+5H,4D=9; 2S",
+     r"step 2 .*: two-player rule: no trail while owning a build"),
+    (TWO, table("9C JC 2S", loose="5H 4D 3S 8H", piles=("", "")), "+5H,4D=9; +3S,8H=11; 2S",
+     r"step 3 .*: two-player rule: a player may own one build at most"),
+    (THREE, table("9C 2S", loose="5H 4D"), "+5H,4D=9",
+     r"is not finished: a hand card must be played"),
+])
+def test_an_illegal_step_names_the_card_or_the_rule(r, t, text, message):
+    from cassino.reference.compound import parse_turn
+
+    with pytest.raises(IllegalMoveError, match=message):
+        parse_turn(r, t, 0, text)
+
+
 # -- whole hands of random turns ------------------------------------------------------------
 
 def random_hand(r: CompoundRules, deck: list[int], seats: int, deals: list[int], seed: int) -> int:
