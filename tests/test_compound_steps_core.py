@@ -173,3 +173,32 @@ def test_compound_rules_of_a_big_position_are_the_references() -> None:
     b, _ = s._step_builder()
     assert type(b).__name__ == "_CoreTurnBuilder"
     assert b._search.r.pile_order == "one"
+
+
+@pytest.mark.parametrize(("system", "options"), [(s, {}) for s in SYSTEMS] + [
+    ("italian_house_cassino", {"capture_extent": "maximal"}), OPTIONS[0]])
+def test_a_turn_by_index_is_the_references_without_listing(
+        system: str, options: dict[str, object]) -> None:
+    """move_at(i) of a state that has listed nothing makes that turn alone in C
+    (_TurnGen.turn_at), the reference's move at i, and pushes as it does."""
+    r = rules(system, **options)
+    rng = random.Random(3)
+    for s in [s for s in positions(r, range(1), 12) if not s.is_over][:12]:
+        n = s.count_moves()
+        for i in sorted({0, n - 1, *(rng.randrange(n) for _ in range(3))}):
+            fresh = core_state(s)
+            m = fresh.move_at(i)
+            assert fresh.__dict__.get("_turn_cache") is None
+            assert m == s.move_at(i)
+            fresh.push(m)
+            ref = s.clone()
+            ref.push(m)
+            assert fresh.to_position() == ref.to_position()
+        with pytest.raises(IndexError, match="no move at index"):
+            core_state(s).move_at(n)
+
+
+def test_the_big_positions_first_turn_is_made_alone() -> None:
+    s = cassino.State.from_position(Position.from_text(BIG))
+    assert str(s.move_at(0)) == "3Dx3S" and s.__dict__.get("_turn_cache") is None
+    assert s.count_moves() == 3380750

@@ -1827,6 +1827,36 @@ cdef class _TurnGen:
             self.cached = False
         return self.search(start)
 
+    def turn_at(self, state, index):
+        """The turn at ``index`` of :meth:`list_state`'s order, each turn followed by the
+        other orders of its captured cards: (Turn with its least step sequence and the
+        captured cards ascending, the index among those orders), the other turns not
+        made into Python objects."""
+        from cassino.reference.compound import Turn
+        cdef TState s
+        cdef TState* e
+        cdef int64_t k, idx
+        self.load_state(state, &s)
+        self.list_search(&s)
+        self.apply_maximal(&s)
+        for k in range(self.found.n):
+            if self.dropped(k):
+                continue
+            e = _tset_at(&self.found, k)
+            w = self.orders(e)
+            if index < w:
+                chain = []
+                idx = self.via[k]
+                while idx > 0:
+                    chain.append(idx)
+                    idx = self.steps[idx].parent
+                memo = {}
+                steps = tuple(self.py_step(j, memo) for j in reversed(chain))
+                return (Turn(steps, self.table_of(e, state._turn_table(), self.captured_of(e)),
+                             e.capcard >= 0), index)
+            index -= w
+        raise IndexError("no turn at that index")
+
     cdef int search(self, const TState* start) except -1:
         """Fill ``found`` with the end tables of the turns from ``start``."""
         cdef TState cur, key
@@ -2632,6 +2662,15 @@ class CompoundState(_RefState):
         if not isinstance(builder, _CoreTurnBuilder):
             return _RefState._least_of(self, one, turn, builder)
         return turn_generator(self.rules).least_turn(self, builder._top())
+
+    def _turn_at(self, index):
+        if not self._core_counts() or self._listed_turns() is not None:
+            return _RefState._turn_at(self, index)
+        from cassino.reference.african import _captured, _order_at
+        if not 0 <= index < self._turn_count():
+            raise IndexError(f"no move at index {index}: there are {self._turn_count()}")
+        base, at = turn_generator(self.rules).turn_at(self, index)
+        return self._expand(base, _order_at(self.rules, _captured(base), at))[0]
 
     def _turn_count(self):
         if not self._core_counts():
