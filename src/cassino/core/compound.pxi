@@ -1537,6 +1537,20 @@ cdef class _TurnGen:
                                        _tset_at(&self.seen, j))
         return got
 
+    cdef object found_turn(self, int64_t k, object table, dict memo):
+        """Found turn ``k`` of the last :meth:`list_search` as the reference's Turn: its
+        least step sequence (``via``), the table it leaves from ``table`` with the
+        captured cards ascending."""
+        from cassino.reference.compound import Turn
+        cdef const TState* e = _tset_at(&self.found, k)
+        cdef int64_t idx = self.via[k]
+        chain = []
+        while idx > 0:
+            chain.append(idx)
+            idx = self.steps[idx].parent
+        steps = tuple(self.py_step(j, memo) for j in reversed(chain))
+        return Turn(steps, self.table_of(e, table, self.captured_of(e)), e.capcard >= 0)
+
     cdef object make_step(self, const TStep* st, const TState* parent, const TState* child):
         """The reference's Step of ``st``, from ``parent`` to ``child``."""
         from cassino.reference.compound import Build as TurnBuild, Step
@@ -1562,11 +1576,9 @@ cdef class _TurnGen:
         reference's ``_base_turns`` gives them: (Turn with its least step sequence and the
         captured cards ascending, the number of orders of those cards), in the order of the
         least step sequences."""
-        from cassino.reference.compound import Turn
         cdef TState s
         cdef TState* e
-        cdef int64_t k, idx
-        cdef int n
+        cdef int64_t k
         self.load_state(state, &s)
         self.list_search(&s)
         self.apply_maximal(&s)
@@ -1577,14 +1589,7 @@ cdef class _TurnGen:
             if self.dropped(k):
                 continue
             e = _tset_at(&self.found, k)
-            chain = []
-            idx = self.via[k]
-            while idx > 0:
-                chain.append(idx)
-                idx = self.steps[idx].parent
-            steps = tuple(self.py_step(j, memo) for j in reversed(chain))
-            out.append((Turn(steps, self.table_of(e, table, self.captured_of(e)),
-                             e.capcard >= 0), self.orders(e)))
+            out.append((self.found_turn(k, table, memo), self.orders(e)))
         return out
 
     # -- the step interface (CompoundState's builder, parse_move): turn states as bytes
@@ -1698,10 +1703,9 @@ cdef class _TurnGen:
         :meth:`list_state` lists it), or None: :meth:`list_search` over the states that
         may still end there (:meth:`compatible`), whose least sequences are those of the
         whole search."""
-        from cassino.reference.compound import Turn
         cdef TState s, key
         cdef TState* e
-        cdef int64_t k, idx
+        cdef int64_t k
         cdef int i
         cdef size_t size
         self.unpack(end, &key)
@@ -1722,15 +1726,7 @@ cdef class _TurnGen:
         for k in range(self.found.n):
             e = _tset_at(&self.found, k)
             if e.nb == key.nb and memcmp(e, &key, size) == 0:
-                chain = []
-                idx = self.via[k]
-                while idx > 0:
-                    chain.append(idx)
-                    idx = self.steps[idx].parent
-                memo = {}
-                steps = tuple(self.py_step(j, memo) for j in reversed(chain))
-                return Turn(steps, self.table_of(e, state._turn_table(), self.captured_of(e)),
-                            e.capcard >= 0)
+                return self.found_turn(k, state._turn_table(), {})
         return None
 
     cdef bint extendable(self, const TState* e, const TState* start, int v) noexcept nogil:
@@ -1832,10 +1828,9 @@ cdef class _TurnGen:
         other orders of its captured cards: (Turn with its least step sequence and the
         captured cards ascending, the index among those orders), the other turns not
         made into Python objects."""
-        from cassino.reference.compound import Turn
         cdef TState s
         cdef TState* e
-        cdef int64_t k, idx
+        cdef int64_t k
         self.load_state(state, &s)
         self.list_search(&s)
         self.apply_maximal(&s)
@@ -1845,15 +1840,7 @@ cdef class _TurnGen:
             e = _tset_at(&self.found, k)
             w = self.orders(e)
             if index < w:
-                chain = []
-                idx = self.via[k]
-                while idx > 0:
-                    chain.append(idx)
-                    idx = self.steps[idx].parent
-                memo = {}
-                steps = tuple(self.py_step(j, memo) for j in reversed(chain))
-                return (Turn(steps, self.table_of(e, state._turn_table(), self.captured_of(e)),
-                             e.capcard >= 0), index)
+                return self.found_turn(k, state._turn_table(), {}), index
             index -= w
         raise IndexError("no turn at that index")
 
