@@ -35,7 +35,17 @@ action id          name        meaning
 =================  ==========  ======================================================
 
 ``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
-id (``2N``, or ``3N`` with the ALT block). Takes come in increasing card id order, ALT cards
+id (``2N``, or ``3N`` with the ALT block).
+
+The compound systems (African Cassino, the Italian house variant) have a layout of their own
+(:class:`ActionSpace` with ``compound`` true, docs/adapters.md): a turn is made step by step
+as the State's step interface makes it (``legal_steps``, ``push_step``), each step a sequence
+
+    PLAY(i) or FREE, TAKE(i) for each table card the step takes or gathers, [OWNER(s)], finish
+
+then UNDER(i) picks for the order of a capture's cards under the capturing card, and END
+ends the turn; ``i`` is a card's index in the deck (0-51, or 0-39 for the Italian deck).
+:class:`TurnBuilder` follows it; ``PASS`` and ``INSIST`` answer an insist decision. Takes come in increasing card id order, ALT cards
 too, so every move has exactly one sequence, and the finish is last and only last, so no
 sequence is the prefix of another. :class:`MoveBuilder` follows a sequence through the legal
 moves of a position: its legal actions are exactly the next sub-actions of the legal moves
@@ -62,16 +72,19 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from .cards import card_code
+from .cards import card_code, parse_card
 from .errors import CassinoError, IllegalMoveError
 from .moves import NO_CARD, Move, MoveKind, _first_value
 from .rules import Rules
 
-__all__ = ["ActionSpace", "MoveBuilder"]
+__all__ = ["ActionSpace", "MoveBuilder", "TurnBuilder", "builder_for"]
 
 # finish offsets from ActionSpace.finish
 TRAIL, CAPTURE, TWO_CARD, PLUCK, PASS = range(5)
+# the compound systems' offsets from ActionSpace.finish (then OWNER(s), BUILD(v), UNDER(i))
+C_TRAIL, C_CAPTURE, C_PASS, C_INSIST, C_END, C_FREE, C_OWNER = range(7)
 _FINISH_OF_KIND = {
     MoveKind.TRAIL: TRAIL,
     MoveKind.CAPTURE: CAPTURE,
@@ -89,11 +102,19 @@ class ActionSpace:
     Esun's value is its cards' total, so ``max_value`` is the deck's numeric total (220).
     """
 
-    __slots__ = ("alt", "declare", "finish", "laugh", "max_value", "num_actions", "num_ids",
-                 "rules", "steal", "take")
+    __slots__ = ("alt", "cards", "compound", "declare", "finish", "index", "laugh",
+                 "max_value", "num_actions", "num_ids", "owner", "rules", "steal", "take",
+                 "under")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.compound = bool(rules.compound)
+        self.cards = [c for c in range(rules.num_ids) if rules.deck_mask >> c & 1]
+        self.index = {c: i for i, c in enumerate(self.cards)}
+        self.owner = self.under = -1
+        if self.compound:
+            self._compound_layout()
+            return
         n = rules.num_ids
         builds = rules.build_kinds != "none" or rules.esun
         self.num_ids = n
@@ -118,11 +139,180 @@ class ActionSpace:
             self.laugh = self.num_actions
             self.num_actions += 6
 
+    def _compound_layout(self) -> None:
+        """The compound systems' ids: PLAY(i), TAKE(i) over the deck's ``N`` cards (``i`` a
+        card's index in ``cards``), then TRAIL, CAPTURE, PASS, INSIST, END, FREE, OWNER(s)
+        for each seat, BUILD(v) for ``v`` from 1 to ``max_value``, and UNDER(i)."""
+        r = self.rules
+        n = len(self.cards)
+        self.num_ids = n
+        self.take = n
+        self.finish = 2 * n
+        self.alt = self.steal = self.declare = self.laugh = -1
+        self.max_value = max(14, r.build_max_value)
+        self.owner = self.finish + C_OWNER
+        self.under = self.owner + r.players + self.max_value
+        self.num_actions = self.under + n
+
     def __repr__(self) -> str:
         return f"ActionSpace({self.rules.system!r}, num_actions={self.num_actions})"
 
+    def build_action(self, value: int) -> int:
+        """BUILD(value): the finish of a build, augment or increase to ``value``."""
+        if not 1 <= value <= self.max_value:
+            raise CassinoError(f"no build value {value} in this action space (1 to "
+                               f"{self.max_value})")
+        if self.compound:
+            return self.owner + self.rules.players + value - 1
+        return self.finish + 4 + value
+
+    # -- compound turns ---------------------------------------------------------------------
+    def _card_of(self, code: str) -> int:
+        deck = "italian40" if self.rules.deck == "italian40" else None
+        c = parse_card(code, deck)
+        if c not in self.index:
+            raise CassinoError(f"{code} is no card of {self.rules.system}'s deck")
+        return c
+
+    def encode_step(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A compound turn's step, written as ``Step.notation`` writes it (``9Cx3S,6S|6S,3S``,
+        ``+3D,6S=9``, ``3H+AC,5S=9@2``, ``7H``), as (its sequence up to the finish, its UNDER
+        picks: the cards under the capturing card from the top down, all but the bottom
+        one, or with ``pile_order=second`` only the top one; none below two cards)."""
+        if not self.compound:
+            raise CassinoError(f"{self.rules.system} has no compound turns")
+        t = "".join(text.split()).upper()
+        t, bar, order_text = t.partition("|")
+        seq: list[int] = []
+        picks: list[int] = []
+        if "+" in t:
+            hand, _, rest = t.partition("+")
+            rest, _, value = rest.partition("=")
+            value, at, owner = value.partition("@")
+        elif "X" in t:
+            hand, _, rest = t.partition("X")
+            value = at = owner = ""
+        else:
+            hand, rest, value, at, owner = t, "", "", "", ""
+        seq.append(self.index[self._card_of(hand)] if hand else self.finish + C_FREE)
+        for c in sorted(self._card_of(x) for x in rest.split(",") if x):
+            seq.append(self.take + self.index[c])
+        if value:
+            if at:
+                seq.append(self.owner + int(owner))
+            seq.append(self.build_action(int(value)))
+        elif "X" in t:
+            seq.append(self.finish + C_CAPTURE)
+            order = [self._card_of(x) for x in order_text.split(",")] if bar else []
+            if len(order) > 1:
+                top_down = order[::-1]
+                picks = top_down[:1] if self.rules.pile_order == "second" else top_down[:-1]
+        else:
+            seq.append(self.finish + C_TRAIL)
+        return tuple(seq), tuple(self.under + self.index[c] for c in picks)
+
+    def _encode_compound(self, move: Move) -> tuple[int, ...]:
+        if move.kind == MoveKind.PASS:
+            return (self.finish + C_PASS,)
+        if move.kind == MoveKind.INSIST:
+            return (self.finish + C_INSIST,)
+        if move.kind != MoveKind.TURN:
+            raise CassinoError(f"{move} is no move of {self.rules.system}, whose moves are "
+                               "whole turns")
+        out: list[int] = []
+        for text in move.steps:
+            seq, picks = self.encode_step(text)
+            out += seq
+            out += picks
+        out.append(self.finish + C_END)
+        return tuple(out)
+
+    def _decode_compound(self, actions: Sequence[int]) -> Move:
+        """A turn (its steps' notation, ``takes`` 0 as when read without a position),
+        ``pass`` or ``insist``."""
+        if not actions:
+            raise IllegalMoveError("an empty action sequence is no move")
+        f = self.finish
+        if tuple(actions) == (f + C_PASS,):
+            return Move.pass_turn()
+        if tuple(actions) == (f + C_INSIST,):
+            return Move(NO_CARD, MoveKind.INSIST, 0, 0)
+        if actions[-1] != f + C_END:
+            raise IllegalMoveError("a turn's sequence ends with END")
+        steps: list[str] = []
+        card = NO_CARD
+        i = 0
+        body = list(actions[:-1])
+        while i < len(body):
+            a = body[i]
+            if a < self.num_ids:
+                if card != NO_CARD:
+                    raise IllegalMoveError("a turn plays one hand card")
+                card = hand = self.cards[a]
+                head = card_code(hand)
+            elif a == f + C_FREE:
+                head = ""
+            else:
+                raise IllegalMoveError(f"action {a} ({self.describe(a)}) is out of place: "
+                                       "a step starts with PLAY or FREE")
+            i += 1
+            taken: list[int] = []
+            while i < len(body) and self.take <= body[i] < self.take + self.num_ids:
+                taken.append(self.cards[body[i] - self.take])
+                i += 1
+            owner = ""
+            if i < len(body) and self.owner <= body[i] < self.owner + self.rules.players:
+                owner = f"@{body[i] - self.owner}"
+                i += 1
+            if i == len(body):
+                raise IllegalMoveError("a step ends with TRAIL, CAPTURE or BUILD(v)")
+            a = body[i]
+            i += 1
+            cards = ",".join(card_code(c) for c in sorted(taken))
+            build = self.owner + self.rules.players
+            if build <= a < build + self.max_value:
+                steps.append(f"{head}+{cards}={a - build + 1}{owner}")
+                continue
+            if owner or a not in (f + C_TRAIL, f + C_CAPTURE) or not head:
+                raise IllegalMoveError(f"action {a} ({self.describe(a)}) is out of place")
+            if a == f + C_TRAIL:
+                if taken:
+                    raise IllegalMoveError("a trail takes no cards")
+                steps.append(head)
+                continue
+            picks: list[int] = []
+            while i < len(body) and self.under <= body[i] < self.under + self.num_ids:
+                picks.append(self.cards[body[i] - self.under])
+                i += 1
+            order = _order(sorted(taken), picks, self.rules.pile_order)
+            if order is None:
+                raise IllegalMoveError(f"the picks {[card_code(c) for c in picks]} are no "
+                                       f"order of the cards taken, {cards}")
+            steps.append(f"{head}x{cards}" + ("|" + ",".join(map(card_code, order))
+                                             if len(order) > 1 else ""))
+        if not steps:
+            raise IllegalMoveError("a turn has one or more steps")
+        return Move(card, MoveKind.TURN, 0, 0, (), tuple(steps))
+
+    def _describe_compound(self, action: int) -> str:
+        n = self.num_ids
+        if action < n:
+            return f"play {card_code(self.cards[action])}"
+        if action < 2 * n:
+            return f"take {card_code(self.cards[action - n])}"
+        if action >= self.under:
+            return f"under {card_code(self.cards[action - self.under])}"
+        build = self.owner + self.rules.players
+        if action >= build:
+            return f"build {action - build + 1}"
+        if action >= self.owner:
+            return f"for seat {action - self.owner}"
+        return ("trail", "capture", "accept", "insist", "end turn", "free step")[action - self.finish]
+
     def encode(self, move: Move) -> tuple[int, ...]:
         """The sub-action sequence of ``move``."""
+        if self.compound:
+            return self._encode_compound(move)
         kind = move.kind
         if kind == MoveKind.PASS:
             return (self.finish + PASS,)
@@ -178,6 +368,8 @@ class ActionSpace:
         >>> ActionSpace(cassino.rules("cassino_standard")).decode((34, 67, 70, 105))
         Move('9Dx4C,5D')
         """
+        if self.compound:
+            return self._decode_compound(actions)
         if not actions:
             raise IllegalMoveError("an empty action sequence is no move")
         *body, last = actions
@@ -253,6 +445,8 @@ class ActionSpace:
         ``capture as 9`` (a Zwickern joker)."""
         if not isinstance(action, int) or not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"no action {action!r} (ids 0-{self.num_actions - 1})")
+        if self.compound:
+            return self._describe_compound(action)
         n = self.num_ids
         if action < n:
             return f"play {card_code(action)}"
@@ -403,3 +597,221 @@ class MoveBuilder:
         self._moves = []
         self._lo = self._hi = 0
         self.prefix = ()
+
+    def copy_to(self, state: Any) -> MoveBuilder:
+        """A copy (for a clone of the State: the moves do not depend on which)."""
+        other = MoveBuilder.__new__(MoveBuilder)
+        for k in MoveBuilder.__slots__:
+            setattr(other, k, getattr(self, k))
+        return other
+
+
+def _order(cards: list[int], picks: list[int], pile_order: str) -> list[int] | None:
+    """The order, bottom first, that the UNDER ``picks`` (top down) give the captured
+    ``cards`` under the capturing card; None if they are not such picks."""
+    if len(cards) < 2:
+        return [] if not picks else None
+    want = 1 if pile_order == "second" else len(cards) - 1
+    if len(picks) != want or len(set(picks)) != want or not set(picks) <= set(cards):
+        return None
+    rest = sorted(set(cards) - set(picks))
+    return rest + picks[::-1]
+
+
+class TurnBuilder:
+    """The sub-actions of a compound turn made on a State of a compound system (African
+    Cassino, the Italian house variant): the steps go to the State's step interface
+    (``push_step``) as each is completed, so only steps that a legal turn continues are
+    legal, and END is legal exactly when ``can_end_turn()``. In an insist decision the
+    moves are whole (PASS, INSIST, or an extension's free steps then END).
+
+    The interface is :class:`MoveBuilder`'s: :meth:`legal_actions`, :meth:`mask`,
+    :meth:`apply` (the completed ``Move`` once END is applied), ``prefix``,
+    :meth:`candidates` and :meth:`reset`.
+
+    >>> import cassino
+    >>> state = cassino.new_hand("african_cassino_3p", seed=7)
+    >>> b = TurnBuilder(ActionSpace(state.rules), state)
+    >>> move = None
+    >>> while move is None:
+    ...     move = b.apply(b.legal_actions()[0])
+    >>> move in state.legal_moves()
+    True
+    """
+
+    __slots__ = ("_cands", "_decision", "_part", "_picks", "_want", "prefix", "space", "state")
+
+    def __init__(self, space: ActionSpace, state: Any) -> None:
+        if not space.compound:
+            raise CassinoError(f"{space.rules.system} has no compound turns: use MoveBuilder")
+        self.space = space
+        self.state: Any = state
+        self.prefix: tuple[int, ...] = ()
+        self._part: tuple[int, ...] = ()          # the step being chosen
+        self._picks: list[int] | None = None      # UNDER picks of a capture (None: none due)
+        self._want = 0                            # how many picks the capture takes
+        self._cands: list[tuple[tuple[int, ...], str]] | None = None
+        self._decision: list[tuple[tuple[int, ...], Move]] | None = None
+        st = state
+        if getattr(st, "insist", None):
+            self._decision = sorted(((space.encode(m), m) for m in st.legal_moves()),
+                                    key=lambda x: x[0])
+        else:
+            for text in st.turn_steps:
+                seq, picks = space.encode_step(text)
+                self.prefix += seq + picks
+
+    @property
+    def partial(self) -> tuple[int, ...]:
+        """The sub-actions of the step being chosen (the whole prefix in a decision)."""
+        return self.prefix if self._decision is not None else self._part
+
+    def _steps(self) -> list[tuple[tuple[int, ...], str]]:
+        """The legal steps from here, each as (its sequence up to the finish, its text)."""
+        if self._cands is None:
+            st = self.state
+            self._cands = sorted((self.space.encode_step(t)[0], t)
+                                 for t in st.legal_steps())
+        return self._cands
+
+    def _captured(self) -> list[int]:
+        """The cards of the capture chosen in ``_part`` (its TAKE cards)."""
+        sp = self.space
+        return [sp.cards[a - sp.take] for a in self._part if sp.take <= a < sp.finish]
+
+    def legal_actions(self) -> list[int]:
+        """The sub-actions that keep the turn completable, in id order."""
+        sp = self.space
+        if self._decision is not None:
+            d = len(self.prefix)
+            return sorted({seq[d] for seq, _ in self._decision
+                           if len(seq) > d and seq[:d] == self.prefix})
+        if self._picks is not None:
+            return sorted(sp.under + sp.index[c] for c in self._captured()
+                          if c not in self._picks)
+        d = len(self._part)
+        out = {seq[d] for seq, _ in self._steps() if len(seq) > d and seq[:d] == self._part}
+        st = self.state
+        if not self._part and st.can_end_turn():
+            out.add(sp.finish + C_END)
+        return sorted(out)
+
+    def mask(self) -> list[bool]:
+        """:meth:`legal_actions` as booleans over the action space."""
+        m = [False] * self.space.num_actions
+        for a in self.legal_actions():
+            m[a] = True
+        return m
+
+    def apply(self, action: int) -> Move | None:
+        """Add ``action``; the turn's legal ``Move`` once END completes it (None before).
+
+        Raises :class:`IllegalMoveError` (and changes nothing) if ``action`` is not legal."""
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+        legal = self.legal_actions()
+        if action not in legal:
+            sp = self.space
+            shown = sp.describe(action) if 0 <= action < sp.num_actions else "?"
+            raise IllegalMoveError(f"action {action!r} ({shown}) is not legal after "
+                                   f"{list(self.prefix)}; legal: {legal}")
+        sp = self.space
+        st = self.state
+        if self._decision is not None:
+            self.prefix += (action,)
+            for seq, decided in self._decision:
+                if seq == self.prefix:
+                    return decided
+            return None
+        if action == sp.finish + C_END and not self._part:
+            move: Move = st.parse_move("; ".join(st.turn_steps))
+            self.prefix += (action,)
+            return move
+        self.prefix += (action,)
+        if self._picks is not None:
+            self._picks.append(sp.cards[action - sp.under])
+            if len(self._picks) == self._want:
+                cards = sorted(self._captured())
+                order = _order(cards, self._picks, sp.rules.pile_order)
+                assert order is not None
+                text = next(t for seq, t in self._steps() if seq == self._part)
+                self._push(text.partition("|")[0] + "|" + ",".join(map(card_code, order)))
+            return None
+        self._part += (action,)
+        for seq, text in self._steps():
+            if seq == self._part:
+                k = len(self._captured()) if action == sp.finish + C_CAPTURE else 0
+                if k > 1:
+                    self._picks = []
+                    self._want = 1 if sp.rules.pile_order == "second" else k - 1
+                else:
+                    self._push(text)
+                break
+        return None
+
+    def _push(self, text: str) -> None:
+        st = self.state
+        st.push_step(text)
+        self._part = ()
+        self._picks = None
+        self._cands = None
+
+    def candidates(self) -> list[Move]:
+        """The legal moves that extend the prefix: at a turn's start (or in a decision
+        with nothing chosen) every legal move; after steps, the turns they continue to
+        (a search over the steps)."""
+        st = self.state
+        if self._decision is not None:
+            return [m for seq, m in self._decision if seq[: len(self.prefix)] == self.prefix]
+        if not self.prefix:
+            return list(st.legal_moves())
+        found: dict[Move, None] = {}
+        self._complete(found)
+        return list(found)
+
+    def _complete(self, found: dict[Move, None]) -> None:
+        """Every turn that the steps made continue to, into ``found`` (depth first over
+        the State's steps, each taken back after)."""
+        st = self.state
+        if st.can_end_turn():
+            found[st.parse_move("; ".join(st.turn_steps))] = None
+        for text in st.legal_steps():
+            st.push_step(text)
+            try:
+                self._complete(found)
+            finally:
+                st.pop_step()
+
+    def reset(self) -> None:
+        """Take back the steps made and forget the prefix."""
+        st = self.state
+        if self._decision is None:
+            while st.turn_steps:
+                st.pop_step()
+        self.prefix = ()
+        self._part = ()
+        self._picks = None
+        self._cands = None
+
+    def copy_to(self, state: Any) -> TurnBuilder:
+        """This builder on ``state``, a clone of its State (the steps made carried over)."""
+        other = TurnBuilder.__new__(TurnBuilder)
+        other.space = self.space
+        other.state = state
+        other.prefix = self.prefix
+        other._part = self._part
+        other._picks = None if self._picks is None else list(self._picks)
+        other._want = self._want
+        other._cands = self._cands
+        other._decision = self._decision
+        return other
+
+
+def builder_for(space: ActionSpace, state: Any) -> MoveBuilder | TurnBuilder:
+    """The builder of ``state``'s next move: a :class:`TurnBuilder` in a compound system,
+    else a :class:`MoveBuilder` of its legal moves."""
+    if space.compound:
+        return TurnBuilder(space, state)
+    return MoveBuilder(space, state.legal_moves())

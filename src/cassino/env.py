@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._rng import Rng, shuffled_deck
-from .actions import ActionSpace, MoveBuilder
+from .actions import ActionSpace, MoveBuilder, TurnBuilder, builder_for
 from .cards import CardSet, card_code
 from .errors import IllegalMoveError, PositionError, RulesError
 from .moves import Move
@@ -38,9 +38,10 @@ RETURNS = ("margin", "points")
 ``points``: the team's hand points."""
 
 # the phase slots of the observation: opt_pluck's start, plucked, after; Laugh and Lie
-# Down's decisions take the second and third (a Prial, a released pair)
+# Down's decisions take the second and third (a Prial, a released pair), and so do the
+# Italian house variant's (the next seat's insist decision, the mover's extension)
 _PHASES = ("start", "plucked", "after")
-_SLOT = {"prial": 1, "release": 2}
+_SLOT = {"prial": 1, "release": 2, "insist": 1, "extend": 2}
 
 
 def _state_class() -> Any:
@@ -55,6 +56,10 @@ def utility_bound(rules: Rules) -> int:
     cards = [c for c in range(rules.num_ids) if rules.deck_mask >> c & 1]
     t = rules.num_teams
     piles = [cards] + [[] for _ in range(t - 1)]
+    if rules.compound:   # (the strict tally: every category to one team)
+        from .reference.african import compound_score
+
+        return max(compound_score(rules, piles).totals())
     sweeps = [0] * len(cards)   # (score_hand counts them only where the rules do)
     mulles = [len(cards)] + [0] * (t - 1) if rules.mulle_points else ()
     top = max(score_hand(rules, piles, sweeps, last_team=0, mulles=mulles).totals())
@@ -86,9 +91,9 @@ class HandEnv:
         self.cards = [c for c in range(rules.num_ids) if rules.dealt_mask >> c & 1]   # (no palette)
         self.deck: list[int] = []
         self.state: Any = None
-        self.builder: MoveBuilder | None = None
+        self.builder: MoveBuilder | TurnBuilder | None = None
         self.log: list[tuple[int, Move]] = []   # (seat, move) of every move of the hand
-        self._obs_ply = -1   # the ply of the cached position and observations
+        self._obs_ply: object = -1   # the ply (and steps made) of the cached observations
         self._obs_cache: Any = None
         self._obs_seats: dict[int, np.ndarray] = {}
 
@@ -127,8 +132,7 @@ class HandEnv:
         self._new_builder()
 
     def _new_builder(self) -> None:
-        self.builder = None if self.state.is_over else MoveBuilder(
-            self.space, self.state.legal_moves())
+        self.builder = None if self.state.is_over else builder_for(self.space, self.state)
 
     # -- play ------------------------------------------------------------------------------
 
@@ -199,16 +203,18 @@ class HandEnv:
         other.deck = list(self.deck)
         other.log = list(self.log)
         if self.state is not None:
-            other.state = self.state.clone()
+            other.state = self.state.clone()   # (a compound turn's steps made carried over)
             if self.builder is not None:
-                b = MoveBuilder.__new__(MoveBuilder)
-                for k in MoveBuilder.__slots__:
-                    setattr(b, k, getattr(self.builder, k))
-                other.builder = b
+                other.builder = self.builder.copy_to(other.state)
         other._obs_ply = -1
         other._obs_cache = None
         other._obs_seats = {}
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandEnv:
+        """:meth:`clone` (OpenSpiel deep-copies a state's attributes to clone it: a compound
+        system's State would otherwise be copied by replaying its moves)."""
+        return self.clone()
 
     def resample(self, seat: int, rng: Rng) -> HandEnv:
         """A copy with the cards ``seat`` has not seen dealt again at random
@@ -240,9 +246,15 @@ class HandEnv:
 
     # -- observations ---------------------------------------------------------------------
 
+    def _steps_made(self) -> int:
+        """How many steps of a compound turn the seat to move has made (0 elsewhere)."""
+        b = self.builder
+        return len(self.state.turn_steps) if isinstance(b, TurnBuilder) else 0
+
     def _seat_cache(self) -> dict[int, np.ndarray]:
-        """The observations cached for this ply (emptied, with the position, on a new ply)."""
-        ply = self.state.ply
+        """The observations cached for this ply and the steps made of a compound turn
+        (emptied, with the position, on a new ply or step)."""
+        ply = (self.state.ply, self._steps_made())
         if self._obs_ply != ply:
             self._obs_cache = None
             self._obs_seats = {}
@@ -273,11 +285,16 @@ class HandEnv:
         builder = self.builder
         if builder is not None and builder.prefix and self.state.to_move == seat:
             sp = self.space
-            n = sp.take
+            n = self.rules.num_ids
             start = (6 + self.rules.num_teams) * n   # the card played, takes, second values
-            for a in builder.prefix:
-                if a < sp.finish:
-                    out[start + a] = 1
+            if isinstance(builder, TurnBuilder):     # (the step being chosen, by card id)
+                for a in builder.partial:
+                    if a < sp.finish:
+                        out[start + (a // sp.take) * n + sp.cards[a % sp.take]] = 1
+            else:
+                for a in builder.prefix:
+                    if a < sp.finish:
+                        out[start + a] = 1
         return out
 
     def _base(self, seat: int) -> np.ndarray:
@@ -288,7 +305,7 @@ class HandEnv:
         out = cache.get(seat)
         if out is None:
             observe = getattr(self.state, "_observe", None)
-            if observe is None:
+            if observe is None or self._steps_made():
                 out = self._base_reference(seat)
             else:
                 out = np.empty(observation_size(self.rules), dtype=np.float32)
@@ -298,8 +315,11 @@ class HandEnv:
 
     def _base_reference(self, seat: int) -> np.ndarray:
         """:meth:`_base` in Python, from the position: the layout's definition, which the
-        core's ``State._observe`` must match float for float."""
+        core's ``State._observe`` must match float for float. The seat making a compound
+        turn sees the table its steps made so far; the others the table at the turn's start."""
         pos = self._position()
+        if seat == self.to_move and self._steps_made():
+            pos = self._turn_position(pos)
         r = self.rules
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
@@ -348,12 +368,28 @@ class HandEnv:
             out[i + (self.to_move - seat) % p] = 1
         return out
 
+    def _turn_position(self, pos: Any) -> Any:
+        """``pos`` with the hands, table and piles of the compound turn being made."""
+        import dataclasses
+
+        from .reference.african import position_build
+
+        t = self.state._step_builder()[0].state.table
+        r = self.rules
+        return dataclasses.replace(
+            pos, hands=tuple(sum(1 << c for c in h) for h in t.hands),
+            loose=sum(1 << c for c in t.loose),
+            builds=tuple(sorted(position_build(b, r) for b in t.builds)),
+            piles=tuple(tuple(p) for p in t.piles))
+
     def observation_string(self, seat: int) -> str:
         """What ``seat`` sees now, as text."""
         self._check_seat(seat)
         if self.state is None:
             return f"seat {seat}; dealing: {len(self.deck)} of {len(self.cards)} cards dealt"
         pos = self._position()
+        if seat == self.to_move and self._steps_made():
+            pos = self._turn_position(pos)
         parts = [f"seat {seat}", self._turn(), f"hand {_codes(pos.hands[seat])}",
                  *self._public(pos)]
         if self.to_move == seat and self.prefix:
@@ -368,7 +404,9 @@ class HandEnv:
         table = _codes(pos.loose) + (f" {builds}" if builds else "")
         parts = [
             f"table {table}",
-            "piles " + " ".join(f"team{k}:{len(pl)}" for k, pl in enumerate(pos.piles)),
+            "piles " + " ".join(f"team{k}:{len(pl)}" + (
+                f" top {card_code(pl[-1])}" if pl and self.space.compound else "")
+                for k, pl in enumerate(pos.piles)),
             f"sweeps {','.join(map(str, pos.sweeps))}",
             "hands " + ",".join(str(bin(h).count("1")) for h in pos.hands),
             f"stock {len(pos.stock)}",

@@ -51,6 +51,7 @@ from gymnasium import spaces
 from .actions import ActionSpace
 from .env import HandEnv, observation_size, utility_bound
 from .errors import IllegalMoveError, RulesError
+from .game import player_moves
 from .players import Player, PlayerError, View, choose_move, make_player
 from .rules import Rules, parse_option
 from .rules import rules as make_rules
@@ -227,7 +228,8 @@ class CassinoEnv(gymnasium.Env[dict[str, Any], Action]):
         while not env.is_over and env.to_move != self.seat:
             seat = env.to_move
             state = env.state
-            move = choose_move(self.players[seat], View.of(state, seat), state.legal_moves())
+            player = self.players[seat]
+            move = choose_move(player, View.of(state, seat), player_moves(state, player))
             for a in env.space.encode(move):
                 env.apply(a)
 

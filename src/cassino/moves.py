@@ -303,9 +303,9 @@ class Move:
             return cls.insist()
         if s == "DOWN":
             return cls.lie_down()
-        if ";" in s:
-            return _parse_turn(text)
-        try:
+        if ";" in s or s.startswith("+") or "@" in s or "|" in s:
+            return _parse_turn(text)     # (a compound turn: several steps, a free step, a
+        try:                             # build for a partner or a capture's pile order)
             if s.startswith("BANK:"):
                 takes = _parse_takes(s[5:], text)
                 return cls.bank(takes)

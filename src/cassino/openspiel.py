@@ -108,6 +108,12 @@ class CassinoGame(pyspiel.Game):  # type: ignore[misc]
         # a move: at most a head, a take per card on the table, 4 second values and a finish;
         # at most two moves per card (a card played, a pluck or a pass)
         length = deck + 2 * deck * (deck + 6)
+        if rules.compound:
+            # a compound turn: at most a step per table card and the hand card's, each a
+            # head, takes, an owner, a finish and the order of its captured cards, then END;
+            # after a turn an insist decision and an extension of as many steps
+            turn = (deck + 1) * (2 * deck + 3) + 1
+            length = deck + deck * (2 * turn + 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=env.space.num_actions,
             max_chance_outcomes=rules.num_ids,
@@ -238,6 +244,7 @@ class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
     def step(self, state: CassinoState) -> int:
+        from .game import player_moves
         from .players import View, choose_move
 
         env = state.env
@@ -247,7 +254,9 @@ class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
         ply = len(env.log)
         if ply != self._ply or self._plan[: len(prefix)] != prefix:
             self._ply = ply
-            moves = env.builder.candidates()
+            # (a compound turn's start: the moves a game gives the player, game.player_moves)
+            moves = (player_moves(env.state, self.player) if not prefix and env.space.compound
+                     else env.builder.candidates())
             view = View.of(env.state, self.player_id)
             self._plan = env.space.encode(choose_move(self.player, view, moves))
         return self._plan[len(prefix)]
