@@ -49,12 +49,12 @@ def core_moves(rng: random.Random) -> int:
     return steps
 
 
-def handenv_steps(rng: random.Random) -> int:
+def handenv_steps(rng: random.Random, system: str = SYSTEM, hands: int = HANDS) -> int:
     steps = 0
-    rules = cassino.rules(SYSTEM)
-    for _h in range(HANDS):
+    rules = cassino.rules(system)
+    for _h in range(hands):
         env = HandEnv(rules)
-        deck = list(range(52))
+        deck = list(env.cards)
         rng.shuffle(deck)
         env.deal(deck)
         while not env.is_over:
@@ -103,6 +103,11 @@ def pettingzoo_steps(rng: random.Random, raw: bool = False) -> int:
 ADAPTERS: dict[str, tuple[Callable[[random.Random], int], str | None, float | None]] = {
     "core (whole moves, Python loop)": (core_moves, None, None),
     "HandEnv (sub-actions)": (handenv_steps, None, None),
+    # compound turns made step by step (cassino.actions.TurnBuilder over the State's steps)
+    "HandEnv african_cassino_3p (compound turns, sub-actions)": (
+        lambda rng: handenv_steps(rng, "african_cassino_3p", 10), None, None),
+    "HandEnv italian_house_cassino (compound turns, sub-actions)": (
+        lambda rng: handenv_steps(rng, "italian_house_cassino", 10), None, None),
     "OpenSpiel python_cassino": (openspiel_steps, "pyspiel", 50_000.0),
     "PettingZoo env() (wrapped, with observations)": (pettingzoo_steps, "pettingzoo", 30_000.0),
     "PettingZoo raw_env (with observations)": (

@@ -4,6 +4,7 @@ AMB-59 to AMB-62): free steps around one hand-card step, one turn per resulting 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from cassino.cards import parse_card, parse_cards
 from cassino.errors import IllegalMoveError, NotationError
-from cassino.reference.compound import Build, CompoundRules, Table, Turn, turns
+from cassino.reference.compound import Build, CompoundRules, Table, Turn, _Search, _State, turns
 
 THREE = CompoundRules(players=3)
 TWO = CompoundRules(players=2, two_player=True)
@@ -201,6 +202,38 @@ def test_every_turn_conserves_cards_keeps_the_invariants_and_ends_apart(
         assert all(b.value in held for b in own)
         values = [b.value for b in turn.table.builds]
         assert len(values) == len(set(values))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(_DECK), st.integers(1, 4), st.integers(0, 5), st.integers(0, 2),
+       st.booleans(), st.booleans())
+def test_the_rules_named_for_a_turn_that_cannot_end_are_the_end_rules_checked(
+        deck: list[int], nhand: int, nloose: int, ndeep: int, two: bool, theirs: bool):
+    # why_not and why_stuck restate finished and dead in words: over every state of random
+    # turns, a state that cannot end names a rule exactly when finished says it breaks one,
+    # and a state dead for good names one (the fallback words are for neither)
+    r = TWO if two else THREE
+    t = dealt(deck, nhand, nloose, ndeep, 2 if two else 3)
+    if theirs and len(t.loose) >= 2:       # (an opponent's simple build of two loose cards)
+        a, b = sorted(t.loose)[:2]
+        v = sum(min(x // 4 + 1, 14) for x in (a, b))
+        if v <= 14:
+            t = replace(t, loose=t.loose - {a, b}, builds=(Build(frozenset({a, b}), v, 1, False),))
+    search = _Search(r, 0)
+    seen: dict[tuple[object, ...], _State] = {}
+    todo = [_State(t)]
+    while todo and len(seen) < 300:
+        s = todo.pop()
+        if s.key() in seen:
+            continue
+        seen[s.key()] = s
+        todo += [nxt for _, nxt in search.steps(s)]
+    assert seen
+    for s in seen.values():
+        assert search.finished(s) == (search.why_not(s) == "an end-of-turn rule is broken"), s
+        if search.dead(s):
+            assert search.why_stuck(s) not in ("no legal turn continues it",
+                                               "an end-of-turn rule is broken"), s
 
 
 # -- partnerships (§3.24, AMB-64) ---------------------------------------------------------

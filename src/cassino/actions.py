@@ -473,6 +473,22 @@ class ActionSpace:
         return [(a, self.describe(a)) for a in range(self.num_actions)]
 
 
+def _mask(space: ActionSpace, legal: list[int]) -> list[bool]:
+    """``legal`` as booleans over ``space``."""
+    m = [False] * space.num_actions
+    for a in legal:
+        m[a] = True
+    return m
+
+
+def _action_id(action: object) -> int:
+    """``action`` as an int (NumPy integers too); IllegalMoveError if it is no integer."""
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+
+
 def _bad(msg: str) -> Move:
     raise IllegalMoveError(msg)
 
@@ -527,20 +543,14 @@ class MoveBuilder:
 
     def mask(self) -> list[bool]:
         """:meth:`legal_actions` as booleans over the action space."""
-        m = [False] * self.space.num_actions
-        for a in self.legal_actions():
-            m[a] = True
-        return m
+        return _mask(self.space, self.legal_actions())
 
     def apply(self, action: int) -> Move | None:
         """Add ``action``; the completed legal move, or None while the move goes on.
 
         Raises :class:`IllegalMoveError` (and changes nothing) if no legal move continues
         the prefix with ``action``."""
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+        action = _action_id(action)
         if not self.prefix:
             self._choose_head(action)
         d = len(self.prefix)
@@ -698,19 +708,13 @@ class TurnBuilder:
 
     def mask(self) -> list[bool]:
         """:meth:`legal_actions` as booleans over the action space."""
-        m = [False] * self.space.num_actions
-        for a in self.legal_actions():
-            m[a] = True
-        return m
+        return _mask(self.space, self.legal_actions())
 
     def apply(self, action: int) -> Move | None:
         """Add ``action``; the turn's legal ``Move`` once END completes it (None before).
 
         Raises :class:`IllegalMoveError` (and changes nothing) if ``action`` is not legal."""
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(f"an action is an integer id, not {action!r}") from None
+        action = _action_id(action)
         legal = self.legal_actions()
         if action not in legal:
             sp = self.space

@@ -77,6 +77,14 @@ cdef struct TSucc:
     TStep step
     int16_t key[TG_KEY]
 
+cdef struct TCtx:
+    # what a search depends on besides its start state: the mover, the hands and the piles
+    int mover
+    uint64_t hands[TG_TEAMS]
+    int8_t piles[TG_TEAMS][64]
+    int plen[TG_TEAMS]
+
+
 cdef struct TSet:
     # the states of a search, each stored once, only up to its last build (a state of few
     # builds takes a fraction of a TState): ``offs`` gives each item's place in ``arena``
@@ -118,6 +126,19 @@ cdef inline void _tset_load(const TSet* t, int64_t i, TState* out) noexcept nogi
     cdef size_t n = _ts_size(s)
     memcpy(out, s, n)
     memset(<char*>out + n, 0, sizeof(TState) - n)
+
+
+cdef inline void _end_key(TState* s) noexcept nogil:
+    """Make the finished turn state ``s`` the key of its end table: the turn's flags (steps
+    played, capture, trail, pile cards, free steps, creates, the capture's value) and each
+    build's ``made``/``owed`` zeroed, so that two step sequences reaching one table meet."""
+    cdef int i
+    s.played = s.captured = s.trailed = 0
+    s.pile_cards = s.free_steps = s.created = 0
+    s.capval = 0
+    for i in range(s.nb):
+        s.b[i].made = 0
+        s.b[i].owed = 0
 
 
 cdef int _tset_init(TSet* t) except -1:
@@ -374,10 +395,7 @@ cdef class _TurnGen:
     cdef public object rules
     # the last search's start (search() reuses its result)
     cdef TState last
-    cdef uint64_t last_hands[TG_TEAMS]
-    cdef int8_t last_piles[TG_TEAMS][64]
-    cdef int last_plen[TG_TEAMS]
-    cdef int last_mover
+    cdef TCtx last_ctx                  # the context (mover, hands, piles) of ``last``
     cdef bint cached
     # listing (list_search): successors with their steps, the steps of the states seen
     cdef bint listing
@@ -417,10 +435,7 @@ cdef class _TurnGen:
     cdef int8_t* pres
     cdef int64_t capres
     cdef bint pm_valid                  # pmemo's context (the mover, hands and piles)
-    cdef int pm_mover
-    cdef uint64_t pm_hands[TG_TEAMS]
-    cdef int8_t pm_piles[TG_TEAMS][64]
-    cdef int pm_plen[TG_TEAMS]
+    cdef TCtx pm_ctx
     cdef bint maximal                   # capture_extent=maximal: a turn that can take more goes
     cdef bint max_applied               # the last search's turns are filtered so
     cdef bint listed                    # the found turns are list_search's (``via`` kept)
@@ -1371,19 +1386,27 @@ cdef class _TurnGen:
         self.pres[at] = result
         return result
 
+    cdef inline bint in_ctx(self, const TCtx* c) noexcept nogil:
+        """Whether the generator's context (mover, hands, piles) is the one saved in ``c``."""
+        return (c.mover == self.mover
+                and memcmp(c.hands, self.hands, sizeof(self.hands)) == 0
+                and memcmp(c.plen, self.plen, sizeof(self.plen)) == 0
+                and memcmp(c.piles, self.piles, sizeof(self.piles)) == 0)
+
+    cdef inline void save_ctx(self, TCtx* c) noexcept nogil:
+        """Save the generator's context into ``c`` (:meth:`in_ctx`)."""
+        c.mover = self.mover
+        memcpy(c.hands, self.hands, sizeof(self.hands))
+        memcpy(c.plen, self.plen, sizeof(self.plen))
+        memcpy(c.piles, self.piles, sizeof(self.piles))
+
     cdef int pm_check(self) except -1:
         """Keep ``pmemo`` only while the context (mover, hands, piles) is the one it was
         made in."""
-        if (self.pm_valid and self.pm_mover == self.mover
-                and memcmp(self.pm_hands, self.hands, sizeof(self.hands)) == 0
-                and memcmp(self.pm_plen, self.plen, sizeof(self.plen)) == 0
-                and memcmp(self.pm_piles, self.piles, sizeof(self.piles)) == 0):
+        if self.pm_valid and self.in_ctx(&self.pm_ctx):
             return 0
         _tset_reset(&self.pmemo)
-        self.pm_mover = self.mover
-        memcpy(self.pm_hands, self.hands, sizeof(self.hands))
-        memcpy(self.pm_plen, self.plen, sizeof(self.plen))
-        memcpy(self.pm_piles, self.piles, sizeof(self.piles))
+        self.save_ctx(&self.pm_ctx)
         self.pm_valid = True
         return 0
 
@@ -1471,12 +1494,7 @@ cdef class _TurnGen:
                 _tset_load(&self.seen, idx, &cur)
                 if self.finished(&cur):
                     key = cur
-                    key.played = key.captured = key.trailed = 0
-                    key.pile_cards = key.free_steps = key.created = 0
-                    key.capval = 0
-                    for i in range(key.nb):
-                        key.b[i].made = 0
-                        key.b[i].owed = 0
+                    _end_key(&key)
                     if _tset_add_at(&self.found, &key, &at):
                         self.by_k[cas_popcount64(cur.capt)] += 1
                         if at >= self.fcap_n or at >= self.capvia:
@@ -1709,12 +1727,7 @@ cdef class _TurnGen:
         cdef int i
         cdef size_t size
         self.unpack(end, &key)
-        key.played = key.captured = key.trailed = 0
-        key.pile_cards = key.free_steps = key.created = 0
-        key.capval = 0
-        for i in range(key.nb):
-            key.b[i].made = 0
-            key.b[i].owed = 0
+        _end_key(&key)
         self.load_state(state, &s)
         self.target = key
         self.targeting = True
@@ -1850,11 +1863,8 @@ cdef class _TurnGen:
         cdef int i
         cdef int64_t at
         cdef int8_t* grown
-        if (self.cached and self.last_mover == self.mover
-                and memcmp(&self.last, start, sizeof(TState)) == 0
-                and memcmp(self.last_hands, self.hands, sizeof(self.hands)) == 0
-                and memcmp(self.last_plen, self.plen, sizeof(self.plen)) == 0
-                and memcmp(self.last_piles, self.piles, sizeof(self.piles)) == 0):
+        if (self.cached and memcmp(&self.last, start, sizeof(TState)) == 0
+                and self.in_ctx(&self.last_ctx)):
             return 0                         # (the same start as the last search)
         self.cached = False
         self.max_applied = False
@@ -1877,12 +1887,7 @@ cdef class _TurnGen:
             _tset_load(&self.seen, self.stack[self.nstack], &cur)
             if self.finished(&cur):
                 key = cur
-                key.played = key.captured = key.trailed = 0
-                key.pile_cards = key.free_steps = key.created = 0
-                for i in range(key.nb):
-                    key.b[i].made = 0
-                    key.b[i].owed = 0
-                key.capval = 0
+                _end_key(&key)
                 if _tset_add_at(&self.found, &key, &at):
                     self.by_k[cas_popcount64(cur.capt)] += 1
                     if at >= self.fcap_n:
@@ -1904,10 +1909,7 @@ cdef class _TurnGen:
         """The found turns are ``start``'s, in the context: a search from it again reads
         them."""
         self.last = start[0]
-        self.last_mover = self.mover
-        memcpy(self.last_hands, self.hands, sizeof(self.hands))
-        memcpy(self.last_plen, self.plen, sizeof(self.plen))
-        memcpy(self.last_piles, self.piles, sizeof(self.piles))
+        self.save_ctx(&self.last_ctx)
         self.cached = True
         return 0
 

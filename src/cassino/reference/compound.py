@@ -1027,9 +1027,10 @@ class TurnBuilder:
         """The steps from the current state written as ``wanted``, in step order."""
         hand = str(wanted[0])
         card = parse_card(hand, deck) if hand else None
-        if card is not None and (self.state.played
-                                 or card not in self.state.table.hands[self._search.mover]):
-            return []
+        if card is not None:
+            now = self.state        # (the core's builder makes it anew on each call)
+            if now.played or card not in now.table.hands[self._search.mover]:
+                return []
         return sorted(((st, nxt) for st, nxt in self._successors_of(self._top(), card)
                        if _canon(st.notation(), deck) == wanted),
                       key=lambda x: _step_key(x[0]))
