@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import random
 from collections.abc import Iterator
 
@@ -308,6 +309,10 @@ def test_the_mover_sees_the_turn_it_makes_and_the_others_do_not() -> None:
     assert other.state.turn_steps == ["+4S,5C=9"] and other.prefix == env.prefix
     other.apply(other.legal_actions()[0])
     assert env.state.turn_steps == ["+4S,5C=9"]
+    # so does a pickled copy
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.state.turn_steps == ["+4S,5C=9"] and copy.builder is not None
+    assert copy.builder.state is copy.state and copy.legal_actions() == env.legal_actions()
     # resampling keeps the mover's step
     world = env.resample(0, cassino.Rng(1))
     assert world.state.turn_steps == ["+4S,5C=9"] and world.prefix == env.prefix
@@ -325,3 +330,84 @@ def test_an_insist_decision_is_a_phase_of_the_observation() -> None:
     assert obs[i + 1] == 1 and obs[i] == 0 and obs[i + 2] == 0
     assert "phase insist" in env.observation_string(env.to_move)
     assert "top " in env.observation_string(0)     # (the face-up piles' top cards)
+
+
+@pytest.mark.slow   # (whole hands of players: the core run; the reference's search is slow)
+@pytest.mark.parametrize("system", ["african_cassino_3p", "italian_house_cassino"])
+def test_openspiel_bots_and_gym_opponents_play_compound_hands(system: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    gymnasium = pytest.importorskip("gymnasium")
+    import cassino.gym  # noqa: F401  (registers the environment)
+    from cassino.openspiel import PlayerBot
+
+    game = pyspiel.load_game("python_cassino", {"system": system})
+    bots = [PlayerBot(game, i, "greedy" if i == 0 else "random", seed=i)
+            for i in range(game.num_players())]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)
+    assert abs(sum(returns)) < 1e-9 and any(returns)
+    env = gymnasium.make("cassino/Cassino-v0", system=system, opponents="greedy")
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        obs, reward, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    hand = env.unwrapped.hand_env
+    assert hand.is_over and reward == hand.returns()[env.unwrapped.seat]
+
+
+def test_completions_give_each_turn_a_part_made_turn_can_become_with_its_actions() -> None:
+    pos = position("african_cassino_3p", 0, ["3C 7H 9D", "2S", "KD"], "4S 2D 5C")
+    state = cassino.State(pos)
+    sp = ActionSpace(state.rules)
+    b = TurnBuilder(sp, state)
+    assert set(b.completions()) == set(state.legal_moves()) == set(b.candidates())
+    b.reset()
+    rng = random.Random(4)
+    for _ in range(40):
+        b = TurnBuilder(sp, state)
+        prefix: list[int] = []
+        for _k in range(rng.randrange(1, 6)):
+            acts = b.legal_actions()
+            if acts == [sp.finish + C_END]:
+                break
+            a = rng.choice([x for x in acts if x != sp.finish + C_END])
+            prefix.append(a)
+            if b.apply(a) is not None:      # (only END completes a turn)
+                raise AssertionError
+        ways = b.completions()
+        assert ways and set(b.candidates()) == set(ways)
+        b.reset()
+        for move, rest in ways.items():
+            other = TurnBuilder(sp, state)
+            got = None
+            for a in (*prefix, *rest):
+                assert got is None
+                got = other.apply(a)
+            assert got == move
+            other.reset()
+
+
+def test_an_openspiel_bot_finishes_a_turn_another_began() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from cassino.openspiel import PlayerBot
+
+    game = pyspiel.load_game("python_cassino", {"system": "african_cassino_3p"})
+    rng = random.Random(2)
+    for seed in range(6):
+        state = game.new_initial_state()
+        order = cassino.shuffled_deck(cassino.Rng(seed), 52)
+        for c in order:
+            state.apply_action(c)
+        seat = state.current_player()
+        for _ in range(rng.randrange(1, 4)):          # (another chooses the first actions)
+            acts = [a for a in state.legal_actions() if a != state.env.space.finish + C_END]
+            if not acts:
+                break
+            state.apply_action(rng.choice(acts))
+        bot = PlayerBot(game, seat, "greedy", seed=seed)
+        plies = len(state.env.log)
+        while len(state.env.log) == plies:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert state.env.log[-1][0] == seat

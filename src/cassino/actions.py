@@ -70,6 +70,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -763,30 +764,78 @@ class TurnBuilder:
         self._cands = None
 
     def candidates(self) -> list[Move]:
-        """The legal moves that extend the prefix: at a turn's start (or in a decision
-        with nothing chosen) every legal move; after steps, the turns they continue to
-        (a search over the steps)."""
+        """The legal moves that extend the prefix: at a turn's start (or in a decision)
+        those of the state; after a step or part of one, the turns that complete it
+        (:meth:`completions`)."""
         st = self.state
         if self._decision is not None:
             return [m for seq, m in self._decision if seq[: len(self.prefix)] == self.prefix]
         if not self.prefix:
             return list(st.legal_moves())
-        found: dict[Move, None] = {}
-        self._complete(found)
-        return list(found)
+        return list(self.completions())
 
-    def _complete(self, found: dict[Move, None]) -> None:
-        """Every turn that the steps made continue to, into ``found`` (depth first over
-        the State's steps, each taken back after)."""
+    def completions(self) -> dict[Move, tuple[int, ...]]:
+        """Each turn the prefix continues to, with the sub-actions from here that make it
+        (the first found): a search over the State's steps, each taken back after, every
+        order of a capture's cards included. Meant for a turn taken over part made (an
+        OpenSpiel bot after another chose its first sub-actions): it lists turns."""
+        sp = self.space
+        found: dict[Move, tuple[int, ...]] = {}
+        if self._decision is not None:
+            d = len(self.prefix)
+            return {m: seq[d:] for seq, m in self._decision if seq[:d] == self.prefix}
+        if self._picks is None and not self._part:
+            self._complete(found, ())
+            return found
+        d = len(self._part)
+        picked = tuple(sp.under + sp.index[c] for c in self._picks or ())
+        for seq, text in self._steps():
+            if (seq != self._part) if self._picks is not None else (seq[:d] != self._part):
+                continue
+            for picks, order in self._orders(seq, text):
+                if picks[: len(picked)] != picked:
+                    continue
+                tail = seq[d:] + picks[len(picked):]
+                self.state.push_step(order)
+                try:
+                    self._complete(found, tail)
+                finally:
+                    self.state.pop_step()
+        return found
+
+    def _orders(self, seq: tuple[int, ...], text: str) -> list[tuple[tuple[int, ...], str]]:
+        """The UNDER picks and the text of each order of the step ``text`` (one for a
+        step that is no capture of two cards or more)."""
+        sp = self.space
+        cards = sorted(sp.cards[a - sp.take] for a in seq if sp.take <= a < sp.finish)
+        if seq[-1] != sp.finish + C_CAPTURE or len(cards) < 2:
+            return [((), text)]
+        want = 1 if sp.rules.pile_order == "second" else len(cards) - 1
+        head = text.partition("|")[0]
+        out = []
+        for picks in itertools.permutations(cards, want):
+            order = _order(cards, list(picks), sp.rules.pile_order)
+            assert order is not None
+            out.append((tuple(sp.under + sp.index[c] for c in picks),
+                        head + "|" + ",".join(map(card_code, order))))
+        return out
+
+    def _complete(self, found: dict[Move, tuple[int, ...]], path: tuple[int, ...]) -> None:
+        """Every turn the steps made continue to, into ``found`` with ``path`` and the
+        sub-actions of the steps after it (depth first over the State's steps)."""
         st = self.state
+        sp = self.space
         if st.can_end_turn():
-            found[st.parse_move("; ".join(st.turn_steps))] = None
+            found.setdefault(st.parse_move("; ".join(st.turn_steps)),
+                             (*path, sp.finish + C_END))
         for text in st.legal_steps():
-            st.push_step(text)
-            try:
-                self._complete(found)
-            finally:
-                st.pop_step()
+            seq = sp.encode_step(text)[0]
+            for picks, order in self._orders(seq, text):
+                st.push_step(order)
+                try:
+                    self._complete(found, path + seq + picks)
+                finally:
+                    st.pop_step()
 
     def reset(self) -> None:
         """Take back the steps made and forget the prefix."""

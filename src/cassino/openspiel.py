@@ -244,6 +244,7 @@ class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
     def step(self, state: CassinoState) -> int:
+        from .actions import TurnBuilder
         from .game import player_moves
         from .players import View, choose_move
 
@@ -254,11 +255,19 @@ class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
         ply = len(env.log)
         if ply != self._ply or self._plan[: len(prefix)] != prefix:
             self._ply = ply
-            # (a compound turn's start: the moves a game gives the player, game.player_moves)
-            moves = (player_moves(env.state, self.player) if not prefix and env.space.compound
-                     else env.builder.candidates())
             view = View.of(env.state, self.player_id)
-            self._plan = env.space.encode(choose_move(self.player, view, moves))
+            builder = env.builder
+            if env.space.compound and prefix and isinstance(builder, TurnBuilder):
+                # (a compound turn part made by another: the turns it can still become,
+                # each with the sub-actions from here that make it)
+                ways = builder.completions()
+                move = choose_move(self.player, view, list(ways))
+                self._plan = prefix + ways[move]
+            else:
+                # (a compound turn's start: the moves a game gives the player)
+                moves = (player_moves(env.state, self.player) if env.space.compound
+                         else builder.candidates())
+                self._plan = env.space.encode(choose_move(self.player, view, moves))
         return self._plan[len(prefix)]
 
 
