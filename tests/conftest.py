@@ -33,6 +33,14 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# scripts/sanitize.sh: the debug core under ASan runs several times slower, and it looks for
+# memory errors, which the paths of a few examples reach as well as the paths of many
+settings.register_profile(
+    "sanitize",
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
