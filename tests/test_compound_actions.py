@@ -18,8 +18,8 @@ import cassino
 from cassino.actions import C_END, C_FREE, C_INSIST, C_PASS, ActionSpace, TurnBuilder, builder_for
 from cassino.cards import card_code
 from cassino.env import HandEnv, observation_size, utility_bound
-from cassino.errors import CassinoError, IllegalMoveError
-from cassino.moves import Move, MoveKind
+from cassino.errors import CassinoError, IllegalMoveError, NotationError
+from cassino.moves import NO_CARD, Move, MoveKind
 from cassino.position import Position
 
 COMPOUND = ["african_cassino_3p", "african_cassino_2p", "african_cassino_partnership",
@@ -100,6 +100,9 @@ def test_a_turn_encodes_step_by_step_and_decodes_without_a_position() -> None:
             sp.decode(bad)
     with pytest.raises(CassinoError):
         sp.encode(Move.parse("9Cx3D"))   # (not a turn: no move of a compound system)
+    for bad_step in ("+3D=x", "9Zx3S", "+3D,6S=99", "9HxAC|QQ", "1DxAC"):   # (hand-made Moves)
+        with pytest.raises(NotationError):
+            sp.encode(Move(NO_CARD, MoveKind.TURN, 0, 0, (), (bad_step,)))
     # one step read without a position is a turn when only a turn's step is so written
     for text in ("+3D,6S=9", "6D+3D=9@0", "9Hx2S,3S,4S|4S,3S,2S"):
         assert Move.parse(text).kind == MoveKind.TURN and Move.parse(text).steps == (text,)

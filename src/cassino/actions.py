@@ -35,7 +35,13 @@ action id          name        meaning
 =================  ==========  ======================================================
 
 ``N`` is ``Rules.num_ids`` (52, or 104 for Mulle's double deck) and ``F`` the first finish
-id (``2N``, or ``3N`` with the ALT block).
+id (``2N``, or ``3N`` with the ALT block). Takes come in increasing card id order, ALT cards
+too, so every move has exactly one sequence, and the finish is last and only last, so no
+sequence is the prefix of another. :class:`MoveBuilder` follows a sequence through the legal
+moves of a position: its legal actions are exactly the next sub-actions of the legal moves
+that extend the prefix, so every legal prefix completes to a legal move and every legal move
+is reachable; the completed sequence gives the very ``Move`` of ``legal_moves()`` (augment
+and increase included, which notation does not spell either).
 
 The compound systems (African Cassino, the Italian house variant) have a layout of their own
 (:class:`ActionSpace` with ``compound`` true, docs/adapters.md): a turn is made step by step
@@ -45,13 +51,8 @@ as the State's step interface makes it (``legal_steps``, ``push_step``), each st
 
 then UNDER(i) picks for the order of a capture's cards under the capturing card, and END
 ends the turn; ``i`` is a card's index in the deck (0-51, or 0-39 for the Italian deck).
-:class:`TurnBuilder` follows it; ``PASS`` and ``INSIST`` answer an insist decision. Takes come in increasing card id order, ALT cards
-too, so every move has exactly one sequence, and the finish is last and only last, so no
-sequence is the prefix of another. :class:`MoveBuilder` follows a sequence through the legal
-moves of a position: its legal actions are exactly the next sub-actions of the legal moves
-that extend the prefix, so every legal prefix completes to a legal move and every legal move
-is reachable; the completed sequence gives the very ``Move`` of ``legal_moves()`` (augment
-and increase included, which notation does not spell either).
+:class:`TurnBuilder` follows it through the State's steps; ``PASS`` and ``INSIST`` answer an
+insist decision.
 
 >>> import cassino
 >>> space = ActionSpace(cassino.rules("cassino_standard"))
@@ -76,7 +77,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .cards import card_code, parse_card
-from .errors import CassinoError, IllegalMoveError
+from .errors import CardError, CassinoError, IllegalMoveError, NotationError
 from .moves import NO_CARD, Move, MoveKind, _first_value
 from .rules import Rules
 
@@ -172,7 +173,7 @@ class ActionSpace:
         deck = "italian40" if self.rules.deck == "italian40" else None
         c = parse_card(code, deck)
         if c not in self.index:
-            raise CassinoError(f"{code} is no card of {self.rules.system}'s deck")
+            raise CardError(f"{code} is no card of {self.rules.system}'s deck")
         return c
 
     def encode_step(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -182,6 +183,12 @@ class ActionSpace:
         one, or with ``pile_order=second`` only the top one; none below two cards)."""
         if not self.compound:
             raise CassinoError(f"{self.rules.system} has no compound turns")
+        try:
+            return self._encode_step(text)
+        except (ValueError, CardError) as exc:     # (a hand-made Move's steps)
+            raise NotationError(f"step {text!r}: {exc}") from None
+
+    def _encode_step(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         t = "".join(text.split()).upper()
         t, bar, order_text = t.partition("|")
         seq: list[int] = []
