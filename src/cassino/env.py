@@ -317,9 +317,7 @@ class HandEnv:
         """:meth:`_base` in Python, from the position: the layout's definition, which the
         core's ``State._observe`` must match float for float. The seat making a compound
         turn sees the table its steps made so far; the others the table at the turn's start."""
-        pos = self._position()
-        if seat == self.to_move and self._steps_made():
-            pos = self._turn_position(pos)
+        pos = self._seen_position(seat)
         r = self.rules
         n, t, p = r.num_ids, r.num_teams, r.players
         out = np.zeros(observation_size(r), dtype=np.float32)
@@ -368,28 +366,27 @@ class HandEnv:
             out[i + (self.to_move - seat) % p] = 1
         return out
 
-    def _turn_position(self, pos: Any) -> Any:
-        """``pos`` with the hands, table and piles of the compound turn being made."""
+    def _seen_position(self, seat: int) -> Any:
+        """The position ``seat`` sees: the seat making a compound turn sees the hands, table
+        and piles its steps made so far; the others the position at the turn's start."""
+        pos = self._position()
+        if seat != self.to_move or not self._steps_made():
+            return pos
         import dataclasses
 
-        from .reference.african import position_build
+        from .reference.african import table_fields
 
-        t = self.state._step_builder()[0].state.table
-        r = self.rules
-        return dataclasses.replace(
-            pos, hands=tuple(sum(1 << c for c in h) for h in t.hands),
-            loose=sum(1 << c for c in t.loose),
-            builds=tuple(sorted(position_build(b, r) for b in t.builds)),
-            piles=tuple(tuple(p) for p in t.piles))
+        hands, loose, builds, piles = table_fields(
+            self.state._step_builder()[0].state.table, self.rules)
+        return dataclasses.replace(pos, hands=tuple(hands), loose=loose, builds=tuple(builds),
+                                   piles=tuple(tuple(p) for p in piles))
 
     def observation_string(self, seat: int) -> str:
         """What ``seat`` sees now, as text."""
         self._check_seat(seat)
         if self.state is None:
             return f"seat {seat}; dealing: {len(self.deck)} of {len(self.cards)} cards dealt"
-        pos = self._position()
-        if seat == self.to_move and self._steps_made():
-            pos = self._turn_position(pos)
+        pos = self._seen_position(seat)
         parts = [f"seat {seat}", self._turn(), f"hand {_codes(pos.hands[seat])}",
                  *self._public(pos)]
         if self.to_move == seat and self.prefix:

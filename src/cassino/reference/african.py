@@ -251,6 +251,12 @@ def compound_score(r: Rules, piles: Sequence[Sequence[int]]) -> HandScore:
     return HandScore(r.num_teams, events)
 
 
+def table_fields(t: Table, r: Rules) -> tuple[list[int], int, list[Build], list[list[int]]]:
+    """A turn's table as a position's hands, loose cards, builds and piles."""
+    return ([_mask(h) for h in t.hands], _mask(t.loose),
+            sorted(position_build(b, r) for b in t.builds), [list(p) for p in t.piles])
+
+
 class African(StateBase):
     """The compound turns of :class:`cassino.reference.State`."""
 
@@ -597,11 +603,7 @@ class African(StateBase):
     def _take_table(self, t: Table, captured: bool, seat: int, v: int, start: Table) -> None:
         """Take over the table ``t`` a turn of ``seat`` from ``start`` leaves (``v``: the
         value its capture took, 0 for none), then the insist decision or the next seat."""
-        r = self.rules
-        self.hands = [_mask(h) for h in t.hands]
-        self.loose = _mask(t.loose)
-        self.builds = sorted(position_build(b, r) for b in t.builds)
-        self.piles = [list(p) for p in t.piles]
+        self.hands, self.loose, self.builds, self.piles = table_fields(t, self.rules)
         self.claims = sorted(t.claims)
         self._after_turn(captured, seat, v, start, t)
 
