@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import pytest
 from click.testing import Result
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -20,6 +21,12 @@ from hypothesis import strategies as st
 import cassino
 from cassino.cards import ALL_CARDS, CardSet, card_code, parse_card
 from cassino.position import Position
+
+# pytest-xdist sets COLUMNS and LINES in its workers (80 by 24), which would make the CLI's
+# tables wrap at 80 columns where a serial run prints them as wide as their content
+if "PYTEST_XDIST_WORKER" in os.environ:
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
 
 settings.register_profile(
     "ci",
@@ -246,6 +253,21 @@ def play_hand_with(system: str, bot: Any, seed: int) -> list[str]:
 #: named counters that tests add to (states explored, fuzz executions, bad inputs ...);
 #: the non-zero ones are printed at the end of the pytest run
 RELIABILITY_COUNTS: dict[str, int] = {}
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    # a pytest-xdist worker hands its counts to the controller (pytest_testnodedown)
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["reliability_counts"] = dict(RELIABILITY_COUNTS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller of a pytest-xdist run adds up its workers' counts (each key is set by
+    one test or added to by several, so the sum over workers is the run's count)."""
+    for name, value in getattr(node, "workeroutput", {}).get("reliability_counts", {}).items():
+        RELIABILITY_COUNTS[name] = RELIABILITY_COUNTS.get(name, 0) + value
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
