@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations, permutations
 from math import factorial
 
@@ -138,10 +139,12 @@ def turn_build(b: Build) -> TurnBuild:
                      b.creator)
 
 
+@lru_cache(maxsize=4096)
 def position_build(b: TurnBuild, r: Rules) -> Build:
     """A build of a turn's table as a :class:`cassino.position.Build`: one owner, multiple
     when frozen (several groups), and its aces fixed at 14 where a grouping needs it (the
-    fewest such aces)."""
+    fewest such aces). Remembered: a build stays on the table for many turns, and each
+    push converts every build of the table it takes over."""
     cards = _mask(b.cards)
     aces = [c for c in sorted(b.cards) if r.second_value(c)]
     best: tuple[tuple[int, int], ...] | None = None
@@ -579,7 +582,8 @@ class African(StateBase):
         if self.insist:
             self._push_decision(m)
             return
-        start = self._turn_table()
+        # (the start table matters only to the insist decision)
+        start = self._turn_table() if self.rules.capture_extent == "opponent_insist" else None
         turn = self._turn_of(m)
         v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
         self._take_table(turn.table, turn.captured, seat, v, start)
@@ -600,21 +604,25 @@ class African(StateBase):
             raise IllegalMoveError(f"illegal move {move}: no turn of the seat to move")
         return self._turn_of(self._resolve_turn(move)).table
 
-    def _take_table(self, t: Table, captured: bool, seat: int, v: int, start: Table) -> None:
+    def _take_table(self, t: Table, captured: bool, seat: int, v: int,
+                    start: Table | None) -> None:
         """Take over the table ``t`` a turn of ``seat`` from ``start`` leaves (``v``: the
-        value its capture took, 0 for none), then the insist decision or the next seat."""
+        value its capture took, 0 for none; ``start`` None but under the insist rules),
+        then the insist decision or the next seat."""
         self.hands, self.loose, self.builds, self.piles = table_fields(t, self.rules)
         self.claims = sorted(t.claims)
         self._after_turn(captured, seat, v, start, t)
 
-    def _after_turn(self, captured: bool, seat: int, v: int, start: Table,
+    def _after_turn(self, captured: bool, seat: int, v: int, start: Table | None,
                     t: Table | None = None) -> None:
         """After a turn of ``seat`` from ``start`` that left the state's table (``t``, read
-        from the state when not given): the insist decision or the next seat."""
+        from the state when not given; ``start`` None but under the insist rules): the
+        insist decision or the next seat."""
         r = self.rules
         if captured:
             self.last_capturer = seat
         if self.rules.capture_extent == "opponent_insist":
+            assert start is not None, "the insist rules judge a turn from its start table"
             t = t if t is not None else self._turn_table()
             cr = compound_rules(self.rules)
             v, augmented = insist_values(v, t, start, r.team_of(seat), cr)
