@@ -110,6 +110,32 @@ def test_compound_legal_steps(benchmark: Any, impl: Impl, system: str) -> None:
                             for p in positions)
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_compound_push_pop(benchmark: Any, impl: Impl, system: str) -> None:
+    """``push`` of a listed turn and ``pop``: the State takes over the table the turn leaves
+    (the reference's Python in both implementations: docs/architecture.md §9.4)."""
+    positions = compound_positions(system, count=24)
+    texts = _first_turns(positions)
+
+    def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        states = [impl.State.from_position(p) for p in positions]
+        moves = [s.parse_move(t) for s, t in zip(states, texts, strict=True)]
+        return (states, moves), {}
+
+    def run(states: list[Any], moves: list[Any]) -> None:
+        for s, m in zip(states, moves, strict=True):
+            s.push(m)
+            s.pop()
+
+    measure(benchmark, impl, f"{system}.push_pop", run, units=len(positions), unit="turn",
+            setup=setup)
+    for p, t in zip(positions, texts, strict=True):       # (the same tables as the reference's)
+        got, ref = impl.State.from_position(p), REFERENCE.State.from_position(p)
+        got.push(got.parse_move(t))
+        ref.push(ref.parse_move(t))
+        assert got.to_position() == ref.to_position()
+
+
 # a 3-player position with 12 loose cards and a hand of 14: 3,380,750 turns
 BIG = ("african_cassino_3p{players=3} 0 0 2S,2H,2D,3D,3C,5D,7D,8C,9H,9D,10H,JS,JC,QD/"
        "AS,2C,3H,4D,5S,5C,6C,9S,10S,10D,QS,QH,KC/AD,AC,4S,4C,7S,7H,7C,8S,8D,9C,10C,QC,KS "
