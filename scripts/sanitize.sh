@@ -75,10 +75,10 @@ assert type(cassino.State.deal(cassino.rules('mulle'), 0, 1)) is c._WideState
 print('sanitized core:', c.__file__)
 "
 
-HYPOTHESIS_PROFILE=sanitize run "$PY" -m pytest -q -p no:cacheprovider -m "not slow" \
+HYPOTHESIS_PROFILE=sanitize run "$PY" -m pytest -q -n auto -p no:cacheprovider -m "not slow" \
     tests/test_differential.py tests/test_core_counting.py tests/test_invariants.py \
     tests/test_perft.py tests/test_bad_inputs.py tests/test_core_compound.py
-CASSINO_STATEFUL_EXAMPLES=4 run "$PY" -m pytest -q -p no:cacheprovider tests/test_state_machine.py
+CASSINO_STATEFUL_EXAMPLES=4 run "$PY" -m pytest -q -n auto -p no:cacheprovider tests/test_state_machine.py
 export PYTHONMALLOC=malloc
 run "$PY" fuzz/fuzz_inputs.py --replay fuzz/corpus tests/data/fuzz_regressions
 run "$PY" fuzz/fuzz_inputs.py --fallback 3000 --seed 7 fuzz/corpus
