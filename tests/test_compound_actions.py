@@ -414,3 +414,31 @@ def test_an_openspiel_bot_finishes_a_turn_another_began() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
         assert state.env.log[-1][0] == seat
+
+
+@pytest.mark.parametrize("system", COMPOUND)
+@pytest.mark.parametrize("pile_order", ["full", "second"])
+def test_the_move_of_the_steps_made_is_the_move_they_read_as(system: str, pile_order: str) -> None:
+    """``_steps_move`` (END of a TurnBuilder, ``end_turn``) finds the listed move from the
+    step builder's state; it is the move ``parse_move`` reads from the steps' notation, the
+    order given to a capture's cards included."""
+    rng = random.Random(5)
+    checked = orders = 0
+    states = itertools.chain.from_iterable(
+        itertools.islice(hand_states(system, seed, pile_order=pile_order), 0, None, 3)
+        for seed in range(11, 16))
+    for state in states:
+        if state.insist:
+            continue
+        if checked >= 12 and orders >= 2:
+            break
+        b = TurnBuilder(ActionSpace(state.rules), state)
+        complete(b, rng)                         # (random sub-actions: random capture orders)
+        assert state.can_end_turn()
+        written = "; ".join(state.turn_steps)
+        assert state._steps_move() == state.parse_move(written), written
+        checked += 1
+        orders += "|" in written and "," in written.partition("|")[2]
+        while state.turn_steps:
+            state.pop_step()
+    assert checked >= 12 and orders >= 2

@@ -738,7 +738,7 @@ class TurnBuilder:
                     return decided
             return None
         if action == sp.finish + C_END and not self._part:
-            move: Move = st.parse_move("; ".join(st.turn_steps))
+            move: Move = st._steps_move()
             self.prefix += (action,)
             return move
         self.prefix += (action,)
@@ -833,7 +833,7 @@ class TurnBuilder:
         st = self.state
         sp = self.space
         if st.can_end_turn():
-            found.setdefault(st.parse_move("; ".join(st.turn_steps)),
+            found.setdefault(st._steps_move(),
                              (*path, sp.finish + C_END))
         for text in st.legal_steps():
             seq = sp.encode_step(text)[0]

@@ -741,10 +741,26 @@ class African(StateBase):
     def end_turn(self) -> Move:
         """Push the turn of the steps made; returns its move. Raises
         :class:`IllegalMoveError` while they are not a legal turn."""
-        builder, _ = self._step_builder()
+        return self.push(self._steps_move())
+
+    def _steps_move(self) -> Move:
+        """The listed move of the turn of the steps made, as :meth:`parse_move` of their
+        notation gives it, found from the step builder's state instead of reading the steps
+        again. Raises :class:`IllegalMoveError` while they are not a legal turn."""
+        builder, orders = self._step_builder()
         if not builder.can_end():
             raise IllegalMoveError("the turn is not finished: " + builder.why_not_end())
-        return self.push("; ".join(self.turn_steps))
+        turn = builder.end_turn()
+        one = replace(compound_rules(self.rules), pile_order="one")
+        base = self._least_turn(one, turn, builder)
+        if base is None:
+            raise IllegalMoveError(
+                "illegal move " + "; ".join(self.turn_steps) + ": no legal turn leaves that "
+                "table" + (" (capture_extent=maximal: the turn can take more)"
+                           if self.rules.capture_extent == "maximal" else ""))
+        cards = _captured(base)
+        given = next((o for o in orders if o is not None), None)
+        return self._expand(base, (given or cards) if len(cards) > 1 else ())[0]
 
     def _compound_score(self) -> HandScore:
         """The strict tally of §3.22 of the state's piles (:func:`compound_score`)."""
