@@ -501,12 +501,21 @@ class African(StateBase):
                    "ascending but the second (pile_order=second), of ")
                 + ",".join(card_code(x) for x in cards) + ", given bottom first after |"
             )
+        return self._listed_move(one, turn, builder, text, tuple(given))
+
+    def _listed_move(self, one: CompoundRules, turn: Turn, builder: TurnBuilder, text: str,
+                     given: tuple[int, ...]) -> Move:
+        """The listed move of the turn ``turn`` (its captured cards ascending), which
+        ``builder`` made and ``text`` writes, with its captured cards in the order
+        ``given`` (bottom first; ascending when empty). Raises :class:`IllegalMoveError`
+        when no legal turn leaves its table."""
         base = self._least_turn(one, turn, builder)
         if base is None:
             raise IllegalMoveError(f"illegal move {text}: no legal turn leaves that table"
                                    + (" (capture_extent=maximal: the turn can take more)"
                                       if self.rules.capture_extent == "maximal" else ""))
-        return self._expand(base, order if len(cards) > 1 else ())[0]
+        cards = _captured(base)
+        return self._expand(base, (given or cards) if len(cards) > 1 else ())[0]
 
     def _turn_builder(self, one: CompoundRules) -> TurnBuilder:
         """A step builder of the seat to move's turn (the core's State makes its own)."""
@@ -750,17 +759,10 @@ class African(StateBase):
         builder, orders = self._step_builder()
         if not builder.can_end():
             raise IllegalMoveError("the turn is not finished: " + builder.why_not_end())
-        turn = builder.end_turn()
         one = replace(compound_rules(self.rules), pile_order="one")
-        base = self._least_turn(one, turn, builder)
-        if base is None:
-            raise IllegalMoveError(
-                "illegal move " + "; ".join(self.turn_steps) + ": no legal turn leaves that "
-                "table" + (" (capture_extent=maximal: the turn can take more)"
-                           if self.rules.capture_extent == "maximal" else ""))
-        cards = _captured(base)
-        given = next((o for o in orders if o is not None), None)
-        return self._expand(base, (given or cards) if len(cards) > 1 else ())[0]
+        given = next((o for o in orders if o is not None), ())
+        return self._listed_move(one, builder.end_turn(), builder, "; ".join(self.turn_steps),
+                                 given)
 
     def _compound_score(self) -> HandScore:
         """The strict tally of §3.22 of the state's piles (:func:`compound_score`)."""
