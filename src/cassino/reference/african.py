@@ -263,6 +263,11 @@ def table_fields(t: Table, r: Rules) -> tuple[list[int], int, list[Build], list[
 class African(StateBase):
     """The compound turns of :class:`cassino.reference.State`."""
 
+    def _one_order_rules(self) -> CompoundRules:
+        """The turn generator's rules with a capture's cards in one order (ascending under
+        the capturing card): turns are searched so, the orders of AMB-62 applied after."""
+        return replace(compound_rules(self.rules), pile_order="one")
+
     def _turn_table(self) -> Table:
         """The state as the turn generator's :class:`Table`."""
         return Table(
@@ -285,7 +290,7 @@ class African(StateBase):
             return cached[1]
         out: list[tuple[Turn, int]] = []
         if not self.is_over and not self.insist:
-            r = replace(compound_rules(self.rules), pile_order="one")
+            r = self._one_order_rules()
             maximal = self.rules.capture_extent == "maximal"
             team = r.team(self.to_move)
             start = self._turn_table()
@@ -489,7 +494,7 @@ class African(StateBase):
             except CardError as exc:
                 raise NotationError(f"turn {text!r}: {exc}") from None
             parts[i] = part
-        one = replace(compound_rules(self.rules), pile_order="one")
+        one = self._one_order_rules()
         builder = self._turn_builder(one)
         turn = parse_turn(one, self._turn_table(), self.to_move, ";".join(parts), deck, builder)
         cards = _captured(turn)
@@ -659,7 +664,7 @@ class African(StateBase):
         made: tuple[object, TurnBuilder, list[tuple[int, ...] | None]] | None = getattr(
             self, "_step_turn", None)
         if made is None or made[0] != key:
-            one = replace(compound_rules(self.rules), pile_order="one")
+            one = self._one_order_rules()
             made = (key, self._turn_builder(one), [])
             self._step_turn = made
         return made[1], made[2]
@@ -759,7 +764,7 @@ class African(StateBase):
         builder, orders = self._step_builder()
         if not builder.can_end():
             raise IllegalMoveError("the turn is not finished: " + builder.why_not_end())
-        one = replace(compound_rules(self.rules), pile_order="one")
+        one = self._one_order_rules()
         given = next((o for o in orders if o is not None), ())
         return self._listed_move(one, builder.end_turn(), builder, "; ".join(self.turn_steps),
                                  given)
