@@ -1589,12 +1589,13 @@ cdef class _TurnGen:
             st.card + off if st.card >= 0 else None, st.value, loose, tuple(pile), builds,
             order, st.owner if st.owner >= 0 else None)
 
-    def list_state(self, state):
+    def list_state(self, state, bint ends=False):
         """The turns of the seat to move of the reference ``state`` of the system, as the
         reference's ``_base_turns`` gives them: (Turn with its least step sequence and the
         captured cards ascending, the number of orders of those cards), in the order of the
-        least step sequences."""
-        cdef TState s
+        least step sequences; with ``ends``, each followed by the turn state of its end
+        table (bytes, for :meth:`push_end`)."""
+        cdef TState s, x
         cdef TState* e
         cdef int64_t k
         self.load_state(state, &s)
@@ -1607,7 +1608,11 @@ cdef class _TurnGen:
             if self.dropped(k):
                 continue
             e = _tset_at(&self.found, k)
-            out.append((self.found_turn(k, table, memo), self.orders(e)))
+            if ends:
+                _tset_load(&self.found, k, &x)
+                out.append((self.found_turn(k, table, memo), self.orders(e), self.pack(&x)))
+            else:
+                out.append((self.found_turn(k, table, memo), self.orders(e)))
         return out
 
     # -- the step interface (CompoundState's builder, parse_move): turn states as bytes
@@ -1715,12 +1720,12 @@ cdef class _TurnGen:
                       captured=bool(s.captured), trailed=bool(s.trailed), made=frozenset(made),
                       pile_cards=s.pile_cards, free_steps=s.free_steps, created=bool(s.created))
 
-    def least_turn(self, state, end):
+    def least_turn(self, state, end, bint ends=False):
         """The turn of ``state``'s seat to move that leaves the table of the turn state
         ``end``, with its least step sequence and the captured cards ascending (as
         :meth:`list_state` lists it), or None: :meth:`list_search` over the states that
         may still end there (:meth:`compatible`), whose least sequences are those of the
-        whole search."""
+        whole search; with ``ends``, (that turn, the turn state of its end table)."""
         cdef TState s, key
         cdef TState* e
         cdef int64_t k
@@ -1739,7 +1744,8 @@ cdef class _TurnGen:
         for k in range(self.found.n):
             e = _tset_at(&self.found, k)
             if e.nb == key.nb and memcmp(e, &key, size) == 0:
-                return self.found_turn(k, state._turn_table(), {})
+                turn = self.found_turn(k, state._turn_table(), {})
+                return (turn, self.pack(&key)) if ends else turn
         return None
 
     cdef bint extendable(self, const TState* e, const TState* start, int v) noexcept nogil:
@@ -1840,8 +1846,9 @@ cdef class _TurnGen:
         """The turn at ``index`` of :meth:`list_state`'s order, each turn followed by the
         other orders of its captured cards: (Turn with its least step sequence and the
         captured cards ascending, the index among those orders), the other turns not
-        made into Python objects."""
-        cdef TState s
+        made into Python objects; then the turn state of its end table, as
+        :meth:`list_state` gives it with ``ends``."""
+        cdef TState s, x
         cdef TState* e
         cdef int64_t k
         self.load_state(state, &s)
@@ -1853,7 +1860,8 @@ cdef class _TurnGen:
             e = _tset_at(&self.found, k)
             w = self.orders(e)
             if index < w:
-                return self.found_turn(k, state._turn_table(), {}), index
+                _tset_load(&self.found, k, &x)
+                return self.found_turn(k, state._turn_table(), {}), index, self.pack(&x)
             index -= w
         raise IndexError("no turn at that index")
 
@@ -1985,21 +1993,17 @@ cdef class _TurnGen:
         self.apply_maximal(&s)
         return self.total()
 
-    def pick_into(self, state, index, bint ambiguous=True):
+    def pick_into(self, state, index):
         """Make the turn at ``index`` of the canonical order (as :meth:`pick`) on the
-        reference ``state`` of the system: its hand, table, piles and claims; returns
-        (whether it captures, the capture's value as in :meth:`turns`), the state's flow
-        (the next seat, an insist decision) left to the caller. Without ``ambiguous``, a
-        turn whose capture value is ambiguous (-2) is not made: (False, -2) (with
-        ``capture_extent=maximal`` a value is never ambiguous: the least step sequence's
-        is taken, :meth:`apply_maximal`)."""
-        from cassino.reference.african import _order_at, position_build
-        from cassino.reference.compound import Build as TurnBuild
+        reference ``state`` of the system, as :meth:`push_end` makes a listed turn: its
+        table, the last capturer, and under the insist rules the decision it may leave
+        (True), the capture's value that of the turn's least step sequence
+        (:meth:`resolve_values`). False when the hand goes on (the caller advances)."""
+        from cassino.reference.african import _order_at
         cdef TState s
         cdef int64_t k
         cdef TState* e = NULL
-        cdef int n, i, t
-        cdef int off = self.offset
+        cdef int v
         self.load_state(state, &s)
         self.search(&s)
         if self.insist_rules:
@@ -2008,31 +2012,123 @@ cdef class _TurnGen:
         self.sort_found()
         k, index = self.locate(index)
         e = _tset_at(&self.found, self.order[k])
-        value = self.fcap[self.order[k]]
-        if value == -2 and not ambiguous:
-            return False, -2
-        state.hands[self.mover] = (<object>e.hand) << off
+        v = self.fcap[self.order[k]] if e.capcard >= 0 else 0
+        return self.end_flow(state, e, &s, _order_at(self.rules, self.captured_of(e), index)
+                             if e.capcard >= 0 else (), v)
+
+    cdef bint end_flow(self, object state, const TState* e, const TState* start, tuple under,
+                       int v) except -1:
+        """:meth:`write_end` of the turn of ``self.mover`` from ``start`` to ``e`` (its
+        capture at ``v``, 0 for none), the last capturer, and under the insist rules the
+        decision it may leave: True when it does (phase ``insist``, the next seat)."""
+        cdef int seat = self.mover
+        pending = self.insist_of(e, start, v) if self.insist_rules else None
+        self.write_end(state, e, under)
+        if e.capcard >= 0:
+            state.last_capturer = seat
+        if pending is None:
+            return False
+        state.phase = "insist"
+        state.insist = (seat, v, *pending)
+        state.to_move = (seat + (1 if self.rules.direction == "cw" else self.players - 1)) % self.players
+        return True
+
+    cdef int write_end(self, object state, const TState* e, tuple under) except -1:
+        """Make the end table ``e`` of a turn of ``self.mover`` on the reference ``state``:
+        its hand, the loose cards, the builds (a build the turn left as it was keeps its
+        object), the piles (the captured cards in the order ``under``, bottom first, under
+        the capturing card; ascending when ``under`` does not order them all) and the
+        claims. Every list it changes is a new one: snapshots
+        keep the old."""
+        from cassino.reference.african import position_build
+        from cassino.reference.compound import Build as TurnBuild
+        cdef int i, t, cut
+        cdef int off = self.offset
+        hands = list(state.hands)
+        hands[self.mover] = (<object>e.hand) << off
+        state.hands = hands
         state.loose = (<object>e.loose) << off
+        old = {b.cards: b for b in state.builds}
         builds = []
         for i in range(e.nb):
             cards = (<object>e.b[i].cards) << off
             if e.b[i].cards & 0xF:       # (aces: fixed where a grouping needs them)
-                builds.append(position_build(TurnBuild(
+                b = position_build(TurnBuild(
                     self._cards(e.b[i].cards), e.b[i].value, e.b[i].owner,
-                    bool(e.b[i].frozen), e.b[i].creator), self.rules))
+                    bool(e.b[i].frozen), e.b[i].creator), self.rules)
             else:
-                builds.append(Build(e.b[i].value, cards, 1 << e.b[i].owner, bool(e.b[i].frozen),
-                                    (), creator=e.b[i].creator))
-        state.builds = sorted(builds)
+                b = old.get(cards)
+                if (b is None or b.value != e.b[i].value or b.owners != 1 << e.b[i].owner
+                        or b.multiple != bool(e.b[i].frozen) or b.creator != e.b[i].creator
+                        or b.fixed or b.raised or b.due):
+                    b = Build(e.b[i].value, cards, 1 << e.b[i].owner, bool(e.b[i].frozen),
+                              (), creator=e.b[i].creator)
+            builds.append(b)
+        builds.sort()
+        state.builds = builds
+        piles = list(state.piles)
         for t in range(self.nteams):
             if e.depth[t]:
-                del state.piles[t][self.plen[t] - e.depth[t]:]
+                cut = len(piles[t]) - e.depth[t]
+                if cut < 0:
+                    raise PositionError("a turn takes more cards than a pile holds")
+                piles[t] = piles[t][:cut]
         if e.capcard >= 0:
-            state.piles[self.myteam].extend(
-                _order_at(self.rules, self.captured_of(e), index) + (e.capcard + off,))
-        state.claims = sorted((i, v) for i in range(self.players) for v in range(16)
-                              if (e.claims >> (i * 16 + v)) & 1)
-        return e.capcard >= 0, value
+            if len(under) != cas_popcount64(e.capt):
+                under = self.captured_of(e)         # (ascending: one order, or none given)
+            piles[self.myteam] = piles[self.myteam] + list(under) + [e.capcard + off]
+        state.piles = piles
+        if e.claims:
+            state.claims = sorted((i, v) for i in range(self.players) for v in range(16)
+                                  if (e.claims >> (i * 16 + v)) & 1)
+        else:
+            state.claims = []
+        return 0
+
+    cdef object insist_of(self, const TState* e, const TState* start, int v):
+        """After a turn of ``self.mover`` from ``start`` that left ``e`` and captured at
+        ``v`` (0: none), under the insist rules: None when the turn was maximal (nothing
+        to insist on), else the values of the augmented builds it left the mover's team
+        (the frozen builds it made or changed, the capture's value apart), ascending: the
+        reference's ``insist_values`` and ``extensions``."""
+        cdef uint32_t aug = 0
+        cdef int i, j
+        cdef bint same
+        if not self.extendable(e, start, v):
+            return None
+        for i in range(e.nb):
+            if not e.b[i].frozen or self.team[e.b[i].owner] != self.myteam:
+                continue
+            same = False
+            for j in range(start.nb):
+                if (start.b[j].cards == e.b[i].cards and start.b[j].value == e.b[i].value
+                        and start.b[j].owner == e.b[i].owner and start.b[j].frozen
+                        and start.b[j].creator == e.b[i].creator):
+                    same = True
+                    break
+            if not same:
+                aug |= (<uint32_t>1) << e.b[i].value
+        if v > 0:
+            aug &= ~((<uint32_t>1) << v)
+        return tuple(w for w in range(32) if (aug >> w) & 1)
+
+    def push_end(self, state, end, tuple under, int v):
+        """Make the listed turn that ends at ``end`` (a found turn's state, as
+        :meth:`list_state` gives it with ``ends``) of ``state``'s seat to move on the
+        reference ``state`` (:meth:`end_flow`; ``under`` the captured cards bottom first,
+        ``v`` the capture's value, 0 for none): True when it leaves an insist decision
+        (AMB-68), False when the hand goes on (the caller advances)."""
+        cdef TState e, start
+        cdef int seat = state.to_move
+        self.unpack(end, &e)
+        if self.insist_rules:
+            self.load_state(state, &start)       # (the start table: what the turn changed)
+        elif 0 <= seat < self.players:
+            self.mover = seat
+            self.myteam = self.team[seat]
+        else:
+            raise PositionError(f"no seat {seat} of {self.players} to move")
+        return self.end_flow(state, &e, &start, under, v if e.capcard >= 0 else 0)
 
     cdef int _local(self, int card) except -1:
         cdef int c = card - self.offset
@@ -2345,28 +2441,15 @@ cdef class _TurnGen:
             i += 1
             j += 1
 
-    cdef int c_insist(self, TState* table, const TState* before, int v, Rng64* rng,
-                      int* last) except -1:
-        """After a turn of ``self.mover`` from ``before`` that left ``table`` and captured
-        at ``v`` (0: none): the insist decision at random, as the reference's _after_turn
-        and _push_decision (accept or insist, then one maximal extension); returns the
-        moves made (0 when the turn was maximal), 9 past the limits of the search."""
-        cdef uint32_t aug = 0
-        cdef int i, j, k, a, nsum, pick, order[TG_EXTS]
-        cdef uint64_t sub, g, taken, chosen[TG_TARGETS]
-        cdef bint taken_builds = False, same
-        cdef TBuild nb_
-        for i in range(table.nb):            # (the augmented builds the turn left the team)
-            if not table.b[i].frozen or self.team[table.b[i].owner] != self.myteam:
-                continue
-            same = False
-            for j in range(before.nb):
-                if (before.b[j].cards == table.b[i].cards and before.b[j].value == table.b[i].value
-                        and before.b[j].owner == table.b[i].owner and before.b[j].frozen
-                        and before.b[j].creator == table.b[i].creator):
-                    same = True
-            if not same:
-                aug |= (<uint32_t>1) << table.b[i].value
+    cdef int ext_find(self, const TState* table, int v, uint32_t aug) except -1:
+        """The maximal extensions (the reference's ``african.extensions``) of a capture
+        at ``v`` (0: none) and of augments of the builds of the values ``aug`` (a bit a
+        value) from ``table``, into ``ext`` (``next`` of them; the targets in ``tval``,
+        their keys in ``tkey``): 0 when there is nothing to add (maximal), 1 when found,
+        9 past the limits of the search."""
+        cdef int i, k, a, nsum
+        cdef uint64_t sub, g, chosen[TG_TARGETS]
+        cdef bint taken_builds = False
         if v > 0:
             aug &= ~((<uint32_t>1) << v)
         self.ntgt = 0
@@ -2421,6 +2504,75 @@ cdef class _TurnGen:
         if not self.next:                    # (only builds of the capture's value to take)
             memset(&self.ext[0], 0, TG_TARGETS * sizeof(uint64_t))
             self.next = 1
+        return 1
+
+    def extensions(self, state):
+        """The maximal extensions of the insist decision pending in the reference
+        ``state`` (``state.insist``: the mover, the capture's value, the augmented builds'
+        values), as the reference's ``african.extensions`` lists them: each a dict from
+        target (0 for the capture, else the build's value) to the loose cards it adds,
+        ascending, in the reference's order. None past the limits of the search (the
+        caller asks the reference)."""
+        cdef TState s
+        cdef uint32_t aug = 0
+        cdef int i, j, n, k, got, order[TG_EXTS]
+        cdef uint64_t m
+        _, v, *augmented = state.insist
+        for w in augmented:
+            if not 0 < w < 32:
+                raise PositionError(f"no build value {w} to extend")
+            aug |= (<uint32_t>1) << w
+        self.load_state(state, &s)
+        got = self.ext_find(&s, v, aug)
+        if got == 9:
+            return None
+        if got == 0:
+            return []
+        n = self.next
+        for i in range(n):
+            order[i] = i
+        for i in range(1, n):                # (an insertion sort: extensions are few)
+            k = order[i]
+            j = i - 1
+            while j >= 0 and self.ext_cmp(order[j], k) > 0:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = k
+        out = []
+        for i in range(n):
+            ext = {}
+            for j in range(self.ntgt):
+                m = self.ext[order[i] * TG_TARGETS + j]
+                if m:
+                    ext[self.tkey[j]] = tuple(sorted(self._cards(m)))
+            out.append(dict(sorted(ext.items())))
+        return out
+
+    cdef int c_insist(self, TState* table, const TState* before, int v, Rng64* rng,
+                      int* last) except -1:
+        """After a turn of ``self.mover`` from ``before`` that left ``table`` and captured
+        at ``v`` (0: none): the insist decision at random, as the reference's _after_turn
+        and _push_decision (accept or insist, then one maximal extension); returns the
+        moves made (0 when the turn was maximal), 9 past the limits of the search."""
+        cdef uint32_t aug = 0
+        cdef int i, j, k, got, pick, order[TG_EXTS]
+        cdef uint64_t g, taken
+        cdef bint same
+        cdef TBuild nb_
+        for i in range(table.nb):            # (the augmented builds the turn left the team)
+            if not table.b[i].frozen or self.team[table.b[i].owner] != self.myteam:
+                continue
+            same = False
+            for j in range(before.nb):
+                if (before.b[j].cards == table.b[i].cards and before.b[j].value == table.b[i].value
+                        and before.b[j].owner == table.b[i].owner and before.b[j].frozen
+                        and before.b[j].creator == table.b[i].creator):
+                    same = True
+            if not same:
+                aug |= (<uint32_t>1) << table.b[i].value
+        got = self.ext_find(table, v, aug)
+        if got != 1:
+            return got
         # the opposing seat accepts (0) or insists (1); the mover picks an extension
         if rng_below(rng, 2) == 0:
             return 1
@@ -2571,6 +2723,7 @@ cdef class _TurnGen:
 
 import threading as _threading
 from cassino.reference.compound import TurnBuilder as _TurnBuilder
+from cassino.reference.deals import first_player
 
 # the generators of each thread (a generator's buffers serve one search at a time, and its
 # methods run Python code, where another thread may take the GIL)
@@ -2620,13 +2773,17 @@ class _CoreTurnBuilder(_TurnBuilder):
 
 class CompoundState(_RefState):
     """The State of the compound systems (African Cassino, the Italian house variant) when
-    the core is built: the reference's State, whose turns the core lists (with their least
-    step sequences, in the reference's order: ``legal_moves``, ``move_at``, perft), counts
-    (:meth:`count_moves`) and picks in random hands (:func:`compound_random_hand`,
-    ``cassino.playouts``) with its own generator (core/compound.pxi), ``capture_extent=maximal``
-    included. The step interface and parsing a turn run on the core's turn states
-    (:class:`_CoreTurnBuilder`, :meth:`_TurnGen.least_turn`); push, pop, the insist
-    decisions and the game flow are the reference's."""
+    the core is built: the reference's State's fields and API, whose turns the core lists
+    (with their least step sequences, in the reference's order: ``legal_moves``,
+    ``move_at``, perft), counts (:meth:`count_moves`) and picks in random hands
+    (:func:`compound_random_hand`, ``cassino.playouts``) with its own generator
+    (core/compound.pxi), ``capture_extent=maximal`` included. The step interface and
+    parsing a turn run on the core's turn states (:class:`_CoreTurnBuilder`,
+    :meth:`_TurnGen.least_turn`). A push makes the end table the core found for the turn
+    (:meth:`_TurnGen.push_end`: the table, the last capturer, the insist decision a turn
+    leaves), then the core's game flow (:meth:`_advance`); a pop restores the core's
+    snapshot. The insist decision's maximal extensions are the core's
+    (:meth:`_TurnGen.extensions`), and so is pushing its moves (:meth:`_push_decision`)."""
 
     def _core_counts(self):
         return not self.insist and not self.is_over
@@ -2638,9 +2795,55 @@ class CompoundState(_RefState):
         cached = self.__dict__.get("_turn_cache")
         if cached is not None and cached[0] == key:
             return cached[1]
-        out = turn_generator(self.rules).list_state(self)
+        got = turn_generator(self.rules).list_state(self, True)
+        ends = self._ends_by_id(True)
+        out = []
+        for base, k, end in got:
+            out.append((base, k))
+            ends[id(base)] = (end, base)
         self._turn_cache = (key, out)
         return out
+
+    # -- the end tables of the turns made into moves (for push)
+    def _ends_by_id(self, fresh=False):
+        """The end table (a turn state of the core, bytes) of each base turn the core gave
+        this state (by ``id``: the entry keeps its turn alive, so an id names it alone);
+        ``fresh`` starts a new map (a new listing of the turns)."""
+        d = self.__dict__
+        ends = d.get("_base_ends")
+        if ends is None or fresh or len(ends) > _MAX_BASE_ENDS:
+            ends = d["_base_ends"] = {}
+            if not fresh:
+                d.pop("_turn_cache", None)      # (its turns' ends are gone: list anew)
+        return ends
+
+    def _made_pair(self):
+        """(the reference's ``_made``: move -> Turn, move -> (end table, order of the
+        captured cards, base turn)) for the position as it is; found again only after a
+        push or pop (``_version``)."""
+        d = self.__dict__
+        got = d.get("_made_v")
+        if got is not None and got[0] == self._version:
+            return got[1]
+        key = self._turn_key()
+        made = d.get("_made_for")
+        if made is None or made[0] != key:
+            made = d["_made_for"] = (key, {}, {})
+        pair = (made[1], made[2])
+        d["_made_v"] = (self._version, pair)
+        return pair
+
+    @property
+    def _made(self):
+        return self._made_pair()[0]
+
+    def _expand(self, base, order, keep=True):
+        m, turn = _RefState._expand(self, base, order, keep)
+        if keep:
+            got = self._ends_by_id().get(id(base))
+            if got is not None:
+                self._made_pair()[1][m] = (got[0], order, base)
+        return m, turn
 
     def _turn_builder(self, one):
         if self.insist or self.is_over:
@@ -2650,7 +2853,12 @@ class CompoundState(_RefState):
     def _least_of(self, one, turn, builder):
         if not isinstance(builder, _CoreTurnBuilder):
             return _RefState._least_of(self, one, turn, builder)
-        return turn_generator(self.rules).least_turn(self, builder._top())
+        got = turn_generator(self.rules).least_turn(self, builder._top(), True)
+        if got is None:
+            return None
+        base, end = got
+        self._ends_by_id()[id(base)] = (end, base)
+        return base
 
     def _turn_at(self, index):
         if not self._core_counts() or self._listed_turns() is not None:
@@ -2658,7 +2866,8 @@ class CompoundState(_RefState):
         from cassino.reference.african import _captured, _order_at
         if not 0 <= index < self._turn_count():
             raise IndexError(f"no move at index {index}: there are {self._turn_count()}")
-        base, at = turn_generator(self.rules).turn_at(self, index)
+        base, at, end = turn_generator(self.rules).turn_at(self, index)
+        self._ends_by_id()[id(base)] = (end, base)
         return self._expand(base, _order_at(self.rules, _captured(base), at))[0]
 
     def _turn_count(self):
@@ -2667,21 +2876,210 @@ class CompoundState(_RefState):
         # (the generator keeps its last search: counting the same state again reads it)
         return turn_generator(self.rules).count_state(self)
 
+    # -- push, pop and the game flow in the core
+    def push(self, move):
+        """Play a legal move; the state is unchanged if it is illegal. Returns the move."""
+        if type(move) is Move and not self.insist:
+            pair = self._made_pair()
+            got = pair[1].get(move)
+            if got is not None:             # (a turn made into a move here: listed or read)
+                self._push_end(move, got, pair)
+                return move
+        return _RefState.push(self, move)
+
+    def _push_unchecked(self, m):
+        if self.insist or m.kind != MoveKind.TURN:
+            _RefState._push_unchecked(self, m)      # (the insist decision: _push_decision)
+            return
+        pair = self._made_pair()
+        got = pair[1].get(m)
+        if got is None:
+            # (a turn whose end table the core did not give: the Turn's table)
+            self.slow_pushes += 1
+            _RefState._push_unchecked(self, m)
+            return
+        self._push_end(m, got, pair)
+
+    def _push_end(self, m, got, pair):
+        """Push the turn ``m`` whose end table, order of captured cards and base turn are
+        ``got``, ``pair`` the moves made for the position (restored by a pop)."""
+        end, order, base = got
+        v = 0
+        for st in base.steps:
+            if st.kind == "capture":
+                v = st.value
+                break
+        self._version += 1
+        self._stack.append(self._snapshot() + (pair,))
+        self._history.append(m)
+        if not turn_generator(self.rules).push_end(self, end, order, v):
+            self._advance()
+
+    slow_pushes = 0
+    """Turns pushed from the reference's table of the turn, not the core's end table
+    (none of the turns the State lists, reads or makes by index: tests check it)."""
+
+    def _snapshot(self):
+        # (immutable: a clone shares its snapshots; the fields a compound move changes, and
+        # for a turn pushed from its end table the moves made for the position)
+        return (self.to_move, tuple(self.hands), self.loose, tuple(self.builds),
+                tuple([tuple(p) for p in self.piles]), tuple(self.stock), self.last_capturer,
+                self.phase, tuple(self.claims), self.insist, len(self.discard), self.plucked)
+
+    def pop(self):
+        """Undo the last move and return it."""
+        if not self._stack:
+            raise IndexError("pop from a state with no moves pushed")
+        self._version += 1
+        snap = self._stack.pop()
+        (self.to_move, hands, self.loose, builds, piles, stock, self.last_capturer,
+         self.phase, claims, self.insist, ndiscard, self.plucked) = snap[:12]
+        if len(snap) > 12:     # (the moves made for the position: no new key to find them)
+            self.__dict__["_made_v"] = (self._version, snap[12])
+        self.hands = list(hands)
+        self.builds = list(builds)
+        self.piles = [list(p) for p in piles]
+        self.stock = list(stock)
+        self.claims = list(claims)
+        del self.discard[ndiscard:]
+        return self._history.pop()
+
+    def _advance(self):
+        """After a move: the next seat holding cards, else the next deal from the stock,
+        else the end of the hand (the cards left on the table to the last capturer, as
+        ``leftovers_to`` says; the claims gone)."""
+        r = self.rules
+        cdef int n = r.players
+        cdef int step = 1 if r.direction == "cw" else n - 1
+        cdef int seat, i, size
+        hands = self.hands
+        if any(hands):
+            seat = (self.to_move + step) % n
+            while not hands[seat]:
+                seat = (seat + step) % n
+            self.to_move = seat
+            return
+        if self.stock:
+            if r.deal_order == "layout_middle":
+                # (a later deal one card at a time in play order from the dealer's next seat)
+                size = n * r.deal_size(len(self.stock))
+                hands = list(hands)
+                for i in range(min(size, len(self.stock))):
+                    hands[(self.dealer + step * (1 + i % n)) % n] |= 1 << self.stock[i]
+                self.hands = hands
+                self.stock = self.stock[size:]
+            else:
+                self.hands = list(hands)
+                self.stock = list(self.stock)
+                self._deal_round()
+            self.plucked = 0
+            seat = first_player(r, self.dealer)
+            while not self.hands[seat]:
+                seat = (seat + step) % n
+            self.to_move = seat
+            return
+        left = self.loose
+        for b in self.builds:
+            left |= b.cards
+        if left:
+            cards = [c for c in range(left.bit_length()) if (left >> c) & 1]
+            if r.leftovers_to == "last_to_play":
+                team = r.team_of(self.to_move)
+            elif self.last_capturer is not None and r.leftovers_to != "nobody":
+                team = r.team_of(self.last_capturer)
+            else:
+                team = -1
+                self.discard.extend(cards)
+            if team >= 0:
+                piles = list(self.piles)
+                piles[team] = piles[team] + cards
+                self.piles = piles
+        self.loose = 0
+        self.builds = []
+        self.to_move = (self.to_move + step) % n
+        if self.is_over:
+            self.claims = []
+
+    # -- the insist decision (AMB-68)
+    def _extensions(self):
+        got = turn_generator(self.rules).extensions(self)
+        return _RefState._extensions(self) if got is None else got
+
+    def _push_decision(self, m):
+        """Push a move of the insist decision: accept (the hand goes on), insist (the
+        mover extends), or the extension of the mover's choice: the loose cards and the
+        builds of the capture's value under the capturing card, ascending, and the loose
+        cards added to each augmented build."""
+        from cassino.reference.african import position_build
+        from cassino.reference.compound import Build as TurnBuild
+        mover, v, *augmented = self.insist
+        r = self.rules
+        if self.phase == "insist" and m.kind == MoveKind.INSIST:
+            self.phase = "extend"
+            self.to_move = mover
+            return
+        if self.phase == "extend":
+            ext = self._extension_moves()[m]
+            team = r.team_of(mover)
+            taken = 0
+            for c in ext.get(0, ()):
+                taken |= 1 << c
+            builds = []
+            for b in self.builds:
+                if v and b.value == v:
+                    taken |= b.cards
+                else:
+                    builds.append(b)
+            if taken:
+                # (the cards added go under the capturing card, which stays on top)
+                piles = list(self.piles)
+                pile = piles[team]
+                piles[team] = (pile[:-1] + [c for c in range(taken.bit_length())
+                                            if (taken >> c) & 1] + pile[-1:])
+                self.piles = piles
+                self.last_capturer = mover
+            added = 0
+            for c in ext.get(0, ()):
+                added |= 1 << c
+            for w in augmented:
+                add = 0
+                for c in ext.get(w, ()):
+                    add |= 1 << c
+                if not add:
+                    continue
+                added |= add
+                for i, b in enumerate(builds):
+                    if b.value == w:
+                        cards = b.cards | add
+                        builds[i] = position_build(TurnBuild(
+                            frozenset(c for c in range(cards.bit_length()) if (cards >> c) & 1),
+                            w, b.owners.bit_length() - 1, True, b.creator), r)
+                        break
+            builds.sort()
+            self.builds = builds
+            self.loose &= ~added
+        self.phase = "start"
+        self.insist = ()
+        self.to_move = mover
+        self._advance()
+
     def _random_turn(self, rng):
         """Make a uniformly random legal move, as ``_push_random`` (the same draw, the same
         move), without recording it: for hands played to the end and thrown away."""
-        cdef int seat = self.to_move
         if not self._core_counts():
             self._push_random(rng)
             return
         index = rng.below(self._turn_count())
-        insist = self.rules.capture_extent == "opponent_insist"
-        start = self._turn_table() if insist else None
         # (under the insist rules a capture value is its least step sequence's, which
         # decides what an insist may extend: never ambiguous)
-        captured, v = turn_generator(self.rules).pick_into(self, index, not insist)
+        pending = turn_generator(self.rules).pick_into(self, index)
         self._version += 1
-        self._after_turn(captured, seat, v, start)
+        if not pending:
+            self._advance()
+
+
+_MAX_BASE_ENDS = 1 << 14
+"""Base turns whose end tables a CompoundState keeps before it starts anew."""
 
 
 def _c_hands(rules):

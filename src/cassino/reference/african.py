@@ -341,14 +341,12 @@ class African(StateBase):
         cards added to the capture after ``x``, those added to each augmented build as
         ``+cards=value``) with what it adds where."""
         _, v, *augmented = self.insist
-        cr = compound_rules(self.rules)
-        table = self._turn_table()
-        builds = tuple(b for b in table.builds if v and b.value == v)
+        builds = tuple(b for b in self.builds if v and b.value == v)
         out: dict[Move, dict[int, tuple[int, ...]]] = {}
-        for ext in extensions(cr, table.loose, table.builds, v, tuple(augmented)):
+        for ext in self._extensions():
             steps = []
             takes = 0
-            taken = sorted([*ext.get(0, ()), *(c for b in builds for c in b.cards)])
+            taken = sorted([*ext.get(0, ()), *(c for b in builds for c in bits(b.cards))])
             if taken:
                 steps.append("x" + ",".join(card_code(c) for c in taken))
                 takes |= _mask(tuple(taken))
@@ -358,6 +356,13 @@ class African(StateBase):
                     takes |= _mask(ext[w])
             out[Move(NO_CARD, MoveKind.TURN, takes, 0, (), tuple(steps))] = ext
         return out
+
+    def _extensions(self) -> list[dict[int, tuple[int, ...]]]:
+        """The maximal extensions of the pending insist decision (:func:`extensions`)."""
+        _, v, *augmented = self.insist
+        table = self._turn_table()
+        return extensions(compound_rules(self.rules), table.loose, table.builds, v,
+                          tuple(augmented))
 
     def _push_decision(self, m: Move) -> None:
         """Push a move of the insist decision: accept, insist, or an extension."""
