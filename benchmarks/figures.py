@@ -143,8 +143,8 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
     if ref:
         rows += [
             "",
-            "The compound systems, whose turns the pure-Python reference lists: random hands "
-            "per second of the reference, next to the reference's own standard game timed in "
+            "The compound systems (African Cassino, the Italian house variant): random hands "
+            "per second of the pure-Python reference, next to the reference's own standard game timed in "
             "alternation with it, and of the core (hands wholly in C, "
             "`cassino._core.whole_hand`; the same hands), next to the core's standard playouts "
             "of this run "

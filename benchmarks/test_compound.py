@@ -113,7 +113,8 @@ def test_compound_legal_steps(benchmark: Any, impl: Impl, system: str) -> None:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_compound_push_pop(benchmark: Any, impl: Impl, system: str) -> None:
     """``push`` of a listed turn and ``pop``: the State takes over the table the turn leaves
-    (the reference's Python in both implementations: docs/architecture.md §9.4)."""
+    (the core's end table and flow, ``CompoundState._push_end``, against the reference's
+    Python: docs/architecture.md §9.4)."""
     positions = compound_positions(system, count=24)
     texts = _first_turns(positions)
 

@@ -19,7 +19,7 @@ from cassino.errors import IllegalMoveError, NotationError, PositionError, Rules
 from cassino.moves import NO_CARD, Move, MoveKind
 from cassino.reference.african import compound_rules
 from cassino.reference.compound import count_turns
-from cassino.rules import SYSTEMS, reference_systems
+from cassino.rules import SYSTEMS, compound_systems
 
 AFRICAN = ("african_cassino_3p", "african_cassino_2p", "african_cassino_partnership")
 
@@ -32,14 +32,14 @@ def mask(*codes: str) -> int:
     return sum(1 << c(x) for x in codes)
 
 
-def test_the_three_systems_are_reference_only() -> None:
-    assert reference_systems() == [*AFRICAN, "italian_house_cassino"]
+def test_the_four_compound_systems_are_done() -> None:
+    assert compound_systems() == [*AFRICAN, "italian_house_cassino"]
     for sid in AFRICAN:
-        assert SYSTEMS[sid].status == "reference"
-        assert sid not in cassino.implemented_systems()
+        assert SYSTEMS[sid].status == "done" and SYSTEMS[sid].compound
+        assert sid not in cassino.implemented_systems()     # (not the core's State type)
         r = rules(sid)
         assert r.compound and r.multi_valued and r.direction == "ccw" and r.target == 11
-    assert SYSTEMS["italian_house_cassino"].status == "reference"
+    assert SYSTEMS["italian_house_cassino"].status == "done"
     assert (rules(AFRICAN[0]).players, rules(AFRICAN[1]).players, rules(AFRICAN[2]).num_teams) == (3, 2, 2)
 
 
@@ -396,7 +396,7 @@ def test_bench_reports_the_reference_rate_of_each_african_system() -> None:
     from cassino.bench import reference_rates
 
     got = reference_rates(1)
-    assert list(got) == reference_systems()
+    assert list(got) == compound_systems()
     for row in got.values():
         assert row["reference_hands_per_second"] > 0 and row["reference_standard_hands_per_second"] > 0
         assert row["ratio_to_reference_standard"] == pytest.approx(

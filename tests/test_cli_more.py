@@ -328,13 +328,14 @@ def test_rules_of_a_planned_system(monkeypatch: pytest.MonkeyPatch) -> None:
     assert data["implemented"] is False and data["options"] is None and data["status"] == "planned"
 
 
-def test_rules_of_a_reference_only_system() -> None:
+def test_rules_of_a_compound_system() -> None:
     result = run("rules", "african_cassino_3p")
     assert result.exit_code == 0, result.output
     assert "African (Swazi) Cassino (african_cassino_3p), docs/rules.md §3.22" in result.stdout
-    assert "pure-Python reference" in result.stdout and "CompoundState" in result.stdout
+    assert "status: implemented (compound turns" in result.stdout
+    assert "CompoundState" in result.stdout
     data = json.loads(run("rules", "african_cassino_3p", "--json").stdout)
-    assert data["status"] == "reference" and data["options"]["pile_order"]["value"] == "full"
+    assert data["status"] == "done" and data["options"]["pile_order"]["value"] == "full"
 
 
 @pytest.mark.parametrize(

@@ -31,10 +31,10 @@ from cassino.players import (  # noqa: E402
     make_player,
     register_player,
 )
-from cassino.rules import reference_systems  # noqa: E402
+from cassino.rules import compound_systems  # noqa: E402
 
 # every system, the compound ones (status reference, played by CompoundState) too
-SYSTEMS = cassino.implemented_systems() + reference_systems()
+SYSTEMS = cassino.implemented_systems() + compound_systems()
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -11,10 +11,10 @@ import cassino  # noqa: E402
 import cassino.openspiel  # noqa: E402  (registers the game)
 from cassino.actions import ActionSpace  # noqa: E402
 from cassino.env import observation_size  # noqa: E402
-from cassino.rules import reference_systems  # noqa: E402
+from cassino.rules import compound_systems  # noqa: E402
 
 # every system, the compound ones (status reference, played by CompoundState) too
-SYSTEMS = cassino.implemented_systems() + reference_systems()
+SYSTEMS = cassino.implemented_systems() + compound_systems()
 
 
 def dealt(game, seed=0):

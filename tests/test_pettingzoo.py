@@ -20,10 +20,10 @@ from cassino.env import HandEnv, utility_bound
 from cassino.errors import CassinoError, IllegalMoveError, RulesError
 from cassino.moves import MoveKind
 from cassino.pettingzoo import env, raw_env
-from cassino.rules import reference_systems
+from cassino.rules import compound_systems
 
 # every system, the compound ones (status reference, played by CompoundState) too
-SYSTEMS = cassino.implemented_systems() + reference_systems()
+SYSTEMS = cassino.implemented_systems() + compound_systems()
 
 # The longest hands (Mulle) take about 260 sub-actions: 300 cycles of every agent play a
 # whole hand to its end, where the loops of api_test and seed_test stop.

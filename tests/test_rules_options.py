@@ -234,10 +234,10 @@ def test_option_names_cover_rules_fields():
 def test_mechanics_are_data_of_the_presets():
     """The engine asks a rule set for a mechanic, never for its system: the mechanics no
     option describes come from the preset (Rules.mechanics), and are no option."""
-    from cassino.rules import MECHANICS, implemented_systems, reference_systems
+    from cassino.rules import MECHANICS, compound_systems, implemented_systems
 
     seen: dict[str, set[str]] = {m: set() for m in MECHANICS}
-    for sid in implemented_systems() + reference_systems():
+    for sid in implemented_systems() + compound_systems():
         r = cassino.rules(sid)
         assert r.mechanics <= set(MECHANICS), sid
         for m in r.mechanics:

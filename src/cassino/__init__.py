@@ -28,7 +28,7 @@ from .game import Game
 from .moves import Move, MoveKind
 from .playouts import Playouts, hand_seed, playouts
 from .position import Build, Position
-from .rules import SYSTEMS, Rules, implemented_systems, parse_option, rules
+from .rules import SYSTEMS, Rules, compound_systems, implemented_systems, parse_option, rules
 from .scoring import HandScore, score_hand
 from .simulate import simulate
 
@@ -55,6 +55,7 @@ __all__ = [
     "State",
     "UnknownSystemError",
     "card_code",
+    "compound_systems",
     "hand_seed",
     "implemented_systems",
     "new_hand",

@@ -356,21 +356,21 @@ def _paired_rates(
     return hands / best[1], hands / best[0], moves[1], moves[0]
 
 
-# random hands a round of each system the reference alone plays (reference_rates), and of
-# the core's CompoundState playing it
+# random hands a round of each compound system in the reference (reference_rates), and in
+# the core (hands wholly in C)
 REFERENCE_HANDS = 6
 CORE_COMPOUND_HANDS = 60
 
 
 def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, float]]:
-    """Random hands per second of each system whose turns the pure-Python reference lists
+    """Random hands per second of the pure-Python reference in each compound system
     (African Cassino, the Italian house variant), next to the reference's own rate for
     ``cassino_standard`` timed in alternation with it: the same hands (seeds 1 to ``hands``)
     in two rounds, the faster round of each. With ``core_hands`` and the core built, also
     the core's rate for the same random hands (``cassino._core.random_hand``: hands wholly
     in C, ``whole_hand``; seeds 1 to ``core_hands``, the faster of two rounds) as
     ``core_hands_per_second``."""
-    from .rules import reference_systems
+    from .rules import compound_systems
 
     try:
         from . import _core
@@ -386,7 +386,7 @@ def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, floa
         return run
 
     out: dict[str, dict[str, float]] = {}
-    for sid in reference_systems():
+    for sid in compound_systems():
         best = [float("inf"), float("inf")]
         for _ in range(2):
             for i, f in enumerate((call("cassino_standard", _reference.random_hand, hands),

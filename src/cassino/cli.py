@@ -1049,7 +1049,7 @@ def variants(as_json: bool) -> None:
             "id": s.id,
             "name": s.name,
             "players": s.players,
-            "implemented": s.implemented,
+            "implemented": s.status == "done",
             "status": s.status,
             "section": s.section,
             "summary": s.summary,
@@ -1096,7 +1096,7 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
         "name": info.name,
         "section": info.section,
         "players": info.players,
-        "implemented": info.implemented,
+        "implemented": info.status == "done",
         "status": info.status,
         "summary": info.summary,
         "rules": system_rules_text(info.id),
@@ -1115,11 +1115,9 @@ def rules_command(system: str, options: tuple[str, ...], as_json: bool) -> None:
     console.print(f"{info.name} ({info.id}), docs/rules.md §{info.section}")
     console.print(f"players: {info.players}")
     console.print("status: " + {
-        "done": "implemented",
-        "reference": "implemented in the pure-Python reference (cassino._reference.State); "
-        "the core lists and counts its turns, plays its random hands (wholly in C), lists "
-        "and checks the steps of a turn and reads a turn (cassino._core.CompoundState); "
-        "push, pop and the game flow are the reference's",
+        "done": "implemented" + (
+            " (compound turns: cassino._core.CompoundState, the reference's fields and API "
+            "over the core's turns, push, pop and game flow)" if info.compound else ""),
         "planned": "planned, not implemented yet",
     }[info.status])
     console.print(info.summary)

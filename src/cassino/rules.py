@@ -28,9 +28,9 @@ __all__ = [
     "SYSTEMS",
     "Rules",
     "SystemInfo",
+    "compound_systems",
     "implemented_systems",
     "parse_option",
-    "reference_systems",
     "rules",
 ]
 
@@ -1724,14 +1724,15 @@ class SystemInfo:
     implemented: bool = False
     section: str = ""
     preset: Mapping[str, Any] = field(default_factory=dict)
-    # played by the pure-Python reference (cassino._reference.State) but not by the core yet
-    reference_only: bool = False
+    # a compound system (African Cassino, the Italian house variant), done in the core and the
+    # reference: its State is the core's CompoundState (the reference's fields and API over
+    # the core's compound turns, push, pop and game flow), not the core's State type
+    compound: bool = False
 
     @property
     def status(self) -> str:
-        """``done`` (core and reference), ``reference`` (the reference alone plays it) or
-        ``planned``."""
-        return "done" if self.implemented else "reference" if self.reference_only else "planned"
+        """``done`` (core and reference) or ``planned``."""
+        return "done" if self.implemented or self.compound else "planned"
 
 
 def _info(
@@ -2021,7 +2022,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "Compound turns: free table-only builds around one hand card; face-up capture "
             "piles whose top cards augment builds; A 1 or 14, J 11, Q 12, K 13; all cards "
             "dealt counter-clockwise; a strict tally to 11.",
-            False, "3.22", _AFRICAN_PRESET, reference_only=True,
+            False, "3.22", _AFRICAN_PRESET, compound=True,
         ),
         SystemInfo(
             "african_cassino_2p", "Two Player African Cassino", "2",
@@ -2030,7 +2031,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             False, "3.23",
             {**_AFRICAN_PRESET, "player_range": (2, 2), "players": 2, "hand_size": 12,
              "first_player": "non_dealer", "obligation": "african_2p"},
-            reference_only=True,
+            compound=True,
         ),
         SystemInfo(
             "african_cassino_partnership", "Partnership African Cassino", "4 (2x2)",
@@ -2039,7 +2040,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             False, "3.24",
             {**_AFRICAN_PRESET, "player_range": (4, 4), "players": 4, "teams": "partnership",
              "hand_size": 12},
-            reference_only=True,
+            compound=True,
         ),
         SystemInfo(
             "italian_house_cassino", "House variant with Italian cards", "2-4",
@@ -2047,7 +2048,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "Knave 8, Knight 9, King 10): a card that can capture is never trailed, a "
             "partner's build increased, a loose card augmented into a build, and the "
             "opponents may insist on a maximal capture or augment; first to 11.",
-            False, "3.25", _ITALIAN_PRESET, reference_only=True,
+            False, "3.25", _ITALIAN_PRESET, compound=True,
         ),
         SystemInfo(
             "elewenjewe_amateur", "Elewenjewenombajenomba (amateur)", "2, 3, 4 or 6",
@@ -2219,14 +2220,16 @@ def system_rules_text(system: str) -> str:
 
 
 def implemented_systems() -> list[str]:
-    """Ids of the systems that can be played (by the core and the reference)."""
+    """Ids of the done systems whose State is the core's ``State`` type (and the
+    reference's): every done system but the compound ones (:func:`compound_systems`)."""
     return [sid for sid, info in SYSTEMS.items() if info.implemented]
 
 
-def reference_systems() -> list[str]:
-    """Ids of the systems that the pure-Python reference (``cassino._reference.State``) plays
-    and the core does not yet."""
-    return [sid for sid, info in SYSTEMS.items() if info.reference_only]
+def compound_systems() -> list[str]:
+    """Ids of the done systems with compound turns (African Cassino, the Italian house
+    variant), whose State is the core's ``CompoundState``: the reference's fields and API
+    over the core's turns, push, pop and game flow."""
+    return [sid for sid, info in SYSTEMS.items() if info.compound]
 
 
 _PRESETS: dict[str, Rules] = {}
@@ -2237,7 +2240,7 @@ def _preset(system: str) -> Rules:
         info = SYSTEMS.get(system)
         if info is None:
             raise UnknownSystemError(f"unknown system {system!r}")
-        if not (info.implemented or info.reference_only):
+        if not (info.implemented or info.compound):
             raise UnknownSystemError(f"system {system!r} is not implemented yet")
         _PRESETS[system] = Rules(system=system, **info.preset)
     return _PRESETS[system]

@@ -365,6 +365,13 @@ cdef int _tg_succ_cmp(const void* ctx, int64_t pa, int64_t pb) noexcept nogil:
     return 0
 
 
+from operator import attrgetter as _attrgetter
+
+# the order of a table's builds that sorting the Build objects gives (its fields in order:
+# value, then cards, which differ between two builds of a table), without comparing them
+_build_order = _attrgetter("value", "cards")
+
+
 cdef class _TurnGen:
     """The core's compound-turn generator for one rule set (see the comment at the top of
     core/compound.pxi); :meth:`ends` and :meth:`count` take a
@@ -2064,7 +2071,7 @@ cdef class _TurnGen:
                     b = Build(e.b[i].value, cards, 1 << e.b[i].owner, bool(e.b[i].frozen),
                               (), creator=e.b[i].creator)
             builds.append(b)
-        builds.sort()
+        builds.sort(key=_build_order)
         state.builds = builds
         piles = list(state.piles)
         for t in range(self.nteams):
@@ -3055,7 +3062,7 @@ class CompoundState(_RefState):
                             frozenset(c for c in range(cards.bit_length()) if (cards >> c) & 1),
                             w, b.owners.bit_length() - 1, True, b.creator), r)
                         break
-            builds.sort()
+            builds.sort(key=_build_order)
             self.builds = builds
             self.loose &= ~added
         self.phase = "start"
