@@ -61,10 +61,11 @@ def test_the_c_search_is_the_python_search(system: str, policy: str) -> None:
 
 
 @pytest.mark.parametrize("system", implemented_systems())
-def test_the_greedy_opponent_model_is_the_python_one(system: str) -> None:
+def test_the_tree_opponent_model_is_the_python_one(system: str) -> None:
+    # (the default models the opponents as greedy: test_the_c_search_is_the_python_search)
     checked = 0
     for k, state in enumerate(_positions(system, 2, 0.2, 17)):
-        _same_search(state, k, iterations=60, opponent="greedy")
+        _same_search(state, k, iterations=60, opponent="tree")
         checked += 1
     assert checked >= 3
 

@@ -13,7 +13,10 @@ or a rollout of the rest of the hand in the core (``State.play_hand``, the GIL r
 by ``"random"``, ``"greedy"`` or ``"expert"`` players (the expert's weights, without its
 lookahead), scored by the hand's point margin. The move
 played is the root's most visited. Where one world is left (the expert's exact case), it
-plays the expert's exact search.
+plays the expert's exact search. The opponents move as the greedy player would from their
+seats in each determinization (``opponent="greedy"``, the default; ``"tree"``: UCB over
+the determinizations, as single-observer ISMCTS has it), and the exploration constant
+``c`` is 1.4: the form measured strongest in standard play (docs/bots.md, "Measured").
 
 With card reading (``infer``, two players, as the expert reads cards), the opponent's hand
 in each determinization is drawn from ``INFER_POOL`` hands sampled from the view, each
@@ -86,7 +89,9 @@ class ISMCTSPlayer:
     rollout of the rest of the hand by ``"random"``, ``"greedy"`` or ``"expert"`` players in
     the core (``"expert"``: the greedy choice with the expert's weights, a majority's
     dropped once won; ``ExpertPlayer(worlds=0, nodes=0)``);
-    ``c`` is the UCB exploration constant; ``exact`` plays the expert's exact search where
+    ``c`` is the UCB exploration constant; ``opponent`` models the other teams' moves
+    (``"greedy"``, the default: the greedy player's move from their seats in each
+    determinization; ``"tree"``: UCB as for the searching team); ``exact`` plays the expert's exact search where
     one world is left; ``infer`` is card reading's sharpness, as the expert's (0 turns it
     off). With ``core`` (the default) the search runs in C
     (``State._ismcts``, the GIL released): the same iterations, tree and move as the Python
@@ -109,10 +114,10 @@ class ISMCTSPlayer:
         iterations: int | None = None,
         ms: float | None = None,
         policy: str = "eval",
-        c: float = 0.7,
+        c: float = 1.4,
         exact: bool = True,
         core: bool = True,
-        opponent: str = "tree",
+        opponent: str = "greedy",
         race: bool = False,
         infer: float = INFER_SHARPNESS,
     ) -> None:
