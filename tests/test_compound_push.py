@@ -139,6 +139,34 @@ def test_every_move_of_an_insist_decision_is_pushed_and_popped_as_the_references
     assert extended >= 5
 
 
+def test_push_end_refuses_a_table_the_state_cannot_reach_and_changes_nothing() -> None:
+    r = cassino.rules("african_cassino_3p")
+    gen = core.turn_generator(r)
+    s = core.CompoundState.deal(r, 0, 1)
+    before = s.to_position()
+    with pytest.raises(ValueError, match="not a turn state"):
+        gen.push_end(s, b"junk", (), 0)
+    assert s.to_position() == before
+    # an end table that takes an opposing pile's top, pushed on a state whose pile is empty
+    rng = random.Random(2)
+    for _ in range(400):
+        if s.is_over:
+            break
+        for _base, _k, end in gen.list_state(s, True):
+            depth = end[33:37]             # (TState.depth: cards taken from each pile)
+            if any(depth):
+                t = next(i for i, d in enumerate(depth) if d)
+                bare = s.clone()
+                bare.piles[t] = []
+                kept = bare.to_position()
+                with pytest.raises(cassino.PositionError, match="more cards than a pile"):
+                    gen.push_end(bare, end, (), 0)
+                assert bare.to_position() == kept
+                return
+        s.push(s.move_at(rng.randrange(s.count_moves())))
+    raise AssertionError("no turn took a pile's top card")
+
+
 def test_a_clone_shares_snapshots_that_neither_changes() -> None:
     r = cassino.rules("african_cassino_2p")
     s = core.CompoundState.deal(r, 0, 4)

@@ -2037,7 +2037,8 @@ cdef class _TurnGen:
             return False
         state.phase = "insist"
         state.insist = (seat, v, *pending)
-        state.to_move = (seat + (1 if self.rules.direction == "cw" else self.players - 1)) % self.players
+        state.to_move = (seat + (1 if self.rules.direction == "cw" else self.players - 1)
+                         ) % self.players
         return True
 
     cdef int write_end(self, object state, const TState* e, tuple under) except -1:
@@ -2045,12 +2046,21 @@ cdef class _TurnGen:
         its hand, the loose cards, the builds (a build the turn left as it was keeps its
         object), the piles (the captured cards in the order ``under``, bottom first, under
         the capturing card; ascending when ``under`` does not order them all) and the
-        claims. Every list it changes is a new one: snapshots
-        keep the old."""
+        claims. Every list it changes is a new one (snapshots keep the old), and nothing is
+        written when the piles cannot lose the cards the turn takes (PositionError)."""
         from cassino.reference.african import position_build
         from cassino.reference.compound import Build as TurnBuild
         cdef int i, t, cut
         cdef int off = self.offset
+        piles = list(state.piles)                # (checked before anything is written)
+        if len(piles) != self.nteams:
+            raise PositionError(f"{len(piles)} piles for {self.nteams} teams")
+        for t in range(self.nteams):
+            if e.depth[t]:
+                cut = len(piles[t]) - e.depth[t]
+                if cut < 0:
+                    raise PositionError("a turn takes more cards than a pile holds")
+                piles[t] = piles[t][:cut]
         hands = list(state.hands)
         hands[self.mover] = (<object>e.hand) << off
         state.hands = hands
@@ -2073,13 +2083,6 @@ cdef class _TurnGen:
             builds.append(b)
         builds.sort(key=_build_order)
         state.builds = builds
-        piles = list(state.piles)
-        for t in range(self.nteams):
-            if e.depth[t]:
-                cut = len(piles[t]) - e.depth[t]
-                if cut < 0:
-                    raise PositionError("a turn takes more cards than a pile holds")
-                piles[t] = piles[t][:cut]
         if e.capcard >= 0:
             if len(under) != cas_popcount64(e.capt):
                 under = self.captured_of(e)         # (ascending: one order, or none given)
@@ -2919,7 +2922,14 @@ class CompoundState(_RefState):
         self._version += 1
         self._stack.append(self._snapshot() + (pair,))
         self._history.append(m)
-        if not turn_generator(self.rules).push_end(self, end, order, v):
+        try:
+            pending = turn_generator(self.rules).push_end(self, end, order, v)
+        except BaseException:
+            # (push_end checks before it writes: the state is as it was)
+            self._stack.pop()
+            self._history.pop()
+            raise
+        if not pending:
             self._advance()
 
     slow_pushes = 0
