@@ -2829,18 +2829,20 @@ class CompoundState(_RefState):
 
     def _made_pair(self):
         """(the reference's ``_made``: move -> Turn, move -> (end table, order of the
-        captured cards, base turn)) for the position as it is; found again only after a
-        push or pop (``_version``)."""
+        captured cards, base turn)) for the position as it is; found again by the
+        position's key only after a push or pop (``_version``) or when the seat to move or
+        the loose cards were changed by hand."""
         d = self.__dict__
         got = d.get("_made_v")
-        if got is not None and got[0] == self._version:
-            return got[1]
+        if (got is not None and got[0] == self._version and got[1] == self.to_move
+                and got[2] == self.loose):
+            return got[3]
         key = self._turn_key()
         made = d.get("_made_for")
         if made is None or made[0] != key:
             made = d["_made_for"] = (key, {}, {})
         pair = (made[1], made[2])
-        d["_made_v"] = (self._version, pair)
+        d["_made_v"] = (self._version, self.to_move, self.loose, pair)
         return pair
 
     @property
@@ -2952,7 +2954,7 @@ class CompoundState(_RefState):
         (self.to_move, hands, self.loose, builds, piles, stock, self.last_capturer,
          self.phase, claims, self.insist, ndiscard, self.plucked) = snap[:12]
         if len(snap) > 12:     # (the moves made for the position: no new key to find them)
-            self.__dict__["_made_v"] = (self._version, snap[12])
+            self.__dict__["_made_v"] = (self._version, self.to_move, self.loose, snap[12])
         self.hands = list(hands)
         self.builds = list(builds)
         self.piles = [list(p) for p in piles]
