@@ -202,3 +202,25 @@ def test_a_random_hand_of_the_core_state_is_the_references() -> None:
             assert got.to_position() == ref.to_position()
             assert got.last_capturer == ref.last_capturer
         assert got.is_over
+
+
+def test_extensions_past_the_limits_of_the_c_search_are_the_references() -> None:
+    """An extension search past its limits (lowered here) gives None in C, and the State
+    lists the reference's extensions instead."""
+    r = cassino.rules("italian_house_cassino")
+    gen = core.turn_generator(r)
+    fallbacks = 0
+    gen._limits(insist_steps=0)
+    try:
+        for seed in range(40):
+            s = core.CompoundState.deal(r, seed % 2, seed)
+            rng = cassino._rng.Rng(seed)
+            while not s.is_over:
+                if s.insist:
+                    if gen.extensions(s) is None:
+                        fallbacks += 1
+                    assert s._extensions() == RefState._extensions(s)
+                s._random_turn(rng)
+    finally:
+        gen._limits()
+    assert fallbacks
