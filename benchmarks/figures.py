@@ -201,7 +201,7 @@ SYSTEM_NOTES = {
 
 
 def readme_first_command(f: Figures, run: Mapping[str, Any]) -> str:
-    return f"about {f['simulate_greedy_seconds']:.0f} s on {f['simulate_greedy_workers']} cores"
+    return f"about {sig(f['simulate_greedy_seconds'], 2)} s on {f['simulate_greedy_workers']} cores"
 
 
 def scaling_workers(f: Figures, run: Mapping[str, Any]) -> str:
