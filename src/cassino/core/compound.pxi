@@ -1755,32 +1755,37 @@ cdef class _TurnGen:
                 return (turn, self.pack(&key)) if ends else turn
         return None
 
-    cdef bint extendable(self, const TState* e, const TState* start, int v) noexcept nogil:
-        """Whether the turn ending at ``e`` from ``start``, its capture at ``v`` (0: none),
-        could take more (the reference's ``extensions`` not empty): a build of ``v`` left,
-        or a group of loose cards totalling ``v`` or the value of a frozen build of the
-        mover's team the turn made or changed (``insist_values``)."""
-        cdef uint32_t targets = 0
-        cdef int i, j, w
-        cdef bint new
-        if v > 0:
-            for i in range(e.nb):
-                if e.b[i].value == v:
-                    return True
-            targets |= (<uint32_t>1) << v
+    cdef uint32_t augmented(self, const TState* e, const TState* start) noexcept nogil:
+        """The values (a bit each) of the frozen builds of the mover's team that the turn
+        from ``start`` to ``e`` made or changed: the builds not on ``start`` as they are
+        (the augmented builds of the reference's ``insist_values``)."""
+        cdef uint32_t out = 0
+        cdef int i, j
         for i in range(e.nb):
             if not e.b[i].frozen or self.team[e.b[i].owner] != self.myteam:
                 continue
-            new = True
             for j in range(start.nb):
                 if (start.b[j].cards == e.b[i].cards and start.b[j].value == e.b[i].value
                         and start.b[j].owner == e.b[i].owner
                         and start.b[j].frozen == e.b[i].frozen
                         and start.b[j].creator == e.b[i].creator):
-                    new = False
                     break
-            if new:
-                targets |= (<uint32_t>1) << e.b[i].value
+            else:
+                out |= (<uint32_t>1) << e.b[i].value
+        return out
+
+    cdef bint extendable(self, const TState* e, const TState* start, int v) noexcept nogil:
+        """Whether the turn ending at ``e`` from ``start``, its capture at ``v`` (0: none),
+        could take more (the reference's ``extensions`` not empty): a build of ``v`` left,
+        or a group of loose cards totalling ``v`` or the value of a frozen build of the
+        mover's team the turn made or changed (``insist_values``)."""
+        cdef uint32_t targets = self.augmented(e, start)
+        cdef int i, w
+        if v > 0:
+            for i in range(e.nb):
+                if e.b[i].value == v:
+                    return True
+            targets |= (<uint32_t>1) << v
         while targets:
             w = cas_ctz64(targets)
             targets &= targets - 1
@@ -2101,23 +2106,10 @@ cdef class _TurnGen:
         to insist on), else the values of the augmented builds it left the mover's team
         (the frozen builds it made or changed, the capture's value apart), ascending: the
         reference's ``insist_values`` and ``extensions``."""
-        cdef uint32_t aug = 0
-        cdef int i, j
-        cdef bint same
+        cdef uint32_t aug
         if not self.extendable(e, start, v):
             return None
-        for i in range(e.nb):
-            if not e.b[i].frozen or self.team[e.b[i].owner] != self.myteam:
-                continue
-            same = False
-            for j in range(start.nb):
-                if (start.b[j].cards == e.b[i].cards and start.b[j].value == e.b[i].value
-                        and start.b[j].owner == e.b[i].owner and start.b[j].frozen
-                        and start.b[j].creator == e.b[i].creator):
-                    same = True
-                    break
-            if not same:
-                aug |= (<uint32_t>1) << e.b[i].value
+        aug = self.augmented(e, start)
         if v > 0:
             aug &= ~((<uint32_t>1) << v)
         return tuple(w for w in range(32) if (aug >> w) & 1)
@@ -2516,6 +2508,20 @@ cdef class _TurnGen:
             self.next = 1
         return 1
 
+    cdef void ext_order(self, int* order) noexcept nogil:
+        """``order``: the indices of the ``next`` extensions found, in the reference's order
+        (an insertion sort: extensions are few)."""
+        cdef int i, j, k
+        for i in range(self.next):
+            order[i] = i
+        for i in range(1, self.next):
+            k = order[i]
+            j = i - 1
+            while j >= 0 and self.ext_cmp(order[j], k) > 0:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = k
+
     def extensions(self, state):
         """The maximal extensions of the insist decision pending in the reference
         ``state`` (``state.insist``: the mover, the capture's value, the augmented builds'
@@ -2525,7 +2531,7 @@ cdef class _TurnGen:
         caller asks the reference)."""
         cdef TState s
         cdef uint32_t aug = 0
-        cdef int i, j, n, k, got, order[TG_EXTS]
+        cdef int i, j, n, got, order[TG_EXTS]
         cdef uint64_t m
         _, v, *augmented = state.insist
         for w in augmented:
@@ -2539,15 +2545,7 @@ cdef class _TurnGen:
         if got == 0:
             return []
         n = self.next
-        for i in range(n):
-            order[i] = i
-        for i in range(1, n):                # (an insertion sort: extensions are few)
-            k = order[i]
-            j = i - 1
-            while j >= 0 and self.ext_cmp(order[j], k) > 0:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = k
+        self.ext_order(order)
         out = []
         for i in range(n):
             ext = {}
@@ -2564,37 +2562,16 @@ cdef class _TurnGen:
         at ``v`` (0: none): the insist decision at random, as the reference's _after_turn
         and _push_decision (accept or insist, then one maximal extension); returns the
         moves made (0 when the turn was maximal), 9 past the limits of the search."""
-        cdef uint32_t aug = 0
         cdef int i, j, k, got, pick, order[TG_EXTS]
         cdef uint64_t g, taken
-        cdef bint same
         cdef TBuild nb_
-        for i in range(table.nb):            # (the augmented builds the turn left the team)
-            if not table.b[i].frozen or self.team[table.b[i].owner] != self.myteam:
-                continue
-            same = False
-            for j in range(before.nb):
-                if (before.b[j].cards == table.b[i].cards and before.b[j].value == table.b[i].value
-                        and before.b[j].owner == table.b[i].owner and before.b[j].frozen
-                        and before.b[j].creator == table.b[i].creator):
-                    same = True
-            if not same:
-                aug |= (<uint32_t>1) << table.b[i].value
-        got = self.ext_find(table, v, aug)
+        got = self.ext_find(table, v, self.augmented(table, before))
         if got != 1:
             return got
         # the opposing seat accepts (0) or insists (1); the mover picks an extension
         if rng_below(rng, 2) == 0:
             return 1
-        for i in range(self.next):
-            order[i] = i
-        for i in range(1, self.next):        # (an insertion sort: extensions are few)
-            k = order[i]
-            j = i - 1
-            while j >= 0 and self.ext_cmp(order[j], k) > 0:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = k
+        self.ext_order(order)
         pick = order[rng_below(rng, <uint64_t>self.next)]
         taken = 0
         if v > 0:
@@ -2732,6 +2709,8 @@ cdef class _TurnGen:
 # -- the State of the compound systems ------------------------------------------------------
 
 import threading as _threading
+from cassino.reference.african import _mask, capture_value
+from cassino.reference.base import bits
 from cassino.reference.compound import TurnBuilder as _TurnBuilder
 from cassino.reference.deals import first_player
 
@@ -2916,16 +2895,11 @@ class CompoundState(_RefState):
         """Push the turn ``m`` whose end table, order of captured cards and base turn are
         ``got``, ``pair`` the moves made for the position (restored by a pop)."""
         end, order, base = got
-        v = 0
-        for st in base.steps:
-            if st.kind == "capture":
-                v = st.value
-                break
         self._version += 1
         self._stack.append(self._snapshot() + (pair,))
         self._history.append(m)
         try:
-            pending = turn_generator(self.rules).push_end(self, end, order, v)
+            pending = turn_generator(self.rules).push_end(self, end, order, capture_value(base))
         except BaseException:
             # (push_end checks before it writes: the state is as it was)
             self._stack.pop()
@@ -3001,7 +2975,7 @@ class CompoundState(_RefState):
         for b in self.builds:
             left |= b.cards
         if left:
-            cards = [c for c in range(left.bit_length()) if (left >> c) & 1]
+            cards = list(bits(left))
             if r.leftovers_to == "last_to_play":
                 team = r.team_of(self.to_move)
             elif self.last_capturer is not None and r.leftovers_to != "nobody":
@@ -3040,9 +3014,7 @@ class CompoundState(_RefState):
         if self.phase == "extend":
             ext = self._extension_moves()[m]
             team = r.team_of(mover)
-            taken = 0
-            for c in ext.get(0, ()):
-                taken |= 1 << c
+            taken = _mask(ext.get(0, ()))
             builds = []
             for b in self.builds:
                 if v and b.value == v:
@@ -3053,17 +3025,12 @@ class CompoundState(_RefState):
                 # (the cards added go under the capturing card, which stays on top)
                 piles = list(self.piles)
                 pile = piles[team]
-                piles[team] = (pile[:-1] + [c for c in range(taken.bit_length())
-                                            if (taken >> c) & 1] + pile[-1:])
+                piles[team] = pile[:-1] + list(bits(taken)) + pile[-1:]
                 self.piles = piles
                 self.last_capturer = mover
-            added = 0
-            for c in ext.get(0, ()):
-                added |= 1 << c
+            added = _mask(ext.get(0, ()))
             for w in augmented:
-                add = 0
-                for c in ext.get(w, ()):
-                    add |= 1 << c
+                add = _mask(ext.get(w, ()))
                 if not add:
                     continue
                 added |= add
@@ -3071,8 +3038,8 @@ class CompoundState(_RefState):
                     if b.value == w:
                         cards = b.cards | add
                         builds[i] = position_build(TurnBuild(
-                            frozenset(c for c in range(cards.bit_length()) if (cards >> c) & 1),
-                            w, b.owners.bit_length() - 1, True, b.creator), r)
+                            frozenset(bits(cards)), w, b.owners.bit_length() - 1, True,
+                            b.creator), r)
                         break
             builds.sort(key=_build_order)
             self.builds = builds

@@ -164,6 +164,11 @@ def position_build(b: TurnBuild, r: Rules) -> Build:
 
 # -- the house variant's insisting (docs/rules.md §3.25, AMB-68) ------------------------------
 
+def capture_value(turn: Turn) -> int:
+    """The value the turn's capture took (its least step sequence's), 0 for none."""
+    return next((st.value for st in turn.steps if st.kind == "capture"), 0)
+
+
 def insist_targets(turn: Turn, start: Table, mover_team: int, cr: CompoundRules
                    ) -> tuple[int, tuple[int, ...]]:
     """What insisting may extend after a turn from ``start``: the value its capture took (0
@@ -171,8 +176,7 @@ def insist_targets(turn: Turn, start: Table, mover_team: int, cr: CompoundRules
     ascending: the frozen builds (of two or more groups) the turn made or changed. (A turn
     is its end state, and a build of two groups made at once is the same state as one
     group made and then augmented.)"""
-    v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
-    return insist_values(v, turn.table, start, mover_team, cr)
+    return insist_values(capture_value(turn), turn.table, start, mover_team, cr)
 
 
 def insist_values(v: int, end: Table, start: Table, mover_team: int, cr: CompoundRules
@@ -604,7 +608,7 @@ class African(StateBase):
         # (the start table matters only to the insist decision)
         start = self._turn_table() if self.rules.capture_extent == "opponent_insist" else None
         turn = self._turn_of(m)
-        v = next((st.value for st in turn.steps if st.kind == "capture"), 0)
+        v = capture_value(turn)
         self._take_table(turn.table, turn.captured, seat, v, start)
 
     def _turn_of(self, m: Move) -> Turn:
