@@ -116,3 +116,28 @@ def test_the_known_end_of_a_hand_is_the_expert_search() -> None:
         off = ISMCTSPlayer(seed=2, iterations=40, exact=False)
         assert off.choose(view, state.legal_moves()) in state.legal_moves()
         assert off.last_iterations == 40
+
+
+def test_a_compound_nodes_scores_are_kept_by_the_movers_hand() -> None:
+    # a partner's turns at a node: its hand differs from world to world, and so do the
+    # greedy scores of the same turns; the node's kept scores must not carry one world's
+    # choice into another (seed 13 of African partnership Cassino: the two worlds choose
+    # different turns among those they share)
+    from cassino.greedy import GreedyPlayer
+    from cassino.ismcts import _first_untried_own
+
+    scorer = GreedyPlayer()
+    st = cassino.new_hand(rules("african_cassino_partnership"), seed=13)
+    mover = st.to_move
+    view = View.of(st, (mover + 2) % 4)     # the partner's view: the mover's hand is hidden
+    rng = Rng(13)
+    a, b = view.sample_world(rng), view.sample_world(rng)
+    assert a.hand(mover).mask != b.hand(mover).mask
+    shared = set(b.turns_one_order())
+    common = [m for m in a.turns_one_order() if m in shared]
+    alone_a = _first_untried_own(a, common, scorer, {}, a.hand(mover).mask)
+    alone_b = _first_untried_own(b, common, scorer, {}, b.hand(mover).mask)
+    assert alone_a != alone_b
+    kept: dict = {}
+    assert _first_untried_own(a, common, scorer, kept, a.hand(mover).mask) == alone_a
+    assert _first_untried_own(b, common, scorer, kept, b.hand(mover).mask) == alone_b

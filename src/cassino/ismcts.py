@@ -74,9 +74,10 @@ class _Node:
         self.wins = 0.0
         self.avail = 0
         self.children: dict[Move, _Node] = {}
-        # (compound systems: the greedy scores of the seat's own moves from this node, the
-        # same in every world, since its view there is the path's)
-        self.scores: dict[Move, float] = {}
+        # (compound systems: the greedy scores of its own team's moves from this node, by
+        # the mover's hand and the move: a view there is the path's but for that hand, which
+        # differs from world to world after a later deal, or when it is a partner's)
+        self.scores: dict[tuple[int, Move], float] = {}
 
 
 class ISMCTSPlayer:
@@ -101,9 +102,9 @@ class ISMCTSPlayer:
     Compound systems (African Cassino, the Italian house variant) are searched in Python:
     the tree's moves are the turns with their captured cards in one order
     (``turns_one_order``), a turn gains what each pile gained or lost, the greedy scores
-    judge each turn from the table it leaves, the seat's own scores are kept a node, and
-    card reading and the exact search are off; with neither budget given,
-    :data:`COMPOUND_ITERATIONS`.
+    judge each turn from the table it leaves, its own team's scores are kept a node and a
+    hand of the mover, and card reading and the exact search are off; with neither budget
+    given, :data:`COMPOUND_ITERATIONS`.
     """
 
     name = "ismcts"
@@ -341,7 +342,8 @@ class ISMCTSPlayer:
                     ch.avail += 1
             if untried:
                 if rules.compound and team == me:
-                    m = _first_untried_own(world, untried, self._scorer, node.scores)
+                    m = _first_untried_own(world, untried, self._scorer, node.scores,
+                                           world.hand(world.to_move).mask)
                 else:
                     m = _first_untried(world, legal, untried, self._scorer)
                 child = _Node(team)
@@ -406,20 +408,23 @@ def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, te
 
 
 def _first_untried_own(
-    world: Any, untried: list[Move], scorer: GreedyPlayer, scores: dict[Move, float]
+    world: Any, untried: list[Move], scorer: GreedyPlayer,
+    scores: dict[tuple[int, Move], float], hand: int,
 ) -> Move:
-    """:func:`_first_untried` for the seat's own move in a compound system, each move's
-    score judged once a node (``scores``): its view at a node is the path's (every card is
-    dealt at the start), so the scores are the same in every world, and a turn's score is
-    worth keeping (the tables of hundreds of turns)."""
+    """:func:`_first_untried` for a move of the seat's own team in a compound system, each
+    move's score judged once a node and a hand of the mover (``scores``, by ``hand`` and
+    move): the view at a node is the path's but for the mover's hand, so the scores are the
+    same in every world that deals the mover that hand (every world, for the seat's own
+    moves before a later deal), and a turn's score is worth keeping (the tables of hundreds
+    of turns)."""
     if len(untried) == 1:
         return untried[0]
-    new = [m for m in untried if m not in scores]
+    new = [m for m in untried if (hand, m) not in scores]
     if new:
-        scores.update(zip(new, scorer.scores_on(world, new), strict=True))
+        scores.update(zip([(hand, m) for m in new], scorer.scores_on(world, new), strict=True))
     best = untried[0]
     for m in untried:
-        if scores[m] > scores[best]:
+        if scores[hand, m] > scores[hand, best]:
             best = m
     return best
 
