@@ -78,3 +78,55 @@ def test_ismcts_core_search_against_python_search(benchmark: Any) -> None:
         ratio,
         f"{ratio:.0f}x ({ms[True]:.1f} / {ms[False]:.1f} ms a move, the same moves)",
     )
+
+
+COMPOUND_POSITIONS = 6
+COMPOUND_SYSTEMS = ("african_cassino_2p", "african_cassino_partnership", "italian_house_cassino")
+
+
+def test_ismcts_compound_kept_turns(benchmark: Any) -> None:
+    """ISMCTS (its compound default, 100 iterations) in the compound systems, whose search is
+    Python's: the nodes keeping their turns and greedy scores by the hands of the mover's
+    team against listing and judging anew, the same moves and visits. Positions every fifth
+    turn of greedy games (African 2p's second deal among them)."""
+    import cassino
+    from cassino.greedy import GreedyPlayer
+    from cassino.ismcts import ISMCTSPlayer
+    from cassino.players import View
+
+    views: dict[str, list[Any]] = {}
+    for sid in COMPOUND_SYSTEMS:
+        st = cassino.new_hand(sid, seed=1)
+        greedy = GreedyPlayer(1)
+        got = views[sid] = []
+        k = 0
+        while not st.is_over and len(got) < COMPOUND_POSITIONS:
+            view = View.of(st, st.to_move)
+            moves = st.legal_moves() if st.insist else st.turns_one_order()
+            if k % 5 == 0 and len(moves) > 1:
+                got.append((view, moves))
+            st.push(greedy.choose(view, moves))
+            k += 1
+    ms: dict[tuple[str, bool], float] = {}
+    chosen: dict[tuple[str, bool], list[Any]] = {}
+
+    def run() -> None:
+        for sid in COMPOUND_SYSTEMS:
+            for keep in (True, False):
+                bot = ISMCTSPlayer(seed=1)
+                bot._keep = keep
+                t0 = time.perf_counter()
+                chosen[sid, keep] = [(bot.choose(v, m), bot.last_visits) for v, m in views[sid]]
+                per = (time.perf_counter() - t0) / len(views[sid]) * 1e3
+                ms[sid, keep] = min(ms.get((sid, keep), per), per)
+
+    benchmark.pedantic(run, rounds=2, warmup_rounds=0)
+    for sid in COMPOUND_SYSTEMS:
+        assert chosen[sid, True] == chosen[sid, False]
+        ratio = ms[sid, False] / ms[sid, True]
+        benchmark.extra_info[f"{sid}_ms_per_move"] = round(ms[sid, True], 1)
+        benchmark.extra_info[f"{sid}_anew_ms_per_move"] = round(ms[sid, False], 1)
+        EXTRA[f"ismcts in {sid}, listing anew / kept turns"] = (
+            ratio,
+            f"{ratio:.2f}x ({ms[sid, True]:.0f} / {ms[sid, False]:.0f} ms a move, the same moves)",
+        )

@@ -66,7 +66,7 @@ POOL_SCALE = 1 << 20
 
 
 class _Node:
-    __slots__ = ("avail", "children", "scores", "team", "visits", "wins")
+    __slots__ = ("avail", "children", "listed", "scores", "team", "visits", "wins")
 
     def __init__(self, team: int) -> None:
         self.team = team          # the team of the player who made the move into this node
@@ -75,9 +75,11 @@ class _Node:
         self.avail = 0
         self.children: dict[Move, _Node] = {}
         # (compound systems: the greedy scores of its own team's moves from this node, by
-        # the mover's hand and the move: a view there is the path's but for that hand, which
-        # differs from world to world after a later deal, or when it is a partner's)
-        self.scores: dict[tuple[int, Move], float] = {}
+        # the hands of the mover's team (_team_hands) and the move, and the turns from this
+        # node by those hands with their greedy scores once judged: the rest of the position
+        # is the path's, the same in every world)
+        self.scores: dict[tuple[tuple[int, ...], Move], float] = {}
+        self.listed: dict[tuple[int, ...], tuple[list[Move], list[float] | None]] = {}
 
 
 class ISMCTSPlayer:
@@ -138,6 +140,7 @@ class ISMCTSPlayer:
             DEFAULT_ITERATIONS
         )
         self._default_budget = iterations is None and ms is None
+        self._keep = True   # compound systems: the nodes keep their turns (off: tests compare)
         self.ms = ms
         self.policy = policy
         self.c = float(c)
@@ -316,12 +319,14 @@ class ISMCTSPlayer:
         path: list[_Node] = []
         c = self.c
         gained = 0.0    # "eval": what the path captured, for the seat's team less against
+        compound = rules.compound and self._keep
         while not world.is_over:
-            legal = _moves(world)
+            legal = _listed(node, world) if compound else _moves(world)
             team = rules.team_of(world.to_move)
             if self.opponent == "greedy" and team != me:
                 # the opponents' model: the greedy player's move from its seat in this world
-                scores = _scores(world, legal, self._scorer)
+                scores = (_listed_scores(node, world, legal, self._scorer) if compound
+                          else _scores(world, legal, self._scorer))
                 m = legal[max(range(len(legal)), key=scores.__getitem__)]
                 child = node.children.get(m)
                 added = child is None
@@ -343,7 +348,7 @@ class ISMCTSPlayer:
             if untried:
                 if rules.compound and team == me:
                     m = _first_untried_own(world, untried, self._scorer, node.scores,
-                                           world.hand(world.to_move).mask)
+                                           _team_hands(world))
                 else:
                     m = _first_untried(world, legal, untried, self._scorer)
                 child = _Node(team)
@@ -367,7 +372,11 @@ class ISMCTSPlayer:
             value = gained
             if not world.is_over:
                 sign = 1.0 if rules.team_of(world.to_move) == me else -1.0
-                value += sign * max(_scores(world, _moves(world), self._scorer))
+                if compound:
+                    value += sign * max(_listed_scores(node, world, _listed(node, world),
+                                                       self._scorer))
+                else:
+                    value += sign * max(_scores(world, _moves(world), self._scorer))
             mine = 0.5 + 0.5 * math.tanh(value / EVAL_SCALE)
             for ch in path:
                 ch.visits += 1
@@ -394,6 +403,36 @@ def _moves(world: Any) -> list[Move]:
     return got
 
 
+def _team_hands(world: Any) -> tuple[int, ...]:
+    """The hands of the mover's team in ``world`` (a compound system), seat by seat: with
+    the path to a node, what its turns and their greedy scores depend on (the mover's
+    hand, and a partner's, who must hold the value of a build made for him, AMB-64)."""
+    r = world.rules
+    team = r.team_of(world.to_move)
+    return tuple(world.hand(s).mask for s in range(r.players) if r.team_of(s) == team)
+
+
+def _listed(node: _Node, world: Any) -> list[Move]:
+    """:func:`_moves` of ``world`` at ``node`` in a compound system, listed once a node and
+    hands of the mover's team (``node.listed``, :func:`_team_hands`)."""
+    key = _team_hands(world)
+    got = node.listed.get(key)
+    if got is None:
+        got = node.listed[key] = (_moves(world), None)
+    return got[0]
+
+
+def _listed_scores(node: _Node, world: Any, legal: list[Move], scorer: GreedyPlayer) -> list[float]:
+    """The greedy scores of ``legal`` (:func:`_listed` at ``node``) for the mover, judged once
+    a node and hands of the mover's team."""
+    key = _team_hands(world)
+    turns, scores = node.listed[key]
+    if scores is None:
+        scores = _scores(world, legal, scorer)
+        node.listed[key] = (turns, scores)
+    return scores
+
+
 def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, team: int) -> float:
     """Push ``move`` (of ``team``) on ``world``; what it gained for ``me``'s team less
     against: the weight it captured (with a sweep), or in a compound system what each pile
@@ -409,22 +448,22 @@ def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, te
 
 def _first_untried_own(
     world: Any, untried: list[Move], scorer: GreedyPlayer,
-    scores: dict[tuple[int, Move], float], hand: int,
+    scores: dict[tuple[tuple[int, ...], Move], float], key: tuple[int, ...],
 ) -> Move:
     """:func:`_first_untried` for a move of the seat's own team in a compound system, each
-    move's score judged once a node and a hand of the mover (``scores``, by ``hand`` and
-    move): the view at a node is the path's but for the mover's hand, so the scores are the
-    same in every world that deals the mover that hand (every world, for the seat's own
-    moves before a later deal), and a turn's score is worth keeping (the tables of hundreds
-    of turns)."""
+    move's score judged once a node and hands of the mover's team (``scores``, by ``key``,
+    :func:`_team_hands`, and the move): the scores are the same in every world that deals
+    the team those hands (every world, for the seat's own moves before a later deal and
+    without a partner), and a turn's score is worth keeping (the tables of hundreds of
+    turns)."""
     if len(untried) == 1:
         return untried[0]
-    new = [m for m in untried if (hand, m) not in scores]
+    new = [m for m in untried if (key, m) not in scores]
     if new:
-        scores.update(zip([(hand, m) for m in new], scorer.scores_on(world, new), strict=True))
+        scores.update(zip([(key, m) for m in new], scorer.scores_on(world, new), strict=True))
     best = untried[0]
     for m in untried:
-        if scores[hand, m] > scores[hand, best]:
+        if scores[key, m] > scores[key, best]:
             best = m
     return best
 
