@@ -442,7 +442,8 @@ class GreedyPlayer:
             ws = self._weights(view)
             vals = j.vals
             sure = {b.value for b in end.builds if b.owner == j.next}
-            loose = sorted(end.loose)
+            # (each loose card's values and least value, read once for the 14 values below)
+            loose = [(c, vals(c), min(vals(c))) for c in sorted(end.loose)]
             options: list[tuple[float, float]] = []
             for v in range(1, len(j.odds)):
                 p = 1.0 if v in sure else j.odds[v]
@@ -450,10 +451,10 @@ class GreedyPlayer:
                     continue
                 same = 0
                 smaller = []
-                for c in loose:
-                    if v in vals(c):
+                for c, cv, least in loose:
+                    if v in cv:
                         same |= 1 << c
-                    elif min(vals(c)) < v:
+                    elif least < v:
                         smaller.append(c)
                 taken = _weight(ws, same)
                 for b in end.builds:
