@@ -340,3 +340,48 @@ def test_the_root_scores_are_the_python_evaluation(system: str) -> None:
     races = r.most_cards_points or r.card_points   # (Shaniss: every card counts, no race)
     if len(View.of(state, 0).pile_sizes) == 2 and races and system not in ("callabra", "kontsina"):
         assert won > 0     # (those two: no race decided in these four random hands)
+
+
+def _compound_views(system: str, seed: int, every: int, count: int) -> list[tuple[View, list[Move]]]:
+    """Views and turns (one order of each capture) of a greedy game of a compound system:
+    every ``every``-th turn with a choice, ``count`` of them."""
+    st = cassino.new_hand(rules(system), seed=seed)
+    greedy = GreedyPlayer(seed)
+    out = []
+    k = 0
+    while not st.is_over and len(out) < count:
+        view = View.of(st, st.to_move)
+        moves = st.turns_one_order()
+        if k % every == 0 and len(moves) > 1:
+            out.append((view, moves))
+        st.push(greedy.choose(view, moves))
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("system", ["african_cassino_2p", "italian_house_cassino"])
+def test_the_compound_lookahead_plays_another_turn_than_greedy(system: str) -> None:
+    # two teams: the expert compares greedy's best turns over worlds of the view (its
+    # lookahead), so it leaves greedy's first choice in some positions; always for one of
+    # the ``width`` turns of best score, and the same turns again for the same seed
+    views = _compound_views(system, 2, 3, 8)
+    assert len(views) == 8
+    looked = ExpertPlayer(5, width=3)
+    again = ExpertPlayer(5, width=3)
+    flat = ExpertPlayer(5, worlds=0)
+    scorer = ExpertPlayer(5)
+    differ = 0
+    for view, moves in views:
+        got = looked.choose(view, moves)
+        assert again.choose(view, moves) == got
+        scores = [scorer.evaluate(view, m) for m in moves]
+        top = sorted(range(len(moves)), key=lambda i: -scores[i])[:3]
+        assert got in [moves[i] for i in top]
+        differ += got != flat.choose(view, moves)
+    assert differ >= 1
+
+
+def test_three_teams_of_a_compound_system_play_the_best_scoring_turn() -> None:
+    # African Cassino for three: no lookahead (three teams), the greedy choice
+    for view, moves in _compound_views("african_cassino_3p", 3, 4, 4):
+        assert ExpertPlayer(7).choose(view, moves) == ExpertPlayer(7, worlds=0).choose(view, moves)

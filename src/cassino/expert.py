@@ -12,7 +12,9 @@ where nothing is hidden.
   ``worlds`` determinizations of the unseen cards (:meth:`View.sample_world
   <cassino.players.View.sample_world>`): what the move captures, less what the next
   player's best greedy reply captures, plus the greedy score of the best move after it
-  (each counted against an opponent, for a partner). The best mean is played.
+  (each counted against an opponent, for a partner). The best mean is played. In a
+  compound system (African Cassino, the Italian house variant) the turns are compared
+  alike, by what the face-up piles gain and lose.
 * **Card reading** (two players). The worlds of the lookahead are drawn from
   ``INFER_CANDIDATES`` times as many samples, each weighed by how likely the opponent's
   moves of this deal would have been, from the hand that world gives it, for a greedy
@@ -42,7 +44,16 @@ from typing import Any
 
 from ._rng import Rng
 from .cards import SPADES
-from .greedy import _EPS, CARD_WEIGHT, SPADE_WEIGHT, GreedyPlayer, _weight, card_weights
+from .errors import IllegalMoveError
+from .greedy import (
+    _EPS,
+    CARD_WEIGHT,
+    SPADE_WEIGHT,
+    GreedyPlayer,
+    _pile_gain,
+    _weight,
+    card_weights,
+)
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 
@@ -117,8 +128,9 @@ class ExpertPlayer(GreedyPlayer):
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The exactly best move when the position is known; else the best of the
-        lookahead; else (``worlds=0``, three teams or more, or compound turns: African and
-        Italian Cassino, whose turns the search does not list yet) the best-scoring move."""
+        lookahead (in a compound system, African and Italian Cassino, the lookahead of its
+        turns, :meth:`_turn_lookahead`: no exact search and no card reading there); else
+        (``worlds=0``, three teams or more) the best-scoring move."""
         move = self._choose(view, moves)
         self._remember(view, move)
         return move
@@ -127,7 +139,9 @@ class ExpertPlayer(GreedyPlayer):
         if len(moves) == 1:
             return moves[0]
         if view.rules.compound:
-            return super().choose(view, moves)
+            if not self.worlds or len(view.pile_sizes) != 2:
+                return super().choose(view, moves)
+            return self._turn_lookahead(view, moves)
         if self.nodes and _known(view):
             got = self._solve(view, moves)
             if got is not None:
@@ -189,6 +203,49 @@ class ExpertPlayer(GreedyPlayer):
                 world.pop()
                 totals[j] += v
         return max(range(len(moves)), key=totals.__getitem__)
+
+    def _turn_lookahead(self, view: View, moves: Sequence[Move]) -> Move:
+        """The lookahead of a compound system (African Cassino, the Italian house variant;
+        two teams): the ``width`` turns of best score compared over ``worlds`` worlds of
+        the view, each by what the face-up piles gain and lose in the turn and the next
+        seat's best greedy reply (the team's for, the others' against), plus the greedy
+        score of the best move after that (minus when an opponent's). A turn a world does
+        not allow (a build for a partner who holds no card of its value there, AMB-64)
+        counts 0 in that world. No card reading: uniform worlds."""
+        scores = [self.evaluate(view, m) for m in moves]
+        order = sorted(range(len(moves)), key=lambda i: -scores[i])[: self.width]
+        if len(order) == 1:
+            return moves[order[0]]
+        turns = [moves[i] for i in order]
+        r = view.rules
+        ws = card_weights(r)
+        team = r.team_of(view.seat)
+        totals = [0.0] * len(turns)
+        for _ in range(self.worlds):
+            try:
+                world: Any = view.sample_world(self._rng)
+            except PlayerError:
+                return turns[0]
+            for j, move in enumerate(turns):
+                before = [tuple(p) for p in world.piles]
+                try:
+                    world.push(move)
+                except IllegalMoveError:
+                    continue
+                v = _pile_gain(ws, before, world.piles, team)
+                if not world.is_over:
+                    legal = world.turns_one_order()
+                    got = self._scorer.scores_on(world, legal)
+                    before = [tuple(p) for p in world.piles]
+                    world.push(legal[max(range(len(got)), key=got.__getitem__)])
+                    v += _pile_gain(ws, before, world.piles, team)
+                    if not world.is_over:
+                        sign = 1.0 if r.team_of(world.to_move) == team else -1.0
+                        v += sign * max(self._scorer.scores_on(world, world.turns_one_order()))
+                    world.pop()
+                world.pop()
+                totals[j] += v
+        return turns[max(range(len(turns)), key=totals.__getitem__)]
 
     # -- card reading ------------------------------------------------------------------------
     def _remember(self, view: View, move: Move) -> None:
