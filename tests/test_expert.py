@@ -359,7 +359,8 @@ def _compound_views(system: str, seed: int, every: int, count: int) -> list[tupl
     return out
 
 
-@pytest.mark.parametrize("system", ["african_cassino_2p", "italian_house_cassino"])
+@pytest.mark.parametrize(
+    "system", ["african_cassino_2p", "african_cassino_partnership", "italian_house_cassino"])
 def test_the_compound_lookahead_plays_another_turn_than_greedy(system: str) -> None:
     # two teams: the expert compares greedy's best turns over worlds of the view (its
     # lookahead), so it leaves greedy's first choice in some positions; always for one of
@@ -385,3 +386,27 @@ def test_three_teams_of_a_compound_system_play_the_best_scoring_turn() -> None:
     # African Cassino for three: no lookahead (three teams), the greedy choice
     for view, moves in _compound_views("african_cassino_3p", 3, 4, 4):
         assert ExpertPlayer(7).choose(view, moves) == ExpertPlayer(7, worlds=0).choose(view, moves)
+
+
+@pytest.mark.parametrize("system, replies", [("african_cassino_2p", 1),
+                                             ("african_cassino_partnership", 3)])
+def test_the_compound_lookahead_plays_every_seat_up_to_the_next_turn(
+        system: str, replies: int) -> None:
+    # after each turn compared, the other seats' greedy replies up to the seat's next move
+    # (one opponent; in a partnership an opponent, the partner and the other opponent),
+    # then the seat's own best score: a greedy judgement of each of those positions
+    calls = []
+
+    class Counting(GreedyPlayer):
+        def scores_on(self, state: Any, moves: Any) -> list[float]:
+            calls.append(state.to_move)
+            return super().scores_on(state, moves)
+
+    view, moves = _compound_views(system, 2, 1, 1)[0]
+    player = ExpertPlayer(5, width=2, worlds=1)
+    player._scorer = Counting()
+    player.choose(view, moves)
+    r = rules(system)
+    step = 1 if r.direction == "cw" else -1     # (African Cassino: counter-clockwise, AMB-72)
+    expected = [(view.seat + step * k) % r.players for k in range(1, replies + 1)] + [view.seat]
+    assert calls == expected * 2

@@ -14,7 +14,8 @@ where nothing is hidden.
   player's best greedy reply captures, plus the greedy score of the best move after it
   (each counted against an opponent, for a partner). The best mean is played. In a
   compound system (African Cassino, the Italian house variant) the turns are compared
-  alike, by what the face-up piles gain and lose.
+  by what the face-up piles gain and lose, over the replies of every other seat up to
+  the player's next move.
 * **Card reading** (two players). The worlds of the lookahead are drawn from
   ``INFER_CANDIDATES`` times as many samples, each weighed by how likely the opponent's
   moves of this deal would have been, from the hand that world gives it, for a greedy
@@ -87,6 +88,11 @@ INFER_MAX_MOVES = 1_000
 """Card reading passes over an opponent's move chosen among more legal moves than this (in
 the first hand it weighs): each hand weighed would list and score them all, and a choice
 among so many says little of the hand. Standard play never comes near it."""
+
+
+_REPLIES = 8
+"""Greedy replies the compound lookahead plays after a turn, at most (the other seats, up
+to the seat's next move: three in a partnership, more with the Italian insist decisions)."""
 
 
 class _OutOfNodes(Exception):
@@ -207,11 +213,12 @@ class ExpertPlayer(GreedyPlayer):
     def _turn_lookahead(self, view: View, moves: Sequence[Move]) -> Move:
         """The lookahead of a compound system (African Cassino, the Italian house variant;
         two teams): the ``width`` turns of best score compared over ``worlds`` worlds of
-        the view, each by what the face-up piles gain and lose in the turn and the next
-        seat's best greedy reply (the team's for, the others' against), plus the greedy
-        score of the best move after that (minus when an opponent's). A turn a world does
-        not allow (a build for a partner who holds no card of its value there, AMB-64)
-        counts 0 in that world. No card reading: uniform worlds."""
+        the view, each by what the face-up piles gain and lose in the turn and in the other
+        seats' best greedy replies up to the seat's next move (a partner's and an insist
+        decision's included; at most ``_REPLIES``), the team's for and the others' against,
+        plus the seat's best greedy score then. A turn a world does not allow (a build for
+        a partner who holds no card of its value there, AMB-64) counts 0 in that world. No
+        card reading: uniform worlds."""
         scores = [self.evaluate(view, m) for m in moves]
         order = sorted(range(len(moves)), key=lambda i: -scores[i])[: self.width]
         if len(order) == 1:
@@ -233,15 +240,19 @@ class ExpertPlayer(GreedyPlayer):
                 except IllegalMoveError:
                     continue
                 v = _pile_gain(ws, before, world.piles, team)
-                if not world.is_over:
+                # the other seats' greedy replies, up to the seat's next move
+                replies = 0
+                while not world.is_over and world.to_move != view.seat and replies < _REPLIES:
                     legal = world.turns_one_order()
                     got = self._scorer.scores_on(world, legal)
                     before = [tuple(p) for p in world.piles]
                     world.push(legal[max(range(len(got)), key=got.__getitem__)])
+                    replies += 1
                     v += _pile_gain(ws, before, world.piles, team)
-                    if not world.is_over:
-                        sign = 1.0 if r.team_of(world.to_move) == team else -1.0
-                        v += sign * max(self._scorer.scores_on(world, world.turns_one_order()))
+                if not world.is_over:
+                    sign = 1.0 if r.team_of(world.to_move) == team else -1.0
+                    v += sign * max(self._scorer.scores_on(world, world.turns_one_order()))
+                for _ in range(replies):
                     world.pop()
                 world.pop()
                 totals[j] += v
