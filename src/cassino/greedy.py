@@ -16,7 +16,7 @@ from typing import Any
 
 from ._reference import duty_reason
 from ._rng import Rng
-from .cards import CLUBS, SPADES, card_rank, double_mask, parse_card, rank_mask
+from .cards import CLUBS, ITALIAN_FIRST, SPADES, card_rank, double_mask, parse_card, rank_mask
 from .errors import IllegalMoveError
 from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
@@ -362,9 +362,10 @@ class GreedyPlayer:
                 world = view.sample_world(Rng(0))
             except PlayerError:
                 world = None
-            if world is not None and not world.insist:
-                world.turns_one_order()     # (each turn's table made once: the players' moves)
         self._turns = _Turns(view, world)
+        if world is not None and not world.insist:
+            # (each turn's table made once: the players' moves)
+            self._turns.moves = world.turns_one_order()
         return self._turns
 
     def scores_on(self, state: Any, moves: Sequence[Move]) -> list[float]:
@@ -390,6 +391,9 @@ class GreedyPlayer:
             return self._decision_score(view, world, move)
         if world is None or move.kind != MoveKind.TURN:
             return 0.0
+        got = self._core_turn_scores(j).get(move)
+        if got is not None:
+            return got
         try:
             end = world.turn_table(move)
         except IllegalMoveError:
@@ -415,6 +419,36 @@ class GreedyPlayer:
                 return gain
             return gain + (1.0 if r.team_of(last) == team else -1.0) * _weight(ws, table)
         return gain + COMPOUND_BUILD_DISCOUNT * own - RISK_WEIGHT * self._turn_risk(j, end)
+
+    _core_turns = True
+    """Whether compound turns are scored in the core where it is built
+    (``_TurnGen.greedy_turn_scores``, the same doubles as :meth:`_turn_score`'s Python,
+    the reference: tests turn this off to compare)."""
+
+    def _core_turn_scores(self, j: _Turns) -> dict[Move, float]:
+        """The scores of the turns of ``j``'s world (``turns_one_order``) computed in the
+        core, by move; empty where the core is not built or cannot score them (a packing
+        past its buffers), and for a subclass that scores turns otherwise."""
+        if j.core is not None:
+            return j.core
+        j.core = {}
+        world = j.world
+        if (not self._core_turns or world is None or world.insist
+                or type(self)._turn_risk is not GreedyPlayer._turn_risk):
+            return j.core
+        from . import IMPLEMENTATION
+
+        if IMPLEMENTATION != "core":
+            return j.core
+        from ._core import CompoundState
+
+        if not isinstance(world, CompoundState):
+            return j.core
+        scores = core_turn_scores(world, j.view, self._weights(j.view), j.odds)
+        moves = j.moves if j.moves is not None else world.turns_one_order()
+        if scores is not None and len(scores) == len(moves):
+            j.core = dict(zip(moves, scores, strict=True))
+        return j.core
 
     def _decision_score(self, view: View, world: Any, move: Move) -> float:
         """The house variant's insist decision (AMB-68), one ply deep: an extension gains
@@ -616,7 +650,8 @@ class _Turns:
     unseen), and the risk of each table left (by loose cards and builds) and the best
     packing of loose cards into groups of a value."""
 
-    __slots__ = ("next", "odds", "packs", "risks", "start", "vals", "view", "world")
+    __slots__ = ("core", "moves", "next", "odds", "packs", "risks", "start", "vals", "view",
+                 "world")
 
     def __init__(self, view: View, world: Any) -> None:
         from .reference.african import compound_rules
@@ -628,18 +663,109 @@ class _Turns:
         r = view.rules
         n = r.players
         self.next = (view.seat + 1) % n if r.direction == "cw" else (view.seat - 1) % n
-        h = view.hand_sizes[self.next]
-        total = view.unseen.mask.bit_count()
-        self.odds: list[float] = []
-        if h and total:
-            counts = [0] * (compound_rules(r).max_value + 1)
-            for c in bits(view.unseen.mask):
-                for v in set(self.vals(c)):
-                    counts[v] += 1
-            self.odds = [0.0 if not k else 1.0 - _miss(total, k, h) if total - k >= h else 1.0
-                         for k in counts]
+        self.odds = _turn_odds(view, self.next, self.vals)
         self.risks: dict[tuple[object, object], float] = {}
         self.packs: dict[tuple[int, ...], float] = {}
+        self.moves: list[Move] | None = None    # (the world's turns_one_order, once listed)
+        self.core: dict[Move, float] | None = None  # (their scores in the core, once asked)
+
+
+def _turn_odds(view: View, nxt: int, vals: Callable[[int], tuple[int, ...]]) -> list[float]:
+    """The chance that seat ``nxt`` holds a card of each value (a compound system's values,
+    ``vals``), from what ``view`` has not seen; empty when it holds no card or nothing is
+    unseen."""
+    from .reference.african import compound_rules
+
+    h = view.hand_sizes[nxt]
+    total = view.unseen.mask.bit_count()
+    if not h or not total:
+        return []
+    counts = [0] * (compound_rules(view.rules).max_value + 1)
+    for c in bits(view.unseen.mask):
+        for v in set(vals(c)):
+            counts[v] += 1
+    return [0.0 if not k else 1.0 - _miss(total, k, h) if total - k >= h else 1.0
+            for k in counts]
+
+
+def core_turn_scores(world: Any, view: View, ws: Sequence[float],
+                     odds: Sequence[float]) -> list[float] | None:
+    """:meth:`GreedyPlayer._turn_score` of each turn of ``world.turns_one_order()``, for
+    ``view``'s seat, computed in the core (``_TurnGen.greedy_turn_scores``, the same
+    doubles): ``world`` a core CompoundState, a world of ``view`` with no insist decision
+    pending, ``ws`` the weight of each card id, ``odds`` those of :func:`_turn_odds`. None
+    where the core cannot score them (a packing past its buffers)."""
+    from ._core import turn_generator
+
+    r = view.rules
+    offset = ITALIAN_FIRST if "italian" in r.mechanics else 0
+    last = view.last_capturer
+    sign = 0 if last is None else 1 if r.team_of(last) == r.team_of(view.seat) else -1
+    return turn_generator(r).greedy_turn_scores(
+        world, ws[offset:offset + (40 if offset else 52)], odds, view.stock_size == 0, sign,
+        CARD_WEIGHT, COMPOUND_BUILD_DISCOUNT, RISK_WEIGHT)
+
+
+def play_compound_hand(state: Any, policies: Sequence[str],
+                       rng_states: Sequence[int]) -> tuple[int, list[int]]:
+    """``State.play_hand`` of a compound system (a core CompoundState): the rest of the
+    hand played by ``random`` and ``greedy`` players (``expert`` ones: the Python players'), the same moves as
+    :class:`~cassino.players.RandomPlayer` and :class:`GreedyPlayer` choosing from each
+    seat's view, RNG draw for RNG draw, each pushed. A greedy choice is made from the
+    core's scores of the turns (:func:`core_turn_scores`) without making the turns into
+    moves, but for the chosen one; a partnership's (whose turns for a partner depend on
+    his hidden hand, which the player's sampled world deals otherwise), an insist decision
+    and a random choice are asked of the Python players."""
+    from .game import player_moves
+    from .players import RandomPlayer
+    from .reference.african import _captured
+
+    r = state.rules
+    n = r.players
+    if "expert" in policies:
+        from .game import _play_hand_reference
+
+        return _play_hand_reference(state, policies, rng_states)
+    if len(policies) != n or len(rng_states) != n:
+        raise ValueError(f"one policy and one RNG state per seat ({n}) are needed")
+    players: list[Any] = []
+    for pol, st in zip(policies, rng_states, strict=True):
+        if pol not in ("random", "greedy"):
+            raise ValueError(f"policy must be 'random', 'greedy' or 'expert', not {pol!r}")
+        if isinstance(st, bool) or not isinstance(st, int) or not 0 <= st < 1 << 64:
+            raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {st!r}")
+        p = GreedyPlayer() if pol == "greedy" else RandomPlayer()
+        p._rng.state = st
+        players.append(p)
+    fast = r.teams != "partnership"
+    ws = card_weights(r)
+    from ._core import turn_generator
+    from .reference.african import compound_rules
+
+    gen = turn_generator(r)
+    vals = lru_cache(maxsize=None)(compound_rules(r).vals)
+    played = 0
+    while not state.is_over:
+        seat = state.to_move
+        p = players[seat]
+        scores = None
+        if fast and type(p) is GreedyPlayer and not state.insist:
+            view = View.of(state, seat)
+            nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
+            scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))
+        if scores is None:
+            state.push(p.choose(View.of(state, seat), player_moves(state, p)))
+        else:
+            k = 0
+            if len(scores) > 1:
+                best = max(scores)
+                top = [i for i, x in enumerate(scores) if x >= best - _EPS]
+                k = top[p._rng.below(len(top))] if len(top) > 1 else top[0]
+            base, end = gen.scored_turn(state, k)
+            state._ends_by_id()[id(base)] = (end, base)
+            state.push(state._expand(base, _captured(base))[0])
+        played += 1
+    return played, [p._rng.state for p in players]
 
 
 def _pile_gain(ws: Sequence[float], before: Sequence[Sequence[int]],

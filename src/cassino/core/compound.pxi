@@ -372,6 +372,96 @@ from operator import attrgetter as _attrgetter
 _build_order = _attrgetter("value", "cards")
 
 
+cdef enum:
+    _CG_GROUPS = 1024   # greedy_turn_scores: the groups of a value it collects (else Python)
+    _CG_MEMO = 2048     # _cg_pack's memo slots
+
+
+cdef inline double _cg_weight(const double* w, uint64_t m) noexcept nogil:
+    """greedy._weight over local card ids, lowest first."""
+    cdef double x = 0.0
+    while m:
+        x += w[cas_ctz64(m)]
+        m &= m - 1
+    return x
+
+
+cdef struct _CGMemo:
+    uint64_t keys[_CG_MEMO]
+    double vals[_CG_MEMO]
+    uint8_t used[_CG_MEMO]
+    int n
+
+
+cdef double _cg_pack(const double* w, uint64_t mask, const uint64_t* groups,
+                     int ng) noexcept nogil:
+    """greedy._best_packing over local ids: the best weight of disjoint groups of
+    ``mask`` (a memo by mask: the groups within a mask are those of the mask); -1 out of
+    memory."""
+    cdef _CGMemo* memo = <_CGMemo*>calloc(1, sizeof(_CGMemo))
+    cdef double got
+    if memo == NULL:
+        return -1.0
+    got = _cg_pack_rec(w, mask, groups, ng, memo)
+    free(memo)
+    return got
+
+
+cdef double _cg_pack_rec(const double* w, uint64_t mask, const uint64_t* groups, int ng,
+                         _CGMemo* memo) noexcept nogil:
+    cdef uint64_t low, g
+    cdef uint64_t* rest
+    cdef int i, j, k
+    cdef size_t slot
+    cdef double best, x
+    if not mask or ng == 0:
+        return 0.0
+    slot = <size_t>(((mask * 0x9E3779B97F4A7C15ULL) >> 53) & (_CG_MEMO - 1))
+    while memo.used[slot]:
+        if memo.keys[slot] == mask:
+            return memo.vals[slot]
+        slot = (slot + 1) & (_CG_MEMO - 1)
+    rest = <uint64_t*>malloc(ng * sizeof(uint64_t))
+    if rest == NULL:
+        return -1.0
+    low = mask & (~mask + 1)
+    k = 0
+    for i in range(ng):
+        if not (groups[i] & low):
+            rest[k] = groups[i]
+            k += 1
+    best = _cg_pack_rec(w, mask ^ low, rest, k, memo)
+    for i in range(ng):
+        if best < 0:
+            break
+        g = groups[i]
+        if g & low:
+            k = 0
+            for j in range(ng):
+                if not (groups[j] & g):
+                    rest[k] = groups[j]
+                    k += 1
+            x = _cg_pack_rec(w, mask & ~g, rest, k, memo)
+            if x < 0:
+                best = -1.0
+                break
+            x = _cg_weight(w, g) + x
+            if x > best:
+                best = x
+    free(rest)
+    if best >= 0 and 2 * memo.n < _CG_MEMO:
+        # (a new slot: the recursion may have filled the one found above)
+        slot = <size_t>(((mask * 0x9E3779B97F4A7C15ULL) >> 53) & (_CG_MEMO - 1))
+        while memo.used[slot] and memo.keys[slot] != mask:
+            slot = (slot + 1) & (_CG_MEMO - 1)
+        if not memo.used[slot]:
+            memo.used[slot] = 1
+            memo.keys[slot] = mask
+            memo.vals[slot] = best
+            memo.n += 1
+    return best
+
+
 cdef class _TurnGen:
     """The core's compound-turn generator for one rule set (see the comment at the top of
     core/compound.pxi); :meth:`ends` and :meth:`count` take a
@@ -446,6 +536,9 @@ cdef class _TurnGen:
     cdef bint maximal                   # capture_extent=maximal: a turn that can take more goes
     cdef bint max_applied               # the last search's turns are filtered so
     cdef bint listed                    # the found turns are list_search's (``via`` kept)
+    cdef bint scored                    # found is greedy_turn_scores' listing of ``sstart``
+    cdef TState sstart
+    cdef TCtx sctx
     cdef int8_t* fdrop                  # a found turn filtered out
     cdef int64_t capdrop
     cdef int64_t norder                 # the turns in ``order`` (sort_found)
@@ -1482,6 +1575,7 @@ cdef class _TurnGen:
         cdef int64_t* idxs = NULL
         cdef void* more
         self.cached = False
+        self.scored = False
         self.max_applied = False
         _tset_reset(&self.seen)
         _tset_reset(&self.found)
@@ -1621,6 +1715,211 @@ cdef class _TurnGen:
             else:
                 out.append((self.found_turn(k, table, memo), self.orders(e)))
         return out
+
+    # -- the greedy player's scores of the turns (greedy.GreedyPlayer._turn_score) in C
+    def greedy_turn_scores(self, state, ws, odds, bint stock_empty, int last_sign,
+                           double card_weight, double build_discount, double risk_weight):
+        """``GreedyPlayer._turn_score`` of each turn of :meth:`list_state` (the turns with
+        the captured cards in one order, ``turns_one_order``) of the reference ``state``'s
+        seat to move, ``state`` the world of the view: ``ws`` the weight of each local card
+        id, ``odds`` the chance that the next seat holds a card of each value (empty:
+        none), ``stock_empty`` whether the view's stock is empty, ``last_sign`` the side of
+        the view's last capturer (1 the seat's team, -1 another, 0 none). None where a
+        packing of loose cards has more groups than the C buffers hold (the caller asks
+        the reference)."""
+        cdef TState s
+        cdef const TState* e
+        cdef int64_t k
+        cdef int t, i, nv = len(odds)
+        cdef int nxt
+        cdef double w[64]
+        cdef double od[32]
+        cdef uint64_t before[TG_TEAMS]
+        cdef double x
+        memset(w, 0, sizeof(w))
+        for i in range(min(len(ws), 64)):
+            w[i] = ws[i]
+        if nv > 32:
+            raise ValueError("odds for more than 31 values")
+        for i in range(nv):
+            od[i] = odds[i]
+        self.load_state(state, &s)
+        nxt = (self.mover + 1) % self.players if self.rules.direction == "cw" \
+            else (self.mover + self.players - 1) % self.players
+        self.list_search(&s)
+        self.apply_maximal(&s)
+        self.sstart = s
+        self.save_ctx(&self.sctx)
+        self.scored = True
+        for t in range(self.nteams):
+            before[t] = 0
+            for i in range(self.plen[t]):
+                before[t] |= (<uint64_t>1) << self.piles[t][i]
+        out = []
+        for k in range(self.found.n):
+            if self.dropped(k):
+                continue
+            e = _tset_at(&self.found, k)
+            if self.turn_score(e, w, od, nv, nxt, before, stock_empty, last_sign, card_weight,
+                               build_discount, risk_weight, &x) < 0:
+                return None
+            out.append(x)
+        return out
+
+    def scored_turn(self, state, int64_t index):
+        """The turn at ``index`` of the last :meth:`greedy_turn_scores` of ``state`` (its
+        turns in :meth:`list_state`'s order, read without a search when the generator has
+        searched nothing since): (Turn with its least step sequence and the captured cards
+        ascending, its end table as :meth:`list_state` gives it with ``ends``)."""
+        cdef TState s, x
+        cdef int64_t k
+        self.load_state(state, &s)
+        if not (self.scored and memcmp(&self.sstart, &s, sizeof(TState)) == 0
+                and self.in_ctx(&self.sctx)):
+            self.list_search(&s)
+            self.apply_maximal(&s)
+        for k in range(self.found.n):
+            if self.dropped(k):
+                continue
+            if index == 0:
+                _tset_load(&self.found, k, &x)
+                return self.found_turn(k, state._turn_table(), {}), self.pack(&x)
+            index -= 1
+        raise IndexError("no turn at that index")
+
+    cdef int turn_score(self, const TState* e, const double* w, const double* od, int nv,
+                        int nxt, const uint64_t* before, bint stock_empty, int last_sign,
+                        double card_weight, double build_discount, double risk_weight,
+                        double* out) noexcept nogil:
+        """The score of the turn that ends at ``e`` (:meth:`greedy_turn_scores`); -1 past
+        the group buffers."""
+        cdef double gain = 0.0, own = 0.0, diff, risk = 0.0, taken, p, none_better, got, x_v
+        cdef uint64_t after, table, same, smaller, bit
+        cdef int t, i, j, v, c, nopt = 0, ng
+        cdef uint32_t sure = 0
+        cdef bint captured = e.capcard >= 0, hands_empty
+        cdef double oval[32]
+        cdef double oprob[32]
+        cdef uint64_t groups[_CG_GROUPS]
+        # what the piles gained or lost: the seat's team's for it, the others' against
+        for t in range(self.nteams):
+            after = 0
+            for i in range(self.plen[t] - e.depth[t]):
+                after |= (<uint64_t>1) << self.piles[t][i]
+            if t == self.myteam and captured:
+                after |= e.capt | ((<uint64_t>1) << e.capcard)
+            if after != before[t]:
+                diff = _cg_weight(w, after) - _cg_weight(w, before[t])
+                if t == self.myteam:
+                    gain += diff
+                else:
+                    gain -= diff
+        table = e.loose
+        for i in range(e.nb):
+            table |= e.b[i].cards
+            if self.team[e.b[i].owner] == self.myteam:
+                own += _cg_weight(w, e.b[i].cards)
+        hands_empty = e.hand == 0
+        for t in range(self.players):
+            if t != self.mover and self.hands[t]:
+                hands_empty = False
+        if hands_empty and stock_empty:
+            # the hand ends: the leftovers go to the last capturer
+            if captured:
+                last_sign = 1
+            if last_sign == 0 or not table:
+                out[0] = gain
+            else:
+                out[0] = gain + (1.0 if last_sign > 0 else -1.0) * _cg_weight(w, table)
+            return 0
+        if nv and table:
+            for i in range(e.nb):
+                if e.b[i].owner == nxt:
+                    sure |= (<uint32_t>1) << e.b[i].value
+            for v in range(1, nv):
+                p = 1.0 if (sure >> v) & 1 else od[v]
+                if p == 0.0:
+                    continue
+                same = 0
+                smaller = 0
+                bit = e.loose
+                while bit:
+                    c = cas_ctz64(bit)
+                    bit &= bit - 1
+                    if self.has_value(c, v):
+                        same |= (<uint64_t>1) << c
+                    elif _tg_rank(c) < v:       # (its least value: the Ace's 1, a rank)
+                        smaller |= (<uint64_t>1) << c
+                taken = _cg_weight(w, same)
+                for i in range(e.nb):
+                    if e.b[i].value == v:
+                        taken += _cg_weight(w, e.b[i].cards)
+                if cas_popcount64(smaller) >= 2:
+                    ng = self.value_groups(smaller, v, groups)
+                    if ng < 0:
+                        return -1
+                    got = _cg_pack(w, smaller, groups, ng)
+                    if got < 0:
+                        return -1
+                    taken += got
+                if taken > 0.0:
+                    # (options in descending (value, chance) order, as Python's sort)
+                    x_v = taken + card_weight
+                    j = nopt
+                    while j > 0 and (oval[j - 1] < x_v
+                                     or (oval[j - 1] == x_v and oprob[j - 1] < p)):
+                        oval[j] = oval[j - 1]
+                        oprob[j] = oprob[j - 1]
+                        j -= 1
+                    oval[j] = x_v
+                    oprob[j] = p
+                    nopt += 1
+            none_better = 1.0
+            for j in range(nopt):
+                risk += oval[j] * oprob[j] * none_better
+                none_better *= 1.0 - oprob[j]
+        out[0] = gain + build_discount * own - risk_weight * risk
+        return 0
+
+    cdef inline bint has_value(self, int c, int v) noexcept nogil:
+        cdef int r = _tg_rank(c)
+        return r == v or (r == 1 and v == self.acehi)
+
+    cdef int value_groups(self, uint64_t cards, int v, uint64_t* out) noexcept nogil:
+        """greedy._turn_groups: every subset of ``cards`` whose values sum to ``v`` (an
+        Ace at either value), each once, into ``out``; -1 past _CG_GROUPS."""
+        cdef int ids[64]
+        cdef int n = 0, count = 0
+        while cards:
+            ids[n] = cas_ctz64(cards)
+            cards &= cards - 1
+            n += 1
+        if self._groups_rec(ids, n, 0, v, 0, out, &count) < 0:
+            return -1
+        return count
+
+    cdef int _groups_rec(self, const int* ids, int n, int i, int need, uint64_t acc,
+                         uint64_t* out, int* count) noexcept nogil:
+        cdef int j, k, r
+        cdef uint64_t g
+        if need == 0:
+            for k in range(count[0]):
+                if out[k] == acc:
+                    return 0
+            if count[0] == _CG_GROUPS:
+                return -1
+            out[count[0]] = acc
+            count[0] += 1
+            return 0
+        for j in range(i, n):
+            r = _tg_rank(ids[j])
+            g = acc | ((<uint64_t>1) << ids[j])
+            if r <= need and self._groups_rec(ids, n, j + 1, need - r, g, out, count) < 0:
+                return -1
+            if r == 1 and self.acehi <= need and self._groups_rec(
+                    ids, n, j + 1, need - self.acehi, g, out, count) < 0:
+                return -1
+        return 0
 
     # -- the step interface (CompoundState's builder, parse_move): turn states as bytes
     cdef bytes pack(self, const TState* s):
@@ -1887,6 +2186,7 @@ cdef class _TurnGen:
                 and self.in_ctx(&self.last_ctx)):
             return 0                         # (the same start as the last search)
         self.cached = False
+        self.scored = False
         self.max_applied = False
         self.listed = False
         _tset_reset(&self.seen)
@@ -2992,6 +3292,16 @@ class CompoundState(_RefState):
         self.to_move = (self.to_move + step) % n
         if self.is_over:
             self.claims = []
+
+    def play_hand(self, policies, rng_states):
+        """Play the hand to its end with built-in players: ``policies[seat]`` is
+        ``"random"``, ``"greedy"`` or ``"expert"`` and ``rng_states[seat]`` the state of that
+        player's :class:`~cassino.Rng`. Every move is pushed. Returns ``(moves played, the
+        players' new RNG states)``: the same moves as those players choosing from each
+        seat's view, the greedy player's scores computed in C
+        (:func:`cassino.greedy.play_compound_hand`)."""
+        from cassino.greedy import play_compound_hand
+        return play_compound_hand(self, policies, rng_states)
 
     # -- the insist decision (AMB-68)
     def _extensions(self):
