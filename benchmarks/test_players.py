@@ -130,3 +130,48 @@ def test_ismcts_compound_kept_turns(benchmark: Any) -> None:
             ratio,
             f"{ratio:.2f}x ({ms[sid, True]:.0f} / {ms[sid, False]:.0f} ms a move, the same moves)",
         )
+
+
+COMPOUND_GAMES = 6
+ALL_COMPOUND = ("african_cassino_2p", "african_cassino_3p", "african_cassino_partnership",
+                "italian_house_cassino")
+
+
+def test_compound_core_greedy_against_python_greedy(benchmark: Any, monkeypatch: Any) -> None:
+    """Games of greedy against random in the compound systems: the greedy player's turn
+    scores in the core (``CompoundState.play_hand``: ``_TurnGen.greedy_turn_scores``, one
+    move made of the chosen turn) against the Python players scoring in Python
+    (``core_players=False``, ``GreedyPlayer._core_turns`` off), the same games. A
+    partnership's greedy seats are the Python players' with the core's scores."""
+    from cassino.greedy import GreedyPlayer
+    from cassino.rules import rules
+
+    rates: dict[tuple[str, bool], float] = {}
+    records: dict[tuple[str, bool], Any] = {}
+
+    def players(sid: str) -> tuple[str, ...]:
+        return tuple(("greedy", "random")[s % 2] for s in range(rules(sid).players))
+
+    def run() -> None:
+        for sid in ALL_COMPOUND:
+            for fast in (True, False):
+                monkeypatch.setattr(GreedyPlayer, "_core_turns", fast)
+                t0 = time.perf_counter()
+                got = simulate(sid, players(sid), games=COMPOUND_GAMES, seed=5, workers=1,
+                               core_players=fast)
+                rate = COMPOUND_GAMES / (time.perf_counter() - t0)
+                rates[sid, fast] = max(rates.get((sid, fast), 0.0), rate)
+                records[sid, fast] = got.to_json()
+        monkeypatch.setattr(GreedyPlayer, "_core_turns", True)
+
+    benchmark.pedantic(run, rounds=2, warmup_rounds=0)
+    for sid in ALL_COMPOUND:
+        assert records[sid, True] == records[sid, False]
+        ratio = rates[sid, True] / rates[sid, False]
+        benchmark.extra_info[f"{sid}_core_games_per_second"] = round(rates[sid, True], 1)
+        benchmark.extra_info[f"{sid}_python_games_per_second"] = round(rates[sid, False], 1)
+        EXTRA[f"greedy vs random games in {sid}, core scores / Python scores"] = (
+            ratio,
+            f"{ratio:.1f}x ({rates[sid, True]:.1f} / {rates[sid, False]:.1f} games/s, "
+            "one process, the same games)",
+        )

@@ -1,0 +1,192 @@
+"""The greedy player in the compound systems (African Cassino, the Italian house variant)
+with its scores computed in the core.
+
+``_TurnGen.greedy_turn_scores`` is ``GreedyPlayer._turn_score`` in C, double for double;
+``CompoundState.play_hand`` plays a hand as ``RandomPlayer`` and ``GreedyPlayer`` would,
+RNG draw for RNG draw, choosing greedy turns from those scores; ``simulate`` plays games of
+built-in players through it with the same records as the Python players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import cassino
+from cassino import compound_systems, rules
+from cassino.game import _play_hand_reference, player_moves
+from cassino.greedy import GreedyPlayer
+from cassino.players import RandomPlayer, View
+from cassino.simulate import simulate
+
+core = pytest.importorskip("cassino._core")
+pytestmark = pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="the core's scores")
+
+SYSTEMS = compound_systems()
+
+
+def python_greedy(seed: int = 0) -> GreedyPlayer:
+    """The reference: the greedy player scoring turns in Python."""
+    p = GreedyPlayer(seed)
+    p._core_turns = False
+    return p
+
+
+def greedy_positions(system: str, hands: int) -> Iterator[Any]:
+    """The positions of greedy and random players' hands of ``system`` where a turn is to be
+    made (no insist decision pending)."""
+    r = rules(system)
+    for seed in range(hands):
+        state = cassino.new_hand(system, seed=seed)
+        players: list[Any] = [GreedyPlayer(seed * 10 + s) if (s + seed) % 3 else
+                              RandomPlayer(seed * 10 + s) for s in range(r.players)]
+        while not state.is_over:
+            if not state.insist:
+                yield state
+            p = players[state.to_move]
+            state.push(p.choose(View.of(state, state.to_move), player_moves(state, p)))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_core_turn_scores_are_the_reference_scores(system: str) -> None:
+    r = rules(system)
+    gen = core.turn_generator(r)
+    # (another seat's position listed before each scoring: the scores must not read the
+    # generator's last mover)
+    other = cassino.new_hand(system, seed=99)
+    checked = used = 0
+    for state in greedy_positions(system, 3):
+        moves = state.turns_one_order()
+        if other.to_move == state.to_move:
+            other.push(other.move_at(0))
+            if other.is_over or other.insist:
+                other = cassino.new_hand(system, seed=98)
+        gen.count_state(other)
+        fast = GreedyPlayer()
+        got = fast.scores_on(state, moves)
+        ref = python_greedy().scores_on(state, moves)
+        assert got == ref, (system, state.to_position())
+        used += fast._turns is not None and bool(fast._turns.core)
+        checked += len(moves)
+    assert checked > 300 and used > 50
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_greedy_choices_from_a_view_are_the_reference_choices(system: str) -> None:
+    """Through ``choose``: the scores of the turns in a world sampled from the view (a
+    partner's hand among the hidden ones, whose builds for him a world may not allow)."""
+    checked = 0
+    for state in greedy_positions(system, 2):
+        view = View.of(state, state.to_move)
+        moves = player_moves(state, GreedyPlayer())
+        fast, ref = GreedyPlayer(5), python_greedy(5)
+        assert [fast.evaluate(view, m) for m in moves] == [ref.evaluate(view, m) for m in moves]
+        assert fast.choose(view, moves) == ref.choose(view, moves)
+        assert fast._rng.state == ref._rng.state
+        checked += 1
+    assert checked > 40
+
+
+def test_a_subclass_that_judges_risk_otherwise_is_not_scored_by_the_core() -> None:
+    class NoRisk(GreedyPlayer):
+        def _turn_risk(self, j: Any, end: Any) -> float:
+            return 0.0
+
+    differ = 0
+    for state in greedy_positions("african_cassino_3p", 1):
+        moves = state.turns_one_order()
+        plain = GreedyPlayer().scores_on(state, moves)
+        differ += NoRisk().scores_on(state, moves) != plain
+    assert differ > 5
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_scored_turn_is_the_listed_turn(system: str) -> None:
+    """The turn at an index of the scores is the listing's, whether the generator reads its
+    last listing or searches again (another position listed in between)."""
+    r = rules(system)
+    gen = core.turn_generator(r)
+    other = cassino.new_hand(system, seed=42)
+    for n, state in enumerate(greedy_positions(system, 1)):
+        listed = gen.list_state(state, True)
+        view = View.of(state, state.to_move)
+        scores = gen.greedy_turn_scores(state, [0.0] * 52, [], view.stock_size == 0, 0,
+                                        0.2, 1.0, 1.0)
+        assert scores is not None and len(scores) == len(listed)
+        for k in range(0, len(listed), max(1, len(listed) // 5)):
+            if n % 2:
+                gen.count_state(other)
+            base, end = gen.scored_turn(state, k)
+            assert base.steps == listed[k][0].steps and end == listed[k][2]
+        with pytest.raises(IndexError):
+            gen.scored_turn(state, len(listed))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_compound_play_hand_plays_as_the_python_players(system: str, monkeypatch: Any) -> None:
+    r = rules(system)
+    for seed in range(3):
+        policies = ["greedy" if (s + seed) % 2 == 0 else "random" for s in range(r.players)]
+        if seed == 2:
+            policies = ["greedy"] * r.players
+        seeds = [seed * 100 + s + 1 for s in range(r.players)]
+        state = cassino.new_hand(system, seed=seed)
+        start = state.to_position()
+        played, states = state.play_hand(policies, seeds)
+        with monkeypatch.context() as m:
+            m.setattr(GreedyPlayer, "_core_turns", False)
+            ref = cassino.new_hand(system, seed=seed)
+            ref_played, ref_states = _play_hand_reference(ref, policies, seeds)
+        assert [str(x) for x in state.history] == [str(x) for x in ref.history]
+        assert (played, states) == (ref_played, ref_states)
+        assert state.is_over and state.hand_score().totals() == ref.hand_score().totals()
+        # every move was pushed: the hand takes back to its deal
+        for _ in range(played):
+            state.pop()
+        assert state.to_position() == start
+
+
+def test_compound_play_hand_rejects_bad_input_and_keeps_the_state() -> None:
+    state = cassino.new_hand("african_cassino_2p", seed=1)
+    before = state.to_position()
+    for policies, seeds, match in [
+        (["greedy"], [1, 2], "one policy"),
+        (["greedy", "clever"], [1, 2], "'clever'"),
+        (["greedy", "random"], [1, -1], "RNG state"),
+        (["greedy", "random"], [1, 2**64], "RNG state"),
+        (["greedy", "random"], [1, True], "RNG state"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            state.play_hand(policies, seeds)
+        assert state.to_position() == before and not state.history
+
+
+def test_compound_play_hand_takes_expert_seats_to_the_python_players() -> None:
+    state = cassino.new_hand("african_cassino_2p", seed=4)
+    ref = cassino.new_hand("african_cassino_2p", seed=4)
+    got = state.play_hand(["expert", "greedy"], [3, 4])
+    assert got == _play_hand_reference(ref, ["expert", "greedy"], [3, 4])
+    assert [str(x) for x in state.history] == [str(x) for x in ref.history]
+
+
+@pytest.mark.parametrize("system", ["african_cassino_2p", "italian_house_cassino",
+                                    "african_cassino_partnership"])
+def test_simulate_compound_builtin_players_equals_the_python_players(
+        system: str, monkeypatch: Any) -> None:
+    n = rules(system).players
+    players = [("greedy", "random")[s % 2] for s in range(n)]
+    fast = simulate(system, players, games=4, seed=7, workers=1)
+    monkeypatch.setattr(GreedyPlayer, "_core_turns", False)
+    slow = simulate(system, players, games=4, seed=7, workers=1, core_players=False)
+    assert [g.to_dict() for g in fast.games] == [g.to_dict() for g in slow.games]
+    assert fast.games and all(g.to_dict()["hands"] for g in fast.games)
+
+
+def test_core_scores_leave_the_state_alone() -> None:
+    state = cassino.new_hand("italian_house_cassino", seed=3)
+    before = state.to_position()
+    moves = state.turns_one_order()
+    GreedyPlayer().scores_on(state, moves)
+    assert state.to_position() == before and state.turns_one_order() == moves
