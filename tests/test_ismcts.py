@@ -124,7 +124,7 @@ def test_a_compound_nodes_scores_are_kept_by_the_movers_hand() -> None:
     # choice into another (seed 13 of African partnership Cassino: the two worlds choose
     # different turns among those they share)
     from cassino.greedy import GreedyPlayer
-    from cassino.ismcts import _first_untried_own, _team_hands
+    from cassino.ismcts import _best_untried, _listed, _listed_scores, _Node, _team_hands
 
     scorer = GreedyPlayer()
     st = cassino.new_hand(rules("african_cassino_partnership"), seed=13)
@@ -135,12 +135,17 @@ def test_a_compound_nodes_scores_are_kept_by_the_movers_hand() -> None:
     assert a.hand(mover).mask != b.hand(mover).mask
     shared = set(b.turns_one_order())
     common = [m for m in a.turns_one_order() if m in shared]
-    alone_a = _first_untried_own(a, common, scorer, {}, _team_hands(a))
-    alone_b = _first_untried_own(b, common, scorer, {}, _team_hands(b))
+
+    def best(node: _Node, world: object) -> object:
+        key = _team_hands(world)
+        legal = _listed(node, world, key)
+        return _best_untried(legal, common, _listed_scores(node, world, key, scorer))
+
+    alone_a, alone_b = best(_Node(0), a), best(_Node(0), b)
     assert alone_a != alone_b
-    kept: dict = {}
-    assert _first_untried_own(a, common, scorer, kept, _team_hands(a)) == alone_a
-    assert _first_untried_own(b, common, scorer, kept, _team_hands(b)) == alone_b
+    kept = _Node(0)
+    assert best(kept, a) == alone_a and best(kept, b) == alone_b
+    assert len(kept.listed) == 2
 
 
 @pytest.mark.parametrize("system", ["african_cassino_2p", "african_cassino_partnership",
@@ -149,20 +154,9 @@ def test_a_compound_search_keeping_its_turns_is_the_search_without(system: str) 
     # the nodes' turns and greedy scores kept by the hands of the mover's team change
     # nothing the search does: the same visits and moves as listing and judging anew each
     # time, in positions past African 2p's second deal too (32 turns in)
-    from cassino.greedy import GreedyPlayer
+    from test_expert import _compound_views
 
-    r = rules(system)
-    greedy = GreedyPlayer(1)
-    st = cassino.new_hand(r, seed=4)
-    views = []
-    for k in range(34):
-        if st.is_over:
-            break
-        view = View.of(st, st.to_move)
-        moves = st.legal_moves() if st.insist else st.turns_one_order()
-        if k % 8 == 0 and len(moves) > 1:
-            views.append((view, moves))
-        st.push(greedy.choose(view, moves))
+    views = _compound_views(system, seed=4, every=8, count=5)
     assert len(views) >= 3
     got = {}
     for keep in (True, False):
@@ -178,7 +172,7 @@ def test_a_compound_nodes_turns_are_kept_by_the_hands_of_the_movers_team() -> No
     # (his hand the same, his partner's not) have different turns, and a node listing the
     # turns once a hand of the mover alone would give the second world the first's
     from cassino.greedy import GreedyPlayer
-    from cassino.ismcts import _listed, _Node
+    from cassino.ismcts import _listed, _Node, _team_hands
 
     greedy = GreedyPlayer(6)
     st = cassino.new_hand(rules("african_cassino_partnership"), seed=6)
@@ -191,6 +185,6 @@ def test_a_compound_nodes_turns_are_kept_by_the_hands_of_the_movers_team() -> No
     assert a.hand(st.to_move).mask == b.hand(st.to_move).mask
     assert set(a.turns_one_order()) != set(b.turns_one_order())
     node = _Node(0)
-    assert _listed(node, a) == a.turns_one_order()
-    assert _listed(node, b) == b.turns_one_order()
+    assert _listed(node, a, _team_hands(a)) == a.turns_one_order()
+    assert _listed(node, b, _team_hands(b)) == b.turns_one_order()
     assert len(node.listed) == 2

@@ -66,7 +66,7 @@ POOL_SCALE = 1 << 20
 
 
 class _Node:
-    __slots__ = ("avail", "children", "listed", "scores", "team", "visits", "wins")
+    __slots__ = ("avail", "children", "listed", "team", "visits", "wins")
 
     def __init__(self, team: int) -> None:
         self.team = team          # the team of the player who made the move into this node
@@ -74,11 +74,9 @@ class _Node:
         self.wins = 0.0
         self.avail = 0
         self.children: dict[Move, _Node] = {}
-        # (compound systems: the greedy scores of its own team's moves from this node, by
-        # the hands of the mover's team (_team_hands) and the move, and the turns from this
-        # node by those hands with their greedy scores once judged: the rest of the position
-        # is the path's, the same in every world)
-        self.scores: dict[tuple[tuple[int, ...], Move], float] = {}
+        # (compound systems: the turns from this node by the hands of the mover's team
+        # (_team_hands), with their greedy scores once judged: the rest of the position is
+        # the path's, the same in every world)
         self.listed: dict[tuple[int, ...], tuple[list[Move], list[float] | None]] = {}
 
 
@@ -104,9 +102,10 @@ class ISMCTSPlayer:
     Compound systems (African Cassino, the Italian house variant) are searched in Python:
     the tree's moves are the turns with their captured cards in one order
     (``turns_one_order``), a turn gains what each pile gained or lost, the greedy scores
-    judge each turn from the table it leaves, its own team's scores are kept a node and a
-    hand of the mover, and card reading and the exact search are off; with neither budget
-    given, :data:`COMPOUND_ITERATIONS`.
+    judge each turn from the table it leaves (computed in the core where it is built), a
+    node keeps its turns and their scores by the hands of the mover's team (a partner's
+    too: a build for him needs his card, AMB-64), and card reading and the exact search are
+    off; with neither budget given, :data:`COMPOUND_ITERATIONS`.
     """
 
     name = "ismcts"
@@ -321,11 +320,12 @@ class ISMCTSPlayer:
         gained = 0.0    # "eval": what the path captured, for the seat's team less against
         compound = rules.compound and self._keep
         while not world.is_over:
-            legal = _listed(node, world) if compound else _moves(world)
+            key = _team_hands(world) if compound else ()
+            legal = _listed(node, world, key) if compound else _moves(world)
             team = rules.team_of(world.to_move)
             if self.opponent == "greedy" and team != me:
                 # the opponents' model: the greedy player's move from its seat in this world
-                scores = (_listed_scores(node, world, legal, self._scorer) if compound
+                scores = (_listed_scores(node, world, key, self._scorer) if compound
                           else _scores(world, legal, self._scorer))
                 m = legal[max(range(len(legal)), key=scores.__getitem__)]
                 child = node.children.get(m)
@@ -346,11 +346,12 @@ class ISMCTSPlayer:
                 if ch is not None:
                     ch.avail += 1
             if untried:
-                if rules.compound and team == me:
-                    m = _first_untried_own(world, untried, self._scorer, node.scores,
-                                           _team_hands(world))
+                if len(untried) == 1:
+                    m = untried[0]
                 else:
-                    m = _first_untried(world, legal, untried, self._scorer)
+                    scores = (_listed_scores(node, world, key, self._scorer) if compound
+                              else _scores(world, legal, self._scorer))
+                    m = _best_untried(legal, untried, scores)
                 child = _Node(team)
                 child.avail = 1
                 node.children[m] = child
@@ -373,8 +374,9 @@ class ISMCTSPlayer:
             if not world.is_over:
                 sign = 1.0 if rules.team_of(world.to_move) == me else -1.0
                 if compound:
-                    value += sign * max(_listed_scores(node, world, _listed(node, world),
-                                                       self._scorer))
+                    key = _team_hands(world)
+                    _listed(node, world, key)
+                    value += sign * max(_listed_scores(node, world, key, self._scorer))
                 else:
                     value += sign * max(_scores(world, _moves(world), self._scorer))
             mine = 0.5 + 0.5 * math.tanh(value / EVAL_SCALE)
@@ -412,23 +414,24 @@ def _team_hands(world: Any) -> tuple[int, ...]:
     return tuple(world.hand(s).mask for s in range(r.players) if r.team_of(s) == team)
 
 
-def _listed(node: _Node, world: Any) -> list[Move]:
+def _listed(node: _Node, world: Any, key: tuple[int, ...]) -> list[Move]:
     """:func:`_moves` of ``world`` at ``node`` in a compound system, listed once a node and
-    hands of the mover's team (``node.listed``, :func:`_team_hands`)."""
-    key = _team_hands(world)
+    hands of the mover's team (``key``, :func:`_team_hands`; ``node.listed``)."""
     got = node.listed.get(key)
     if got is None:
         got = node.listed[key] = (_moves(world), None)
     return got[0]
 
 
-def _listed_scores(node: _Node, world: Any, legal: list[Move], scorer: GreedyPlayer) -> list[float]:
-    """The greedy scores of ``legal`` (:func:`_listed` at ``node``) for the mover, judged once
-    a node and hands of the mover's team."""
-    key = _team_hands(world)
+def _listed_scores(node: _Node, world: Any, key: tuple[int, ...],
+                   scorer: GreedyPlayer) -> list[float]:
+    """The greedy scores of the turns :func:`_listed` gave ``node`` for ``key``, for the
+    mover, judged once a node and hands of the mover's team: the scores are the same in
+    every world that deals the team those hands, and a turn's score is worth keeping (the
+    tables of hundreds of turns)."""
     turns, scores = node.listed[key]
     if scores is None:
-        scores = _scores(world, legal, scorer)
+        scores = _scores(world, turns, scorer)
         node.listed[key] = (turns, scores)
     return scores
 
@@ -446,36 +449,10 @@ def _gain(rules: Any, ws: tuple[float, ...], world: Any, move: Move, me: int, te
     return _pile_gain(ws, before, world.piles, me)
 
 
-def _first_untried_own(
-    world: Any, untried: list[Move], scorer: GreedyPlayer,
-    scores: dict[tuple[tuple[int, ...], Move], float], key: tuple[int, ...],
-) -> Move:
-    """:func:`_first_untried` for a move of the seat's own team in a compound system, each
-    move's score judged once a node and hands of the mover's team (``scores``, by ``key``,
-    :func:`_team_hands`, and the move): the scores are the same in every world that deals
-    the team those hands (every world, for the seat's own moves before a later deal and
-    without a partner), and a turn's score is worth keeping (the tables of hundreds of
-    turns)."""
-    if len(untried) == 1:
-        return untried[0]
-    new = [m for m in untried if (key, m) not in scores]
-    if new:
-        scores.update(zip([(key, m) for m in new], scorer.scores_on(world, new), strict=True))
-    best = untried[0]
-    for m in untried:
-        if scores[key, m] > scores[key, best]:
-            best = m
-    return best
-
-
-def _first_untried(
-    world: Any, legal: list[Move], untried: list[Move], scorer: GreedyPlayer
-) -> Move:
-    """The untried move of best greedy score for the seat to move (the first listed on a
-    tie): expansion follows the heuristic's order instead of chance."""
-    if len(untried) == 1:
-        return untried[0]
-    scores = _scores(world, legal, scorer)
+def _best_untried(legal: list[Move], untried: list[Move], scores: list[float]) -> Move:
+    """The untried move of best greedy score (``scores``, of ``legal``) for the seat to
+    move, the first listed on a tie: expansion follows the heuristic's order instead of
+    chance."""
     left = set(untried)
     best = max((i for i in range(len(legal)) if legal[i] in left), key=lambda i: scores[i])
     return legal[best]
