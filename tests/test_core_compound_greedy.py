@@ -190,3 +190,22 @@ def test_core_scores_leave_the_state_alone() -> None:
     moves = state.turns_one_order()
     GreedyPlayer().scores_on(state, moves)
     assert state.to_position() == before and state.turns_one_order() == moves
+
+
+@pytest.mark.parametrize("limit", [0, 2])
+def test_scores_past_the_group_limit_are_the_reference_scores(limit: int) -> None:
+    """A packing of more groups of a value than the core's buffers hold leaves the scores
+    to the reference: the same scores, the core's unused."""
+    r = rules("african_cassino_3p")
+    gen = core.turn_generator(r)
+    gen._limits(score_groups=limit)
+    try:
+        left = 0
+        for state in greedy_positions("african_cassino_3p", 2):
+            moves = state.turns_one_order()
+            fast = GreedyPlayer()
+            assert fast.scores_on(state, moves) == python_greedy().scores_on(state, moves)
+            left += fast._turns is not None and not fast._turns.core
+    finally:
+        gen._limits()
+    assert left > (10 if limit == 0 else 0)

@@ -201,7 +201,12 @@ class _TurnGen:
     def turn_at(self, state: _ReferenceState, index: int) -> tuple[Turn, int, bytes]: ...
     def _search_size(self) -> tuple[int, int]: ...
     def _limits(
-        self, groups: int = 256, unions: int = 4096, wide_draws: bool = False, insist_steps: int = 100000
+        self,
+        groups: int = 256,
+        unions: int = 4096,
+        wide_draws: bool = False,
+        insist_steps: int = 100000,
+        score_groups: int = 1024,
     ) -> None: ...
 
 def turn_generator(rules: Rules) -> _TurnGen: ...

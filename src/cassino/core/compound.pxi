@@ -537,6 +537,7 @@ cdef class _TurnGen:
     cdef bint max_applied               # the last search's turns are filtered so
     cdef bint listed                    # the found turns are list_search's (``via`` kept)
     cdef bint scored                    # found is greedy_turn_scores' listing of ``sstart``
+    cdef int lim_cg                     # value_groups' limit (_CG_GROUPS; lower in tests)
     cdef TState sstart
     cdef TCtx sctx
     cdef int8_t* fdrop                  # a found turn filtered out
@@ -555,6 +556,7 @@ cdef class _TurnGen:
         self.uc_pool = NULL
         self.uc_used = self.uc_len = self.uc_cap = 0
         self.lim_groups = TG_GROUPS
+        self.lim_cg = _CG_GROUPS
         self.lim_unions = TG_UNIONS
         self.wide_draws = False
         self.lim_ext_nodes = TG_EXT_NODES
@@ -976,14 +978,18 @@ cdef class _TurnGen:
         return self.seen.n, self.found.n
 
     def _limits(self, int groups=TG_GROUPS, int unions=TG_UNIONS, bint wide_draws=False,
-                int insist_steps=TG_EXT_NODES):
+                int insist_steps=TG_EXT_NODES, int score_groups=_CG_GROUPS):
         """How many groups of a value and unions of them :meth:`build_sets` collects before
         creates and captures try every subset of the loose cards instead, whether :meth:`c_turn` draws every
-        turn as it does past 64 bits, and how many steps :meth:`c_insist`'s search takes
-        before it leaves the hand to the reference (tests take these paths with them)."""
-        if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS and insist_steps >= 0):
+        turn as it does past 64 bits, how many steps :meth:`c_insist`'s search takes
+        before it leaves the hand to the reference, and how many groups of a value
+        :meth:`greedy_turn_scores` packs before it leaves the scores to the reference
+        (tests take these paths with them)."""
+        if not (0 <= groups <= TG_GROUPS and 0 <= unions <= TG_UNIONS and insist_steps >= 0
+                and 0 <= score_groups <= _CG_GROUPS):
             raise ValueError(f"limits from 0 to {TG_GROUPS} groups and {TG_UNIONS} unions, "
-                             "and insist steps from 0")
+                             f"insist steps from 0 and score groups from 0 to {_CG_GROUPS}")
+        self.lim_cg = score_groups
         self.lim_groups = groups
         self.lim_unions = unions
         self.wide_draws = wide_draws
@@ -1906,7 +1912,7 @@ cdef class _TurnGen:
             for k in range(count[0]):
                 if out[k] == acc:
                     return 0
-            if count[0] == _CG_GROUPS:
+            if count[0] >= self.lim_cg:
                 return -1
             out[count[0]] = acc
             count[0] += 1
