@@ -713,9 +713,12 @@ def play_compound_hand(state: Any, policies: Sequence[str],
     :class:`~cassino.players.RandomPlayer` and :class:`GreedyPlayer` choosing from each
     seat's view, RNG draw for RNG draw, each pushed. A greedy choice is made from the
     core's scores of the turns (:func:`core_turn_scores`) without making the turns into
-    moves, but for the chosen one; a partnership's (whose turns for a partner depend on
-    his hidden hand, which the player's sampled world deals otherwise), an insist decision
-    and a random choice are asked of the Python players."""
+    moves, but for the chosen one: the scores of the state itself, which are those of the
+    world the player samples from its view (a seat's turns and the tables they leave depend
+    on its hand, the table and the piles; the view gives the rest). A partnership's greedy
+    choices (a turn may build for a partner only while he holds its value, which the
+    player's world deals otherwise), an insist decision and a random choice are asked of
+    the Python players."""
     from .game import player_moves
     from .players import RandomPlayer
     from .reference.african import _captured

@@ -375,6 +375,7 @@ _build_order = _attrgetter("value", "cards")
 cdef enum:
     _CG_GROUPS = 1024   # greedy_turn_scores: the groups of a value it collects (else Python)
     _CG_MEMO = 2048     # _cg_pack's memo slots
+    _CG_MEMO_FROM = 8   # _cg_pack: the groups from which it keeps a memo
 
 
 cdef inline double _cg_weight(const double* w, uint64_t m) noexcept nogil:
@@ -396,12 +397,14 @@ cdef struct _CGMemo:
 cdef double _cg_pack(const double* w, uint64_t mask, const uint64_t* groups,
                      int ng) noexcept nogil:
     """greedy._best_packing over local ids: the best weight of disjoint groups of
-    ``mask`` (a memo by mask: the groups within a mask are those of the mask); -1 out of
-    memory."""
-    cdef _CGMemo* memo = <_CGMemo*>calloc(1, sizeof(_CGMemo))
+    ``mask`` (from ``_CG_MEMO_FROM`` groups on with a memo by mask: the groups within a
+    mask are those of the mask); -1 out of memory."""
+    cdef _CGMemo* memo = NULL
     cdef double got
-    if memo == NULL:
-        return -1.0
+    if ng >= _CG_MEMO_FROM:
+        memo = <_CGMemo*>calloc(1, sizeof(_CGMemo))
+        if memo == NULL:
+            return -1.0
     got = _cg_pack_rec(w, mask, groups, ng, memo)
     free(memo)
     return got
@@ -416,11 +419,12 @@ cdef double _cg_pack_rec(const double* w, uint64_t mask, const uint64_t* groups,
     cdef double best, x
     if not mask or ng == 0:
         return 0.0
-    slot = <size_t>(((mask * 0x9E3779B97F4A7C15ULL) >> 53) & (_CG_MEMO - 1))
-    while memo.used[slot]:
-        if memo.keys[slot] == mask:
-            return memo.vals[slot]
-        slot = (slot + 1) & (_CG_MEMO - 1)
+    if memo != NULL:
+        slot = <size_t>(((mask * 0x9E3779B97F4A7C15ULL) >> 53) & (_CG_MEMO - 1))
+        while memo.used[slot]:
+            if memo.keys[slot] == mask:
+                return memo.vals[slot]
+            slot = (slot + 1) & (_CG_MEMO - 1)
     rest = <uint64_t*>malloc(ng * sizeof(uint64_t))
     if rest == NULL:
         return -1.0
@@ -449,7 +453,7 @@ cdef double _cg_pack_rec(const double* w, uint64_t mask, const uint64_t* groups,
             if x > best:
                 best = x
     free(rest)
-    if best >= 0 and 2 * memo.n < _CG_MEMO:
+    if memo != NULL and best >= 0 and 2 * memo.n < _CG_MEMO:
         # (a new slot: the recursion may have filled the one found above)
         slot = <size_t>(((mask * 0x9E3779B97F4A7C15ULL) >> 53) & (_CG_MEMO - 1))
         while memo.used[slot] and memo.keys[slot] != mask:
