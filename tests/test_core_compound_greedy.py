@@ -209,3 +209,30 @@ def test_scores_past_the_group_limit_are_the_reference_scores(limit: int) -> Non
     finally:
         gen._limits()
     assert left > (10 if limit == 0 else 0)
+
+
+@pytest.mark.parametrize(("system", "options"), [
+    ("african_cassino_3p", {"table_only_build": "turn", "pile_order": "second"}),
+    ("african_cassino_2p", {"increase_who": "opponent_created", "pile_cards_per_turn": 1}),
+    ("african_cassino_partnership", {"partner_builds": "maker_owns"}),
+    ("italian_house_cassino", {"players": 3}),
+    ("italian_house_cassino", {"players": 4}),
+    ("italian_house_cassino", {"capture_extent": "maximal"}),
+    ("italian_house_cassino", {"capture_extent": "free", "trail": "any"}),
+    ("italian_house_cassino", {"increase_who": "opponent_only", "free_steps_per_turn": 1}),
+])
+def test_compound_play_hand_follows_the_options(system: str, options: dict[str, Any],
+                                                monkeypatch: Any) -> None:
+    """The rules options (docs/rules.md §4.4) change the turns; the core's scores and
+    choices follow them as the Python players do."""
+    r = rules(system, **options)
+    for seed in range(2):
+        policies = [("greedy", "random", "greedy")[(s + seed) % 3] for s in range(r.players)]
+        seeds = [seed * 10 + s + 1 for s in range(r.players)]
+        state = cassino.new_hand(r, seed=seed)
+        got = state.play_hand(policies, seeds)
+        with monkeypatch.context() as m:
+            m.setattr(GreedyPlayer, "_core_turns", False)
+            ref = cassino.new_hand(r, seed=seed)
+            assert got == _play_hand_reference(ref, policies, seeds)
+        assert [str(x) for x in state.history] == [str(x) for x in ref.history]
