@@ -152,6 +152,69 @@ def test_the_core_releases_the_gil() -> None:
     assert during > 0
 
 
+# a 3-player African position with 12 loose cards and a hand of 14: 3,380,750 turns, about a
+# second to count in C (benchmarks/test_compound.py's hard position)
+BIG_AFRICAN = (
+    "african_cassino_3p{players=3} 0 0 2S,2H,2D,3D,3C,5D,7D,8C,9H,9D,10H,JS,JC,QD/"
+    "AS,2C,3H,4D,5S,5C,6C,9S,10S,10D,QS,QH,KC/AD,AC,4S,4C,7S,7H,7C,8S,8D,9C,10C,QC,KS "
+    "AH,3S,4H,5H,6S,6H,6D,8H,JH,JD,KH,KD -/-/- - - - 0,0,0")
+
+
+@pytest.mark.skipif(not CORE, reason="GIL release of the compiled core")
+def test_the_compound_core_releases_the_gil() -> None:
+    """A compound system's turn search runs without the GIL: a Python thread keeps ticking
+    during one count of the hard position's turns."""
+    from cassino.position import Position
+
+    s = cassino.State.from_position(Position.from_text(BIG_AFRICAN))
+    ticks = 0
+    running = threading.Event()
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        running.set()
+        while not done.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    running.wait()
+    try:
+        before = ticks
+        turns = s.count_moves()  # one call: the search in C
+        during = ticks - before
+    finally:
+        done.set()
+        t.join()
+    assert turns == 3380750
+    print(f"\nthe other thread ticked {during:,} times during one compound count")
+    assert during > 0
+
+
+@pytest.mark.skipif(not CORE, reason="the compound systems' hands in C")
+@pytest.mark.parametrize("system", ["african_cassino_2p", "italian_house_cassino"])
+def test_compound_hands_in_threads_are_the_serial_hands(system: str) -> None:
+    """Random compound hands played wholly in C (``_core.whole_hand``, the GIL released)
+    and greedy hands (``State.play_hand``, the search and scores without the GIL) in two
+    threads at once give the serial results: each thread has its own turn generator."""
+    from cassino._core import whole_hand
+
+    r = cassino.rules(system)
+
+    def work(k: int) -> list[Any]:
+        out: list[Any] = [whole_hand(r, seed)[1] for seed in range(k, k + 20)]
+        s = cassino.new_hand(r, seed=k)
+        out.append(s.play_hand(["greedy"] * r.players, list(range(1, r.players + 1))))
+        out.append([str(m) for m in s.history])
+        return out
+
+    serial = [work(k) for k in (0, 50)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = list(pool.map(work, (0, 50)))
+    assert threaded == serial
+
+
 def test_seeded_results_ignore_global_random_state() -> None:
     before = fingerprint()
     random.seed(12345)

@@ -141,7 +141,7 @@ cdef inline void _end_key(TState* s) noexcept nogil:
         s.b[i].owed = 0
 
 
-cdef int _tset_init(TSet* t) except -1:
+cdef int _tset_init(TSet* t) except -1 nogil:
     t.n = 0
     t.cap = 256
     t.used = 0
@@ -151,12 +151,13 @@ cdef int _tset_init(TSet* t) except -1:
     t.offs = <int64_t*>malloc(t.cap * sizeof(int64_t))
     t.slots = <int64_t*>malloc(t.nslots * sizeof(int64_t))
     if t.arena == NULL or t.offs == NULL or t.slots == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     memset(t.slots, 0xFF, t.nslots * sizeof(int64_t))
     return 0
 
 
-cdef int _tset_reset(TSet* t) except -1:
+cdef int _tset_reset(TSet* t) except -1 nogil:
     """Empty ``t`` (its memory kept unless large)."""
     if t.arena == NULL or t.nslots > 4096:
         _tset_free(t)
@@ -167,7 +168,7 @@ cdef int _tset_reset(TSet* t) except -1:
     return 0
 
 
-cdef void _tset_free(TSet* t) noexcept:
+cdef void _tset_free(TSet* t) noexcept nogil:
     free(t.arena)
     free(t.offs)
     free(t.slots)
@@ -176,13 +177,13 @@ cdef void _tset_free(TSet* t) noexcept:
     t.slots = NULL
 
 
-cdef int _tset_add(TSet* t, const TState* s) except -1:
+cdef int _tset_add(TSet* t, const TState* s) except -1 nogil:
     """Add ``s``; 1 if it was new, 0 if already there."""
     cdef int64_t at
     return _tset_add_at(t, s, &at)
 
 
-cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
+cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1 nogil:
     """Add ``s`` (not an item of ``t``: adding may move them); 1 if it was new, 0 if
     already there; its index into ``at``."""
     cdef uint64_t h = _ts_hash(s)
@@ -203,13 +204,15 @@ cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
     if t.n == t.cap:
         offs = <int64_t*>realloc(t.offs, 2 * t.cap * sizeof(int64_t))
         if offs == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         t.offs = offs
         t.cap *= 2
     if t.used + <int64_t>size > t.acap:
         arena = <char*>realloc(t.arena, 2 * t.acap + <int64_t>size)
         if arena == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         t.arena = arena
         t.acap = 2 * t.acap + <int64_t>size
     memcpy(t.arena + t.used, s, size)
@@ -221,7 +224,8 @@ cdef int _tset_add_at(TSet* t, const TState* s, int64_t* at) except -1:
     if 2 * t.n > t.nslots:                       # (grow: rehash every item)
         slots = <int64_t*>malloc(2 * t.nslots * sizeof(int64_t))
         if slots == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         free(t.slots)
         t.slots = slots
         t.nslots *= 2
@@ -259,7 +263,7 @@ cdef void _tg_sort_u64(uint64_t* a, int n) noexcept nogil:
 ctypedef int (*tg_cmp_t)(const void* ctx, int64_t x, int64_t y) noexcept nogil
 
 
-cdef int _tg_sort(int64_t* a, int64_t n, tg_cmp_t cmp, const void* ctx) except -1:
+cdef int _tg_sort(int64_t* a, int64_t n, tg_cmp_t cmp, const void* ctx) except -1 nogil:
     """Sort the indices ``a`` by ``cmp`` over ``ctx``: a stable merge sort, its context
     passed along (qsort would need it in a global)."""
     cdef int64_t* tmp
@@ -271,7 +275,8 @@ cdef int _tg_sort(int64_t* a, int64_t n, tg_cmp_t cmp, const void* ctx) except -
         return 0
     tmp = <int64_t*>malloc(n * sizeof(int64_t))
     if tmp == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     dst = tmp
     while width < n:
         lo = 0
@@ -541,6 +546,7 @@ cdef class _TurnGen:
     cdef bint max_applied               # the last search's turns are filtered so
     cdef bint listed                    # the found turns are list_search's (``via`` kept)
     cdef bint scored                    # found is greedy_turn_scores' listing of ``sstart``
+    cdef object wide_order              # c_turn past 64 bits: the captured cards' order
     cdef int lim_cg                     # value_groups' limit (_CG_GROUPS; lower in tests)
     cdef TState sstart
     cdef TCtx sctx
@@ -870,7 +876,7 @@ cdef class _TurnGen:
         else:
             memset(self.pend.pilen, 0, TG_TEAMS)
 
-    cdef int emit(self, TState* n) except -1:
+    cdef int emit(self, TState* n) except -1 nogil:
         """A successor: kept unless dead, and searched if new (listing: kept in ``succ``
         with its step and key, for :meth:`list_search` to sort)."""
         cdef int64_t* grown
@@ -882,7 +888,8 @@ cdef class _TurnGen:
             if self.ncoll == self.capcoll:
                 kept = <TState*>realloc(self.coll, 2 * (self.capcoll + 8) * sizeof(TState))
                 if kept == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.coll = kept
                 self.capcoll = 2 * (self.capcoll + 8)
             self.coll[self.ncoll] = n[0]
@@ -894,7 +901,8 @@ cdef class _TurnGen:
             if self.nsucc == self.capsucc:
                 more = <TSucc*>realloc(self.succ, 2 * (self.capsucc + 8) * sizeof(TSucc))
                 if more == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.succ = more
                 self.capsucc = 2 * (self.capsucc + 8)
             self.succ[self.nsucc].state = n[0]
@@ -906,7 +914,8 @@ cdef class _TurnGen:
             if self.nstack == self.capstack:
                 grown = <int64_t*>realloc(self.stack, 2 * self.capstack * sizeof(int64_t))
                 if grown == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.stack = grown
                 self.capstack *= 2
             self.stack[self.nstack] = self.seen.n - 1
@@ -1002,7 +1011,7 @@ cdef class _TurnGen:
         self.uc_used = self.uc_len = 0
         self.cached = False
 
-    cdef int64_t sets_at(self, uint64_t loose, int card, int v, int* n) except -2:
+    cdef int64_t sets_at(self, uint64_t loose, int card, int v, int* n) except -2 nogil:
         """:meth:`build_sets` remembered: where its sets start in ``uc_pool`` (their number
         into ``n``), -1 when too many to collect."""
         cdef uint64_t key = loose | (<uint64_t>(card + 1) << 52) | (<uint64_t>v << 58)
@@ -1026,7 +1035,8 @@ cdef class _TurnGen:
                 pool = <uint64_t*>realloc(self.uc_pool,
                                           2 * (self.uc_len + self.nuni) * sizeof(uint64_t))
                 if pool == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.uc_pool = pool
                 self.uc_cap = 2 * (self.uc_len + self.nuni)
             at = self.uc_len
@@ -1042,7 +1052,7 @@ cdef class _TurnGen:
         self.uc_used += 1
         return at
 
-    cdef int creates(self, const TState* s, int card, int free) except -1:
+    cdef int creates(self, const TState* s, int card, int free) except -1 nogil:
         """New builds of loose cards (F1) or of the hand card with loose cards, owned by the
         mover or by a partner whose claim they meet (AMB-64)."""
         cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
@@ -1123,7 +1133,7 @@ cdef class _TurnGen:
         return 0
 
     cdef int create(self, const TState* s, int card, int free, uint64_t sub, uint64_t cards,
-                    int v, uint64_t hand, int claim) except -1:
+                    int v, uint64_t hand, int claim) except -1 nogil:
         """The build of ``v`` of ``cards`` (``sub`` the loose ones), for the mover and for
         the partner of the claim."""
         cdef int j, owner, pm = self.part_max(cards, v)
@@ -1149,7 +1159,7 @@ cdef class _TurnGen:
             self.emit(&nx)
         return 0
 
-    cdef int augments(self, const TState* s, int card, int free) except -1:
+    cdef int augments(self, const TState* s, int card, int free) except -1 nogil:
         """Augments of a build with a group of its value: loose cards, opposing pile tops
         and the hand card (own team's builds only); F3 on an opponent's build before the
         hand-card step; with AMB-70 a single loose card made a build."""
@@ -1181,7 +1191,7 @@ cdef class _TurnGen:
 
     cdef int _aug_loose(self, const TState* s, int card, int free, int bi, int value,
                         bint own, uint64_t base, uint64_t pool, uint64_t chosen, int room,
-                        uint8_t* extra) except -1:
+                        uint8_t* extra) except -1 nogil:
         """Every subset of ``pool`` (cards after those chosen) within ``room``, then the pile
         tops."""
         cdef int c
@@ -1196,7 +1206,7 @@ cdef class _TurnGen:
 
     cdef int _aug_piles(self, const TState* s, int card, int free, int bi, int value,
                         bint own, uint64_t base, uint64_t loose, uint64_t pilecards, int team,
-                        int room, uint8_t* extra) except -1:
+                        int room, uint8_t* extra) except -1 nogil:
         """The top segments of the opposing piles from ``team`` on (``extra``: the cards
         taken from each pile), then the augment."""
         cdef int k, top, c, left = room, n = 0
@@ -1229,7 +1239,7 @@ cdef class _TurnGen:
 
     cdef int augment(self, const TState* s, int card, int free, int bi, int value, bint own,
                      uint64_t base, uint64_t loose, uint64_t pilecards,
-                     const uint8_t* extra) except -1:
+                     const uint8_t* extra) except -1 nogil:
         """One augment of build ``bi`` (-1: the single loose card ``base``), ``extra`` cards
         taken from the top of each pile."""
         cdef uint64_t cbit = (<uint64_t>1) << card if card >= 0 else 0
@@ -1264,7 +1274,7 @@ cdef class _TurnGen:
                   cas_ctz64(base) if bi < 0 else -1, extra)
         return self.emit(&nx)
 
-    cdef int increases(self, const TState* s, int p) except -1:
+    cdef int increases(self, const TState* s, int p) except -1 nogil:
         """One hand card on a simple build: an opponent's (AMB-60), a partner's with
         AMB-69; to a partner's claim, for him (AMB-64)."""
         cdef int i, vi, v, j, owner, claim
@@ -1303,7 +1313,7 @@ cdef class _TurnGen:
                     self.emit(&nx)
         return 0
 
-    cdef int captures(self, const TState* s, int p) except -1:
+    cdef int captures(self, const TState* s, int p) except -1 nogil:
         """Loose groups and builds of a value of ``p`` (the cards under ``p`` in one
         order)."""
         cdef int vi, v, i, nprey, nsets = 0, u
@@ -1331,7 +1341,7 @@ cdef class _TurnGen:
         return 0
 
     cdef int capture(self, const TState* s, int p, int v, uint64_t sub, const int* prey,
-                     int nprey) except -1:
+                     int nprey) except -1 nogil:
         """``p`` taking the loose cards ``sub`` and each subset of the builds ``prey``."""
         cdef int i, k
         cdef uint64_t taken, cards
@@ -1376,7 +1386,7 @@ cdef class _TurnGen:
                 return True
         return False
 
-    cdef int expand(self, const TState* s) except -1:
+    cdef int expand(self, const TState* s) except -1 nogil:
         """Every step from ``s`` (the reference's _Search.steps)."""
         cdef uint64_t hand
         self.free_steps_of(s)
@@ -1387,14 +1397,14 @@ cdef class _TurnGen:
                 hand &= hand - 1
         return 0
 
-    cdef int free_steps_of(self, const TState* s) except -1:
+    cdef int free_steps_of(self, const TState* s) except -1 nogil:
         """The free steps from ``s`` (F1, F2, F3), while the rules allow one more."""
         if not self.free_limit or s.free_steps < self.free_limit:
             self.creates(s, -1, 1)
             self.augments(s, -1, 1)
         return 0
 
-    cdef int hand_steps(self, const TState* s, int p) except -1:
+    cdef int hand_steps(self, const TState* s, int p) except -1 nogil:
         """The hand-card steps of ``p`` from ``s``: trail, captures, builds, augments and
         increases."""
         cdef TState nx
@@ -1445,7 +1455,7 @@ cdef class _TurnGen:
                 return False
         return True
 
-    cdef int probe(self, const TState* s) except -1:
+    cdef int probe(self, const TState* s) except -1 nogil:
         """1 if some legal turn continues ``s`` (the reference's ``can_finish``), else 0:
         a depth-first search that tries each hand card's steps before the free steps and
         stops at the first end, every answer remembered in ``pmemo`` (for the context
@@ -1462,7 +1472,8 @@ cdef class _TurnGen:
         if at >= self.capres:
             grown = <int8_t*>realloc(self.pres, 2 * (at + 1) * sizeof(int8_t))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.pres = grown
             self.capres = 2 * (at + 1)
         self.pres[at] = 0
@@ -1510,7 +1521,7 @@ cdef class _TurnGen:
         memcpy(c.plen, self.plen, sizeof(self.plen))
         memcpy(c.piles, self.piles, sizeof(self.piles))
 
-    cdef int pm_check(self) except -1:
+    cdef int pm_check(self) except -1 nogil:
         """Keep ``pmemo`` only while the context (mover, hands, piles) is the one it was
         made in."""
         if self.pm_valid and self.in_ctx(&self.pm_ctx):
@@ -1574,7 +1585,7 @@ cdef class _TurnGen:
         i += 1
         k[min(i, TG_KEY - 1)] = st.owner + 1
 
-    cdef int list_search(self, const TState* start) except -1:
+    cdef int list_search(self, const TState* start) except -1 nogil:
         """``search`` breadth first, the successors of each state in step order, each state
         kept with the step that first reached it: the states are then in the order of their
         least step sequences (the reference's ``_Search.ends``), and so are the turns
@@ -1595,7 +1606,8 @@ cdef class _TurnGen:
         if self.capsteps < 1024:
             more = realloc(self.steps, 1024 * sizeof(TStep))
             if more == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.steps = <TStep*>more
             self.capsteps = 1024
         memset(&self.steps[0], 0, sizeof(TStep))
@@ -1611,12 +1623,14 @@ cdef class _TurnGen:
                         if at >= self.fcap_n or at >= self.capvia:
                             more = realloc(self.fcap, 2 * (at + 1) * sizeof(int8_t))
                             if more == NULL:
-                                raise MemoryError()
+                                with gil:
+                                    raise MemoryError()
                             self.fcap = <int8_t*>more
                             self.fcap_n = 2 * (at + 1)
                             more = realloc(self.via, 2 * (at + 1) * sizeof(int64_t))
                             if more == NULL:
-                                raise MemoryError()
+                                with gil:
+                                    raise MemoryError()
                             self.via = <int64_t*>more
                             self.capvia = 2 * (at + 1)
                         self.fcap[at] = cur.capval
@@ -1633,7 +1647,8 @@ cdef class _TurnGen:
                 if self.nsucc:
                     more = realloc(idxs, self.nsucc * sizeof(int64_t))
                     if more == NULL:
-                        raise MemoryError()
+                        with gil:
+                            raise MemoryError()
                     idxs = <int64_t*>more
                     for j in range(self.nsucc):
                         idxs[j] = j
@@ -1643,7 +1658,8 @@ cdef class _TurnGen:
                             if at >= self.capsteps:
                                 more = realloc(self.steps, 2 * self.capsteps * sizeof(TStep))
                                 if more == NULL:
-                                    raise MemoryError()
+                                    with gil:
+                                        raise MemoryError()
                                 self.steps = <TStep*>more
                                 self.capsteps *= 2
                             self.steps[at] = self.succ[idxs[j]].step
@@ -1653,7 +1669,8 @@ cdef class _TurnGen:
             free(idxs)
             self.cur = NULL
         if self.overflow:
-            raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+            with gil:
+                raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
         self.listed = True
         return 0
 
@@ -1738,14 +1755,13 @@ cdef class _TurnGen:
         packing of loose cards has more groups than the C buffers hold (the caller asks
         the reference)."""
         cdef TState s
-        cdef const TState* e
-        cdef int64_t k
+        cdef int64_t k, n = 0
         cdef int t, i, nv = len(odds)
         cdef int nxt
+        cdef double* scores
         cdef double w[64]
         cdef double od[32]
         cdef uint64_t before[TG_TEAMS]
-        cdef double x
         memset(w, 0, sizeof(w))
         for i in range(min(len(ws), 64)):
             w[i] = ws[i]
@@ -1756,8 +1772,9 @@ cdef class _TurnGen:
         self.load_state(state, &s)
         nxt = (self.mover + 1) % self.players if self.rules.direction == "cw" \
             else (self.mover + self.players - 1) % self.players
-        self.list_search(&s)
-        self.apply_maximal(&s)
+        with nogil:
+            self.list_search(&s)
+            self.apply_maximal(&s)
         self.sstart = s
         self.save_ctx(&self.sctx)
         self.scored = True
@@ -1765,16 +1782,23 @@ cdef class _TurnGen:
             before[t] = 0
             for i in range(self.plen[t]):
                 before[t] |= (<uint64_t>1) << self.piles[t][i]
-        out = []
-        for k in range(self.found.n):
-            if self.dropped(k):
-                continue
-            e = _tset_at(&self.found, k)
-            if self.turn_score(e, w, od, nv, nxt, before, stock_empty, last_sign, card_weight,
-                               build_discount, risk_weight, &x) < 0:
-                return None
-            out.append(x)
-        return out
+        scores = <double*>malloc((self.found.n + 1) * sizeof(double))
+        if scores == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                for k in range(self.found.n):
+                    if self.dropped(k):
+                        continue
+                    if self.turn_score(_tset_at(&self.found, k), w, od, nv, nxt, before,
+                                       stock_empty, last_sign, card_weight, build_discount,
+                                       risk_weight, &scores[n]) < 0:
+                        n = -1
+                        break
+                    n += 1
+            return None if n < 0 else [scores[k] for k in range(n)]
+        finally:
+            free(scores)
 
     def scored_turn(self, state, int64_t index):
         """The turn at ``index`` of the last :meth:`greedy_turn_scores` of ``state`` (its
@@ -2102,7 +2126,7 @@ cdef class _TurnGen:
                 return True
         return False
 
-    cdef int apply_maximal(self, const TState* start) except -1:
+    cdef int apply_maximal(self, const TState* start) except -1 nogil:
         """``capture_extent=maximal`` (AMB-68's option): drop the found turns that could
         take more from the counts (``fdrop``, ``by_k``), once a search. A turn whose step
         sequences capture at two values (-2: an Ace taking Aces) is judged at the value of
@@ -2118,7 +2142,8 @@ cdef class _TurnGen:
         if self.found.n > self.capdrop:
             grown = <int8_t*>realloc(self.fdrop, 2 * self.found.n * sizeof(int8_t))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.fdrop = grown
             self.capdrop = 2 * self.found.n
         for k in range(self.found.n):
@@ -2131,7 +2156,7 @@ cdef class _TurnGen:
         self.max_applied = True
         return 0
 
-    cdef int resolve_values(self, const TState* start) except -1:
+    cdef int resolve_values(self, const TState* start) except -1 nogil:
         """Give each found turn whose step sequences capture at two values (-2 in
         ``fcap``: an Ace taking Aces) the value of its least sequence, which the reference
         lists and which decides what an insist may extend and whether a capture is
@@ -2156,7 +2181,7 @@ cdef class _TurnGen:
     cdef bint dropped(self, int64_t k) noexcept nogil:
         return self.max_applied and self.fdrop[k] != 0
 
-    cdef int search_plain(self, const TState* start) except -1:
+    cdef int search_plain(self, const TState* start) except -1 nogil:
         """:meth:`search` with every turn counted (the Table-level calls, which know no
         ``capture_extent``)."""
         if self.max_applied:
@@ -2186,7 +2211,7 @@ cdef class _TurnGen:
             index -= w
         raise IndexError("no turn at that index")
 
-    cdef int search(self, const TState* start) except -1:
+    cdef int search(self, const TState* start) except -1 nogil:
         """Fill ``found`` with the end tables of the turns from ``start``."""
         cdef TState cur, key
         cdef int i
@@ -2207,7 +2232,8 @@ cdef class _TurnGen:
             self.capstack = 1024
             self.stack = <int64_t*>malloc(self.capstack * sizeof(int64_t))
             if self.stack == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
         self.nstack = 0
         _tset_add(&self.seen, start)
         self.stack[0] = 0
@@ -2223,7 +2249,8 @@ cdef class _TurnGen:
                     if at >= self.fcap_n:
                         grown = <int8_t*>realloc(self.fcap, 2 * (at + 1) * sizeof(int8_t))
                         if grown == NULL:
-                            raise MemoryError()
+                            with gil:
+                                raise MemoryError()
                         self.fcap = grown
                         self.fcap_n = 2 * (at + 1)
                     self.fcap[at] = cur.capval
@@ -2231,11 +2258,12 @@ cdef class _TurnGen:
                     self.fcap[at] = -2
             self.expand(&cur)
         if self.overflow:
-            raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
+            with gil:
+                raise PositionError(f"a turn here makes more than {TG_MAXB} builds")
         self.remember(start)
         return 0
 
-    cdef int remember(self, const TState* start) except -1:
+    cdef int remember(self, const TState* start) except -1 nogil:
         """The found turns are ``start``'s, in the context: a search from it again reads
         them."""
         self.last = start[0]
@@ -2311,8 +2339,9 @@ cdef class _TurnGen:
         cdef TState s
         cdef int k
         self.load_state(state, &s)
-        self.search(&s)
-        self.apply_maximal(&s)
+        with nogil:
+            self.search(&s)
+            self.apply_maximal(&s)
         return self.total()
 
     def pick_into(self, state, index):
@@ -2467,16 +2496,18 @@ cdef class _TurnGen:
         cdef TState s
         cdef int k
         self.load(table, mover, &s)
-        self.search_plain(&s)
+        with nogil:
+            self.search_plain(&s)
         return self.total()
 
-    cdef int sort_found(self) except -1:
+    cdef int sort_found(self) except -1 nogil:
         """``order``: the found turns' indices in the canonical order (_tg_cmp)."""
         cdef int64_t k
         free(self.order)
         self.order = <int64_t*>malloc((self.found.n + 1) * sizeof(int64_t))
         if self.order == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         self.norder = 0
         for k in range(self.found.n):
             if not self.dropped(k):
@@ -2638,7 +2669,7 @@ cdef class _TurnGen:
                 rest[j] = rest[j + 1]
             n -= 1
 
-    cdef int c_turn(self, TState* table, Rng64* rng) except -1:
+    cdef int c_turn(self, TState* table, Rng64* rng) except -1 nogil:
         """One uniformly random turn of ``self.mover`` from ``table`` (the hands and piles
         in the generator's context), as CompoundState._random_turn draws it; returns
         whether it captured (its value into ``turn_v``: 0 for none; under the insist
@@ -2666,14 +2697,10 @@ cdef class _TurnGen:
                 idx -= w
                 k += 1
         else:                                # (more turns than 64 bits count: Python's)
-            from cassino._rng import Rng
-            from cassino.reference.african import _order_at
             wide = True
-            r = Rng(rng.state)
-            k, at = self.locate(r.below(self.total()))
-            rng.state = r.state
+            with gil:
+                self.wide_pick(rng, &k)
             e = _tset_at(&self.found, self.order[k])
-            under = _order_at(self.rules, self.captured_of(e), at)
         self.turn_v = self.fcap[self.order[k]]
         self.hands[self.mover] = e.hand
         table.loose = e.loose
@@ -2688,12 +2715,33 @@ cdef class _TurnGen:
         if not wide:
             self.pile_under(e.capt, idx, self.myteam)
         else:
-            for c in under:
-                self.piles[self.myteam][self.plen[self.myteam]] = <int8_t>(c - self.offset)
-                self.plen[self.myteam] += 1
+            with gil:
+                self.wide_under()
         self.piles[self.myteam][self.plen[self.myteam]] = e.capcard
         self.plen[self.myteam] += 1
         return 1
+
+    cdef int wide_pick(self, Rng64* rng, int64_t* k) except -1:
+        """:meth:`c_turn`'s draw past 64 bits, with Python's integers: the turn's place in
+        ``order`` into ``k``, the order of its captured cards kept for :meth:`wide_under`."""
+        from cassino._rng import Rng
+        from cassino.reference.african import _order_at
+        r = Rng(rng.state)
+        got, at = self.locate(r.below(self.total()))
+        rng.state = r.state
+        k[0] = got
+        self.wide_order = _order_at(self.rules, self.captured_of(
+            _tset_at(&self.found, self.order[got])), at)
+        return 0
+
+    cdef int wide_under(self) except -1:
+        """Put the captured cards of :meth:`wide_pick`'s turn on the mover's pile, in its
+        order."""
+        for c in self.wide_order:
+            self.piles[self.myteam][self.plen[self.myteam]] = <int8_t>(c - self.offset)
+            self.plen[self.myteam] += 1
+        self.wide_order = None
+        return 0
 
     # -- the house variant's insisting in C (AMB-68: the reference's african.extensions)
     cdef bint ext_grow(self, int start, uint64_t used, uint64_t* chosen) noexcept nogil:
@@ -2753,7 +2801,7 @@ cdef class _TurnGen:
             i += 1
             j += 1
 
-    cdef int ext_find(self, const TState* table, int v, uint32_t aug) except -1:
+    cdef int ext_find(self, const TState* table, int v, uint32_t aug) except -1 nogil:
         """The maximal extensions (the reference's ``african.extensions``) of a capture
         at ``v`` (0: none) and of augments of the builds of the values ``aug`` (a bit a
         value) from ``table``, into ``ext`` (``next`` of them; the targets in ``tval``,
@@ -2867,7 +2915,7 @@ cdef class _TurnGen:
         return out
 
     cdef int c_insist(self, TState* table, const TState* before, int v, Rng64* rng,
-                      int* last) except -1:
+                      int* last) except -1 nogil:
         """After a turn of ``self.mover`` from ``before`` that left ``table`` and captured
         at ``v`` (0: none): the insist decision at random, as the reference's _after_turn
         and _push_decision (accept or insist, then one maximal extension); returns the
@@ -2929,7 +2977,7 @@ cdef class _TurnGen:
         cdef uint8_t cards[64]
         cdef TState table, before
         cdef int n = self.players, per = self.rules.hand_size, ndeck = 0
-        cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0, got
+        cdef int mid, i, j, pos, nstock, seat, last = -1, turns = 0, got = 0
         cdef int nids = self.rules.num_ids, size = 40 if self.offset else 52
         cdef uint8_t stock[64]
         cdef uint64_t left
@@ -2969,39 +3017,43 @@ cdef class _TurnGen:
                 stock[nstock] = cards[i]
                 nstock += 1
         pos = 0
-        while True:
-            # (a deal: one card at a time in play order from the dealer's next seat)
-            j = min(n * per, nstock - pos)
-            for i in range(j):
-                self.hands[(dealer + step * (1 + i % n)) % n] |= (<uint64_t>1) << stock[pos + i]
-            pos += j
-            seat = leader
+        with nogil:
             while True:
-                self.mover = seat
-                self.myteam = self.team[seat]
-                if self.insist_rules:
-                    before = table
-                got = self.c_turn(&table, &rng)
-                if got:
-                    last = seat
-                turns += 1
-                if self.insist_rules:
-                    got = self.c_insist(&table, &before, self.turn_v if got else 0, &rng,
-                                        &last)
-                    if got == 9:
-                        self.cached = False
-                        return None
-                    turns += got
-                for i in range(n):
-                    if self.hands[i]:
+                # (a deal: one card at a time in play order from the dealer's next seat)
+                j = min(n * per, nstock - pos)
+                for i in range(j):
+                    self.hands[(dealer + step * (1 + i % n)) % n] |= (
+                        (<uint64_t>1) << stock[pos + i])
+                pos += j
+                seat = leader
+                while True:
+                    self.mover = seat
+                    self.myteam = self.team[seat]
+                    if self.insist_rules:
+                        before = table
+                    got = self.c_turn(&table, &rng)
+                    if got:
+                        last = seat
+                    turns += 1
+                    if self.insist_rules:
+                        got = self.c_insist(&table, &before, self.turn_v if got else 0, &rng,
+                                            &last)
+                        if got == 9:
+                            break
+                        turns += got
+                    for i in range(n):
+                        if self.hands[i]:
+                            break
+                    else:
                         break
-                else:
-                    break
-                seat = (seat + step) % n
-                while not self.hands[seat]:
                     seat = (seat + step) % n
-            if pos >= nstock:
-                break
+                    while not self.hands[seat]:
+                        seat = (seat + step) % n
+                if got == 9 or pos >= nstock:
+                    break
+        if got == 9:
+            self.cached = False
+            return None
         left = table.loose
         for i in range(table.nb):
             left |= table.b[i].cards
