@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ._rng import Rng, shuffled_deck
@@ -661,6 +662,67 @@ def _play_hand_reference(
     while not state.is_over:
         seat = state.to_move
         state.push(players[seat].choose(View.of(state, seat), player_moves(state, players[seat])))
+        played += 1
+    return played, [p._rng.state for p in players]
+
+
+def play_compound_hand(state: Any, policies: Sequence[str],
+                       rng_states: Sequence[int]) -> tuple[int, list[int]]:
+    """``State.play_hand`` of a compound system (a core CompoundState): the rest of the
+    hand played by ``random`` and ``greedy`` players (``expert`` ones: the Python players'), the same moves as
+    :class:`~cassino.players.RandomPlayer` and :class:`~cassino.greedy.GreedyPlayer` choosing from each
+    seat's view, RNG draw for RNG draw, each pushed. A greedy choice is made from the
+    core's scores of the turns (:func:`cassino.greedy.core_turn_scores`) without making the turns into
+    moves, but for the chosen one: the scores of the state itself, which are those of the
+    world the player samples from its view (a seat's turns and the tables they leave depend
+    on its hand, the table and the piles; the view gives the rest). A partnership's greedy
+    choices (a turn may build for a partner only while he holds its value, which the
+    player's world deals otherwise), an insist decision and a random choice are asked of
+    the Python players."""
+    from ._core import turn_generator
+    from .greedy import _EPS, GreedyPlayer, _turn_odds, card_weights, core_turn_scores
+    from .players import RandomPlayer, View
+    from .reference.african import _captured, compound_rules
+
+    r = state.rules
+    n = r.players
+    if "expert" in policies:
+        return _play_hand_reference(state, policies, rng_states)
+    if len(policies) != n or len(rng_states) != n:
+        raise ValueError(f"one policy and one RNG state per seat ({n}) are needed")
+    players: list[Any] = []
+    for pol, st in zip(policies, rng_states, strict=True):
+        if pol not in ("random", "greedy"):
+            raise ValueError(f"policy must be 'random', 'greedy' or 'expert', not {pol!r}")
+        if isinstance(st, bool) or not isinstance(st, int) or not 0 <= st < 1 << 64:
+            raise ValueError(f"an RNG state is an integer from 0 to 2**64 - 1, not {st!r}")
+        p = GreedyPlayer() if pol == "greedy" else RandomPlayer()
+        p._rng.state = st
+        players.append(p)
+    fast = r.teams != "partnership"
+    ws = card_weights(r)
+    gen = turn_generator(r)
+    vals = lru_cache(maxsize=None)(compound_rules(r).vals)
+    played = 0
+    while not state.is_over:
+        seat = state.to_move
+        p = players[seat]
+        scores = None
+        if fast and type(p) is GreedyPlayer and not state.insist:
+            view = View.of(state, seat)
+            nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
+            scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))
+        if scores is None:
+            state.push(p.choose(View.of(state, seat), player_moves(state, p)))
+        else:
+            k = 0
+            if len(scores) > 1:
+                best = max(scores)
+                top = [i for i, x in enumerate(scores) if x >= best - _EPS]
+                k = top[p._rng.below(len(top))] if len(top) > 1 else top[0]
+            base, end = gen.scored_turn(state, k)
+            state._ends_by_id()[id(base)] = (end, base)
+            state.push(state._expand(base, _captured(base))[0])
         played += 1
     return played, [p._rng.state for p in players]
 

@@ -3361,8 +3361,8 @@ class CompoundState(_RefState):
         player's :class:`~cassino.Rng`. Every move is pushed. Returns ``(moves played, the
         players' new RNG states)``: the same moves as those players choosing from each
         seat's view, the greedy player's scores computed in C
-        (:func:`cassino.greedy.play_compound_hand`)."""
-        from cassino.greedy import play_compound_hand
+        (:func:`cassino.game.play_compound_hand`)."""
+        from cassino.game import play_compound_hand
         return play_compound_hand(self, policies, rng_states)
 
     # -- the insist decision (AMB-68)
