@@ -149,15 +149,11 @@ def test_compound_play_hand_plays_as_the_python_players(system: str, monkeypatch
 
 
 def test_compound_play_hand_rejects_bad_input_and_keeps_the_state() -> None:
+    from test_core_greedy import BAD_PLAY_HAND
+
     state = cassino.new_hand("african_cassino_2p", seed=1)
     before = state.to_position()
-    for policies, seeds, match in [
-        (["greedy"], [1, 2], "one policy"),
-        (["greedy", "clever"], [1, 2], "'clever'"),
-        (["greedy", "random"], [1, -1], "RNG state"),
-        (["greedy", "random"], [1, 2**64], "RNG state"),
-        (["greedy", "random"], [1, True], "RNG state"),
-    ]:
+    for policies, seeds, match in BAD_PLAY_HAND:
         with pytest.raises(ValueError, match=match):
             state.play_hand(policies, seeds)
         assert state.to_position() == before and not state.history

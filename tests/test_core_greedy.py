@@ -232,17 +232,21 @@ def test_card_weights_come_from_each_scoring_table() -> None:
     assert len(card_weights(rules("mulle"))) == 104
 
 
+BAD_PLAY_HAND = [
+    (["greedy"], [1, 2], "one policy"),
+    (["greedy", "clever"], [1, 2], "'clever'"),
+    (["greedy", "random"], [1, -1], "RNG state"),
+    (["greedy", "random"], [1, 2**64], "RNG state"),
+    (["greedy", "random"], [1, True], "RNG state"),
+]
+"""Bad arguments of a two-player ``play_hand``, with what the error names."""
+
+
 @needs_core
 def test_play_hand_rejects_bad_input_and_keeps_the_state() -> None:
     state = core.State.deal(rules("cassino_standard"), 0, 1)
     before = state.to_position()
-    for policies, seeds, match in [
-        (["greedy"], [1, 2], "one policy"),
-        (["greedy", "clever"], [1, 2], "'clever'"),
-        (["greedy", "random"], [1, -1], "RNG state"),
-        (["greedy", "random"], [1, 2**64], "RNG state"),
-        (["greedy", "random"], [1, True], "RNG state"),
-    ]:
+    for policies, seeds, match in BAD_PLAY_HAND:
         with pytest.raises(ValueError, match=match):
             state.play_hand(policies, seeds)
         assert state.to_position() == before and state.ply == 0

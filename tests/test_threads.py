@@ -122,11 +122,9 @@ def test_threads_interleave_different_rules() -> None:
         assert results[k] == [cassino.random_hand(r, seed) for seed in range(HANDS // 2)]
 
 
-@pytest.mark.skipif(not CORE, reason="GIL release of the compiled core")
-def test_the_core_releases_the_gil() -> None:
-    """A Python thread keeps running during one long call into the core (a perft of a few
-    hundred milliseconds runs without the GIL); with the GIL held it could not tick."""
-    s = cassino.new_hand("cassino_standard", seed=1)
+def ticks_during(call: Any) -> tuple[Any, int]:
+    """``call()``'s result and how many times another Python thread ticked while it ran:
+    none when the call holds the GIL throughout."""
     ticks = 0
     running = threading.Event()
     done = threading.Event()
@@ -142,11 +140,20 @@ def test_the_core_releases_the_gil() -> None:
     running.wait()
     try:
         before = ticks
-        nodes = s.perft(10)  # one call: the whole search in C, about 0.8 s
+        got = call()
         during = ticks - before
     finally:
         done.set()
         t.join()
+    return got, during
+
+
+@pytest.mark.skipif(not CORE, reason="GIL release of the compiled core")
+def test_the_core_releases_the_gil() -> None:
+    """A Python thread keeps running during one long call into the core (a perft of a few
+    hundred milliseconds runs without the GIL); with the GIL held it could not tick."""
+    s = cassino.new_hand("cassino_standard", seed=1)
+    nodes, during = ticks_during(lambda: s.perft(10))  # the whole search in C, about 0.8 s
     assert nodes == 3788976
     print(f"\nthe other thread ticked {during:,} times during one perft call")
     assert during > 0
@@ -167,26 +174,7 @@ def test_the_compound_core_releases_the_gil() -> None:
     from cassino.position import Position
 
     s = cassino.State.from_position(Position.from_text(BIG_AFRICAN))
-    ticks = 0
-    running = threading.Event()
-    done = threading.Event()
-
-    def count() -> None:
-        nonlocal ticks
-        running.set()
-        while not done.is_set():
-            ticks += 1
-
-    t = threading.Thread(target=count)
-    t.start()
-    running.wait()
-    try:
-        before = ticks
-        turns = s.count_moves()  # one call: the search in C
-        during = ticks - before
-    finally:
-        done.set()
-        t.join()
+    turns, during = ticks_during(s.count_moves)  # one call: the search in C
     assert turns == 3380750
     print(f"\nthe other thread ticked {during:,} times during one compound count")
     assert during > 0
