@@ -27,6 +27,13 @@ pytestmark = pytest.mark.skipif(cassino.IMPLEMENTATION != "core", reason="the co
 SYSTEMS = compound_systems()
 
 
+def base_order(r: Any, base: Any, at: int) -> tuple[int, ...]:
+    """The order ``at`` of the cards ``base`` captures (AMB-62)."""
+    from cassino.reference.african import _captured, _order_at
+
+    return _order_at(r, _captured(base), at)
+
+
 def python_greedy(seed: int = 0) -> GreedyPlayer:
     """The reference: the greedy player scoring turns in Python."""
     p = GreedyPlayer(seed)
@@ -122,6 +129,17 @@ def test_scored_turn_is_the_listed_turn(system: str) -> None:
             assert base.steps == listed[k][0].steps and end == listed[k][2]
         with pytest.raises(IndexError):
             gen.scored_turn(state, len(listed))
+        # (the draw of a random turn: the count and the turn at an index, every order of a
+        # capture's cards counted, from the same listing)
+        if n % 3 == 0:
+            gen.count_state(other)
+        total = gen.listed_total(state)
+        assert total == state.num_moves()
+        for i in (0, total // 2, total - 1):
+            if n % 2:
+                gen.count_state(other)
+            base, at, _ = gen.turn_at(state, i)
+            assert state._expand(base, base_order(r, base, at))[0] == state.move_at(i)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

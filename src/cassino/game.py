@@ -673,16 +673,17 @@ def play_compound_hand(state: Any, policies: Sequence[str],
     :class:`~cassino.players.RandomPlayer` and :class:`~cassino.greedy.GreedyPlayer` choosing from each
     seat's view, RNG draw for RNG draw, each pushed. A greedy choice is made from the
     core's scores of the turns (:func:`cassino.greedy.core_turn_scores`) without making the turns into
-    moves, but for the chosen one: the scores of the state itself, which are those of the
+    moves, but for the chosen one (and a random seat's turn is drawn as ``move_at`` makes
+    it, from one listing): the scores of the state itself, which are those of the
     world the player samples from its view (a seat's turns and the tables they leave depend
     on its hand, the table and the piles; the view gives the rest). A partnership's greedy
     choices (a turn may build for a partner only while he holds its value, which the
-    player's world deals otherwise), an insist decision and a random choice are asked of
-    the Python players."""
+    player's world deals otherwise) and an insist decision are asked of the Python
+    players."""
     from ._core import turn_generator
     from .greedy import _EPS, GreedyPlayer, _turn_odds, card_weights, core_turn_scores
     from .players import RandomPlayer, View
-    from .reference.african import _captured, compound_rules
+    from .reference.african import _captured, _order_at, compound_rules
 
     r = state.rules
     n = r.players
@@ -708,7 +709,17 @@ def play_compound_hand(state: Any, policies: Sequence[str],
         seat = state.to_move
         p = players[seat]
         scores = None
-        if fast and type(p) is GreedyPlayer and not state.insist:
+        if state.insist:
+            pass
+        elif type(p) is RandomPlayer:
+            # (RandomPlayer's draw among every turn, the orders of a capture's cards
+            # included, as move_at makes it: one listing, read again for the turn drawn)
+            base, at, end = gen.turn_at(state, p._rng.below(gen.listed_total(state)))
+            state._ends_by_id()[id(base)] = (end, base)
+            state.push(state._expand(base, _order_at(r, _captured(base), at))[0])
+            played += 1
+            continue
+        elif fast:
             view = View.of(state, seat)
             nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
             scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))

@@ -545,7 +545,7 @@ cdef class _TurnGen:
     cdef bint maximal                   # capture_extent=maximal: a turn that can take more goes
     cdef bint max_applied               # the last search's turns are filtered so
     cdef bint listed                    # the found turns are list_search's (``via`` kept)
-    cdef bint scored                    # found is greedy_turn_scores' listing of ``sstart``
+    cdef bint scored                    # found is the listing of ``sstart`` (``listed_of``)
     cdef object wide_order              # c_turn past 64 bits: the captured cards' order
     cdef int lim_cg                     # value_groups' limit (_CG_GROUPS; lower in tests)
     cdef TState sstart
@@ -1009,7 +1009,7 @@ cdef class _TurnGen:
         self.lim_ext_nodes = insist_steps
         memset(self.uc_keys, 0, TG_UCACHE * sizeof(uint64_t))
         self.uc_used = self.uc_len = 0
-        self.cached = False
+        self.cached = self.scored = False
 
     cdef int64_t sets_at(self, uint64_t loose, int card, int v, int* n) except -2 nogil:
         """:meth:`build_sets` remembered: where its sets start in ``uc_pool`` (their number
@@ -1769,15 +1769,9 @@ cdef class _TurnGen:
             raise ValueError("odds for more than 31 values")
         for i in range(nv):
             od[i] = odds[i]
-        self.load_state(state, &s)
+        self.listed_of(state, &s)
         nxt = (self.mover + 1) % self.players if self.rules.direction == "cw" \
             else (self.mover + self.players - 1) % self.players
-        with nogil:
-            self.list_search(&s)
-            self.apply_maximal(&s)
-        self.sstart = s
-        self.save_ctx(&self.sctx)
-        self.scored = True
         for t in range(self.nteams):
             before[t] = 0
             for i in range(self.plen[t]):
@@ -1800,6 +1794,31 @@ cdef class _TurnGen:
         finally:
             free(scores)
 
+    cdef int listed_of(self, object state, TState* s) except -1:
+        """Load the reference ``state`` into ``s`` and make ``found`` its turns in
+        :meth:`list_state`'s order (:meth:`list_search`, :meth:`apply_maximal`, without the
+        GIL), read again without a search when the generator's last listing was of the same
+        start and context and nothing has searched since."""
+        self.load_state(state, s)
+        if (self.scored and memcmp(&self.sstart, s, sizeof(TState)) == 0
+                and self.in_ctx(&self.sctx)):
+            return 0
+        with nogil:
+            self.list_search(s)
+            self.apply_maximal(s)
+        self.sstart = s[0]
+        self.save_ctx(&self.sctx)
+        self.scored = True
+        return 0
+
+    def listed_total(self, state):
+        """How many turns the seat to move of the reference ``state`` has, each counted
+        with the orders of its captured cards (as :meth:`count_state`), from the listing
+        :meth:`turn_at` then reads without a search."""
+        cdef TState s
+        self.listed_of(state, &s)
+        return self.total()
+
     def scored_turn(self, state, int64_t index):
         """The turn at ``index`` of the last :meth:`greedy_turn_scores` of ``state`` (its
         turns in :meth:`list_state`'s order, read without a search when the generator has
@@ -1807,11 +1826,7 @@ cdef class _TurnGen:
         ascending, its end table as :meth:`list_state` gives it with ``ends``)."""
         cdef TState s, x
         cdef int64_t k
-        self.load_state(state, &s)
-        if not (self.scored and memcmp(&self.sstart, &s, sizeof(TState)) == 0
-                and self.in_ctx(&self.sctx)):
-            self.list_search(&s)
-            self.apply_maximal(&s)
+        self.listed_of(state, &s)
         for k in range(self.found.n):
             if self.dropped(k):
                 continue
@@ -2197,9 +2212,7 @@ cdef class _TurnGen:
         cdef TState s, x
         cdef TState* e
         cdef int64_t k
-        self.load_state(state, &s)
-        self.list_search(&s)
-        self.apply_maximal(&s)
+        self.listed_of(state, &s)
         for k in range(self.found.n):
             if self.dropped(k):
                 continue
