@@ -138,11 +138,12 @@ ALL_COMPOUND = ("african_cassino_2p", "african_cassino_3p", "african_cassino_par
 
 
 def test_compound_core_greedy_against_python_greedy(benchmark: Any, monkeypatch: Any) -> None:
-    """Games of greedy against random in the compound systems: the greedy player's turn
-    scores in the core (``CompoundState.play_hand``: ``_TurnGen.greedy_turn_scores``, one
-    move made of the chosen turn) against the Python players scoring in Python
-    (``core_players=False``, ``GreedyPlayer._core_turns`` off), the same games. A
-    partnership's greedy seats are the Python players' with the core's scores."""
+    """Games of greedy against random in the compound systems: ``CompoundState.play_hand``
+    (the greedy player's turn scores in the core, ``_TurnGen.greedy_turn_scores``, and a
+    random seat's draw from one listing; one move made of the chosen turn) against the
+    Python players scoring in Python (``core_players=False``, ``GreedyPlayer._core_turns``
+    off), the same games. A partnership's greedy seats are the Python players' with the
+    core's scores."""
     from cassino.greedy import GreedyPlayer
     from cassino.rules import rules
 
@@ -170,7 +171,7 @@ def test_compound_core_greedy_against_python_greedy(benchmark: Any, monkeypatch:
         ratio = rates[sid, True] / rates[sid, False]
         benchmark.extra_info[f"{sid}_core_games_per_second"] = round(rates[sid, True], 1)
         benchmark.extra_info[f"{sid}_python_games_per_second"] = round(rates[sid, False], 1)
-        EXTRA[f"greedy vs random games in {sid}, core scores / Python scores"] = (
+        EXTRA[f"greedy vs random games in {sid}, play_hand / Python players"] = (
             ratio,
             f"{ratio:.1f}x ({rates[sid, True]:.1f} / {rates[sid, False]:.1f} games/s, "
             "one process, the same games)",
