@@ -669,17 +669,20 @@ def _play_hand_reference(
 def play_compound_hand(state: Any, policies: Sequence[str],
                        rng_states: Sequence[int]) -> tuple[int, list[int]]:
     """``State.play_hand`` of a compound system (a core CompoundState): the rest of the
-    hand played by ``random`` and ``greedy`` players (``expert`` ones: the Python players'), the same moves as
-    :class:`~cassino.players.RandomPlayer` and :class:`~cassino.greedy.GreedyPlayer` choosing from each
-    seat's view, RNG draw for RNG draw, each pushed. A greedy choice is made from the
-    core's scores of the turns (:func:`cassino.greedy.core_turn_scores`) without making the turns into
-    moves, but for the chosen one (and a random seat's turn is drawn as ``move_at`` makes
-    it, from one listing): the scores of the state itself, which are those of the
-    world the player samples from its view (a seat's turns and the tables they leave depend
-    on its hand, the table and the piles; the view gives the rest). A partnership's greedy
-    choices (a turn may build for a partner only while he holds its value, which the
-    player's world deals otherwise) and an insist decision are asked of the Python
-    players."""
+    hand played by ``random`` and ``greedy`` players (``expert`` seats: the Python
+    players'), the same moves as :class:`~cassino.players.RandomPlayer` and
+    :class:`~cassino.greedy.GreedyPlayer` choosing from each seat's view, RNG draw for RNG
+    draw, each pushed.
+
+    A greedy choice is made from the core's scores of the turns
+    (:func:`cassino.greedy.core_turn_scores`) without making the turns into moves, but for
+    the chosen one: the scores of the state itself, which are those of the world the player
+    samples from its view (a seat's turns and the tables they leave depend on its hand, the
+    table and the piles; the view gives the rest). A random seat's turn is drawn as
+    ``move_at`` makes it, from one listing. A partnership's greedy choices (a turn may
+    build for a partner only while he holds its value, which the player's world deals
+    otherwise) and an insist decision are asked of the Python players.
+    """
     from ._core import turn_generator
     from .greedy import _EPS, GreedyPlayer, _turn_odds, card_weights, core_turn_scores
     from .players import RandomPlayer, View
