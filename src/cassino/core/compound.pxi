@@ -1726,9 +1726,7 @@ cdef class _TurnGen:
         cdef TState s, x
         cdef TState* e
         cdef int64_t k
-        self.load_state(state, &s)
-        self.list_search(&s)
-        self.apply_maximal(&s)
+        self.listed_of(state, &s)
         table = state._turn_table()
         memo = {}
         out = []
