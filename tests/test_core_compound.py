@@ -653,3 +653,27 @@ def test_a_sampled_world_gives_every_build_owner_a_card_of_its_value(system: str
                 assert any(b.value in vals(c) for c in w.hand(owner)), (w, b)
             assert w.is_over or w.count_moves() > 0
     assert worlds >= 40 and owned > 10
+
+
+@pytest.mark.parametrize(("system", "options"), [(s, {}) for s in SYSTEMS] + OPTIONS)
+def test_a_random_walk_of_live_steps_ends_in_a_listed_turn(
+        system: str, options: dict[str, object]) -> None:
+    """``_walk_cost`` (scripts/compound_turn_cost.py's cheapest random turn) walks only
+    steps some legal turn continues: every walk ends in a turn the generator lists, each
+    walk takes a step at least, and different seeds reach different turns."""
+    r = rules(system, **options)
+    gen = core.turn_generator(r)
+    reached = 0
+    for s in positions(r, range(1, 3), 25):
+        ends = {e for _, _, e in gen.list_state(s, True)}
+        got = set()
+        for seed in range(12):
+            steps, end = gen._walk_cost(s, 1 + seed % 3, seed)
+            assert end in ends
+            assert steps >= 1 + seed % 3 or r.table_only_build == "turn"
+            got.add(end)
+        reached += len(got) > 1
+        assert len(got) <= len(ends)
+    assert reached > 10
+    with pytest.raises(ValueError, match="at least 1"):
+        gen._walk_cost(s, 0, 1)

@@ -357,9 +357,10 @@ def _paired_rates(
 
 
 # random hands a round of each compound system in the reference (reference_rates), and in
-# the core (hands wholly in C)
+# the core (hands wholly in C; a hand's cost has a long tail, a few hands of large tables
+# taking a sixth of a thousand hands' time in African 2p, so the core's sample is large)
 REFERENCE_HANDS = 6
-CORE_COMPOUND_HANDS = 60
+CORE_COMPOUND_HANDS = 400
 
 
 def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, float]]:
@@ -581,7 +582,7 @@ def run_bench(
             }
         out["option_sets"] = sets
         out["reference_systems"] = ref_systems = reference_rates(
-            2 if quick else REFERENCE_HANDS, 4 if quick else CORE_COMPOUND_HANDS)
+            2 if quick else REFERENCE_HANDS, 16 if quick else CORE_COMPOUND_HANDS)
         for row in ref_systems.values():
             if "core_hands_per_second" in row:     # (next to the core's standard playouts)
                 row["core_standard_hands_per_second"] = out["hands_per_second"]

@@ -2345,6 +2345,69 @@ cdef class _TurnGen:
             s.claims |= (<uint64_t>1) << (seat * 16 + v)
         return 0
 
+    def _walk_cost(self, state, int n, uint64_t seed):
+        """A measurement (``scripts/compound_turn_cost.py``): ``n`` random turns of the
+        seat to move of ``state``, each a walk from the start that takes one step at a time,
+        uniformly among the steps some legal turn continues (:meth:`probe`) and ending
+        the turn where it may end: the cheapest random turn this generator makes, a
+        lower bound on any draw of a turn (not uniform over the turns; the maximal filter
+        and the insist rules left out). Each walk starts with an empty :meth:`probe`
+        memo, as a new position would. Returns (the steps walked, the end table of the
+        last walk as :meth:`list_state` gives it with ``ends``)."""
+        cdef TState s0, s, nx
+        cdef Rng64 rng
+        cdef int64_t i, j, hi, nlive, total = 0
+        cdef int64_t* live = NULL
+        cdef int64_t caplive = 0
+        cdef uint64_t r
+        cdef int ends
+        if n < 1:
+            raise ValueError(f"n must be at least 1, not {n}")
+        rng.state = seed
+        self.load_state(state, &s0)
+        self.pm_check()
+        s = s0
+        try:
+            with nogil:
+                for i in range(n):
+                    _tset_reset(&self.pmemo)
+                    s = s0
+                    while True:
+                        self.ncoll = 0
+                        self.collecting = True
+                        try:
+                            self.expand(&s)
+                        finally:
+                            self.collecting = False
+                        hi = self.ncoll
+                        if hi > caplive:
+                            free(live)
+                            caplive = 2 * hi
+                            live = <int64_t*>malloc(caplive * sizeof(int64_t))
+                            if live == NULL:
+                                with gil:
+                                    raise MemoryError()
+                        nlive = 0
+                        for j in range(hi):
+                            nx = self.coll[j]        # (a copy: probing may move the buffer)
+                            if self.finished(&nx) or self.probe(&nx):
+                                live[nlive] = j
+                                nlive += 1
+                        self.ncoll = 0
+                        ends = 1 if self.finished(&s) else 0
+                        if nlive + ends == 0:
+                            with gil:
+                                raise RuntimeError("a walk reached a turn state with no way on")
+                        r = rng_below(&rng, <uint64_t>(nlive + ends))
+                        if <int64_t>r == nlive:
+                            break
+                        s = self.coll[live[r]]
+                        total += 1
+        finally:
+            free(live)
+        _end_key(&s)
+        return total, self.pack(&s)
+
     def count_state(self, state):
         """:meth:`count` of the seat to move of the reference ``state`` of the system."""
         cdef TState s
