@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import cassino
 from cassino import Rng
@@ -34,9 +35,9 @@ def _standard_us_per_move(hands: int) -> float:
     return (time.perf_counter() - t0) / int(got.moves.sum()) * 1e6
 
 
-def _positions(system: str, hands: int) -> list[object]:
+def _positions(system: str, hands: int) -> list[Any]:
     rng = Rng(1)
-    out = []
+    out: list[Any] = []
     for h in range(hands):
         state = cassino.new_hand(system, seed=h)
         while not state.is_over:
