@@ -445,8 +445,8 @@ class GreedyPlayer:
         if not isinstance(world, CompoundState):
             return j.core
         scores = core_turn_scores(world, j.view, self._weights(j.view), j.odds)
-        moves = j.moves if j.moves is not None else world.turns_one_order()
-        if scores is not None and len(scores) == len(moves):
+        moves = j.moves     # (listed by _turn_world for every world of a turn)
+        if scores is not None and moves is not None and len(scores) == len(moves):
             j.core = dict(zip(moves, scores, strict=True))
         return j.core
 
