@@ -711,7 +711,7 @@ def play_compound_hand(state: Any, policies: Sequence[str],
     while not state.is_over:
         seat = state.to_move
         p = players[seat]
-        scores = None
+        scores = view = None
         if state.insist:
             pass
         elif type(p) is RandomPlayer:
@@ -727,7 +727,7 @@ def play_compound_hand(state: Any, policies: Sequence[str],
             nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
             scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))
         if scores is None:
-            state.push(p.choose(View.of(state, seat), player_moves(state, p)))
+            state.push(p.choose(view or View.of(state, seat), player_moves(state, p)))
         else:
             k = 0
             if len(scores) > 1:
