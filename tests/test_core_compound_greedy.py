@@ -166,6 +166,40 @@ def test_compound_play_hand_plays_as_the_python_players(system: str, monkeypatch
         assert state.to_position() == start
 
 
+@pytest.mark.parametrize("seed", [6, 36, 37])
+def test_a_partnerships_greedy_seat_with_a_partners_claim_is_the_python_players(
+        seed: int, monkeypatch: Any) -> None:
+    """In the partnership a greedy player judges the turns in a world of its view, whose
+    partner's hand is not the true one. Without a claim of the partner (AMB-64) the turns
+    do not depend on it, and play_hand scores the state itself in the core; with one it
+    asks the Python player. In these hands the two differ where the partner claims (the
+    core's scores of the state itself give other moves), and play_hand plays them as the
+    Python players."""
+    import cassino.greedy as greedy
+
+    r = rules("african_cassino_partnership")
+    policies, seeds = ["greedy"] * r.players, [seed * 100 + s + 1 for s in range(r.players)]
+    scored: list[tuple[bool, bool]] = []    # (the state itself scored, a partner's claim)
+    core_scores = greedy.core_turn_scores
+
+    def counted(world: Any, view: View, *args: Any) -> Any:
+        scored.append((world is state, any(
+            s != view.seat and r.team_of(s) == r.team_of(view.seat) for s, _ in world.claims)))
+        return core_scores(world, view, *args)
+
+    state = cassino.new_hand(r, seed=seed)
+    with monkeypatch.context() as m:
+        m.setattr(greedy, "core_turn_scores", counted)
+        got = state.play_hand(policies, seeds)
+    assert scored.count((True, False)) > 20 and (True, True) not in scored
+    assert (False, True) in scored       # (the Python player's world, where the partner claims)
+    with monkeypatch.context() as m:
+        m.setattr(GreedyPlayer, "_core_turns", False)
+        ref = cassino.new_hand(r, seed=seed)
+        assert got == _play_hand_reference(ref, policies, seeds)
+    assert [str(x) for x in state.history] == [str(x) for x in ref.history]
+
+
 def test_compound_play_hand_rejects_bad_input_and_keeps_the_state() -> None:
     from test_core_greedy import BAD_PLAY_HAND
 

@@ -679,9 +679,11 @@ def play_compound_hand(state: Any, policies: Sequence[str],
     the chosen one: the scores of the state itself, which are those of the world the player
     samples from its view (a seat's turns and the tables they leave depend on its hand, the
     table and the piles; the view gives the rest). A random seat's turn is drawn as
-    ``move_at`` makes it, from one listing. A partnership's greedy choices (a turn may
-    build for a partner only while he holds its value, which the player's world deals
-    otherwise) and an insist decision are asked of the Python players.
+    ``move_at`` makes it, from one listing. In a partnership a greedy player judges the
+    turns in a world sampled from its view, whose partner's hand is not the true one; the
+    turns depend on that hand only through a claim of the partner (AMB-64: a build for him
+    needs a card of its value in his hand), so a position where the partner has a claim
+    is asked of the Python player, as is an insist decision.
     """
     from ._core import turn_generator
     from .greedy import _EPS, GreedyPlayer, _turn_odds, card_weights, core_turn_scores
@@ -703,7 +705,7 @@ def play_compound_hand(state: Any, policies: Sequence[str],
         p = GreedyPlayer() if pol == "greedy" else RandomPlayer()
         p._rng.state = st
         players.append(p)
-    fast = r.teams != "partnership"
+    partnership = r.teams == "partnership"
     ws = card_weights(r)
     gen = turn_generator(r)
     vals = lru_cache(maxsize=None)(compound_rules(r).vals)
@@ -722,7 +724,8 @@ def play_compound_hand(state: Any, policies: Sequence[str],
             state.push(state._expand(base, _order_at(r, _captured(base), at))[0])
             played += 1
             continue
-        elif fast:
+        elif not partnership or not any(
+                s != seat and r.team_of(s) == r.team_of(seat) for s, _ in state.claims):
             view = View.of(state, seat)
             nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
             scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))
