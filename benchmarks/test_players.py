@@ -142,8 +142,8 @@ def test_compound_core_greedy_against_python_greedy(benchmark: Any, monkeypatch:
     (the greedy player's turn scores in the core, ``_TurnGen.greedy_turn_scores``, and a
     random seat's draw from one listing; one move made of the chosen turn) against the
     Python players scoring in Python (``core_players=False``, ``GreedyPlayer._core_turns``
-    off), the same games. A partnership's greedy seats are the Python players' with the
-    core's scores."""
+    off), the same games. A partnership's greedy seat whose partner has a claim (AMB-64)
+    is the Python player's, with the core's scores of its world."""
     from cassino.greedy import GreedyPlayer
     from cassino.rules import rules
 
