@@ -146,7 +146,9 @@ def system_table(f: Figures, run: Mapping[str, Any]) -> str:
             "The compound systems (African Cassino, the Italian house variant): random hands "
             "per second of the pure-Python reference, next to the reference's own standard game timed in "
             "alternation with it, and of the core (hands wholly in C, "
-            "`cassino._core.whole_hand`; the same hands), next to the core's standard playouts "
+            "`cassino._core.whole_hand`; seeds 1 to "
+            f"{next(iter(ref.values())).get('core_hands', 60)}, the reference's hands among "
+            "them: a hand's cost has a long tail), next to the core's standard playouts "
             "of this run "
             "(`cassino.bench.reference_rates`):",
             "",

@@ -368,9 +368,9 @@ def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, floa
     (African Cassino, the Italian house variant), next to the reference's own rate for
     ``cassino_standard`` timed in alternation with it: the same hands (seeds 1 to ``hands``)
     in two rounds, the faster round of each. With ``core_hands`` and the core built, also
-    the core's rate for the same random hands (``cassino._core.random_hand``: hands wholly
-    in C, ``whole_hand``; seeds 1 to ``core_hands``, the faster of two rounds) as
-    ``core_hands_per_second``."""
+    the core's rate for random hands (``cassino._core.random_hand``: hands wholly in C,
+    ``whole_hand``; seeds 1 to ``core_hands``, the faster of two rounds) as
+    ``core_hands_per_second``, and ``core_hands``."""
     from .rules import compound_systems
 
     try:
@@ -407,6 +407,7 @@ def reference_rates(hands: int, core_hands: int = 0) -> dict[str, dict[str, floa
                 call(sid, _core.random_hand, core_hands)()
                 fast = min(fast, time.perf_counter() - t0)
             out[sid]["core_hands_per_second"] = core_hands / fast
+            out[sid]["core_hands"] = core_hands
     return out
 
 
