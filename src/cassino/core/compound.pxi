@@ -2349,11 +2349,11 @@ cdef class _TurnGen:
         """A measurement (``scripts/compound_turn_cost.py``): ``n`` random turns of the
         seat to move of ``state``, each a walk from the start that takes one step at a time,
         uniformly among the steps some legal turn continues (:meth:`probe`) and ending
-        the turn where it may end: the cheapest random turn this generator makes, a
-        lower bound on any draw of a turn (not uniform over the turns; the maximal filter
-        and the insist rules left out). Each walk starts with an empty :meth:`probe`
-        memo, as a new position would. Returns (the steps walked, the end table of the
-        last walk as :meth:`list_state` gives it with ``ends``)."""
+        the turn where it may end: the cheapest random turn this generator makes (not
+        uniform over the turns; the maximal filter and the insist rules left out). Each
+        walk starts with an empty :meth:`probe` memo, as a new position would. Returns
+        (the steps walked, the end table of the last walk as :meth:`list_state` gives it
+        with ``ends``)."""
         cdef TState s0, s, nx
         cdef Rng64 rng
         cdef int64_t i, j, hi, nlive, total = 0
