@@ -25,7 +25,7 @@ from .cards import ACES, SPADES, card_code, card_codes, card_rank, parse_card
 from .errors import CassinoError, IllegalMoveError, RulesError
 from .moves import Move
 from .position import Position
-from .reference.deals import bad_italian_layout, initial_deal
+from .reference.deals import bad_italian_layout, initial_deal, next_seat
 from .rules import Rules, rules
 from .scoring import (
     DEFAULT_PENALTY,
@@ -686,7 +686,7 @@ def play_compound_hand(state: Any, policies: Sequence[str],
     is asked of the Python player, as is an insist decision.
     """
     from ._core import turn_generator
-    from .greedy import _EPS, GreedyPlayer, _turn_odds, card_weights, core_turn_scores
+    from .greedy import GreedyPlayer, _turn_odds, best_index, card_weights, core_turn_scores
     from .players import RandomPlayer, View
     from .reference.african import _captured, _order_at, compound_rules
 
@@ -727,16 +727,12 @@ def play_compound_hand(state: Any, policies: Sequence[str],
         elif not partnership or not any(
                 s != seat and r.team_of(s) == r.team_of(seat) for s, _ in state.claims):
             view = View.of(state, seat)
-            nxt = (seat + 1) % n if r.direction == "cw" else (seat - 1) % n
-            scores = core_turn_scores(state, view, ws, _turn_odds(view, nxt, vals))
+            scores = core_turn_scores(state, view, ws,
+                                      _turn_odds(view, next_seat(r, seat), vals))
         if scores is None:
             state.push(p.choose(view or View.of(state, seat), player_moves(state, p)))
         else:
-            k = 0
-            if len(scores) > 1:
-                best = max(scores)
-                top = [i for i, x in enumerate(scores) if x >= best - _EPS]
-                k = top[p._rng.below(len(top))] if len(top) > 1 else top[0]
+            k = best_index(scores, p._rng) if len(scores) > 1 else 0
             base, end = gen.scored_turn(state, k)
             state._ends_by_id()[id(base)] = (end, base)
             state.push(state._expand(base, _captured(base))[0])

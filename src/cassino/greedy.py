@@ -22,6 +22,7 @@ from .moves import Move, MoveKind
 from .players import PLAYERS, PlayerError, View
 from .position import Build
 from .reference.base import bits
+from .reference.deals import next_seat
 from .rules import Rules
 from .scoring import DEFAULT_PENALTY, red_card_points
 
@@ -260,10 +261,7 @@ class GreedyPlayer:
         """The best-scoring move; a tie is broken at random."""
         if len(moves) == 1:
             return moves[0]
-        scores = [self.evaluate(view, m) for m in moves]
-        best = max(scores)
-        top = [m for m, s in zip(moves, scores, strict=True) if s >= best - _EPS]
-        return top[self._rng.below(len(top))] if len(top) > 1 else top[0]
+        return moves[best_index([self.evaluate(view, m) for m in moves], self._rng)]
 
     def evaluate(self, view: View, move: Move) -> float:
         """The score of ``move`` (see the class docstring)."""
@@ -514,8 +512,7 @@ class GreedyPlayer:
     # -- the opponent's best reply -----------------------------------------------------------
     def _risk(self, view: View, loose: int, builds: list[Build], hand_left: int) -> float:
         r = view.rules
-        n = r.players
-        opp = (view.seat + 1) % n if r.direction == "cw" else (view.seat - 1) % n
+        opp = next_seat(r, view.seat)
         h = view.hand_sizes[opp]
         if h == 0:
             if hand_left or view.stock_size == 0:
@@ -660,9 +657,7 @@ class _Turns:
         self.world = world
         self.start: Any = world._turn_table() if world is not None else None
         self.vals = lru_cache(maxsize=None)(compound_rules(view.rules).vals)
-        r = view.rules
-        n = r.players
-        self.next = (view.seat + 1) % n if r.direction == "cw" else (view.seat - 1) % n
+        self.next = next_seat(view.rules, view.seat)
         self.odds = _turn_odds(view, self.next, self.vals)
         self.risks: dict[tuple[object, object], float] = {}
         self.packs: dict[tuple[int, ...], float] = {}
@@ -704,6 +699,18 @@ def core_turn_scores(world: Any, view: View, ws: Sequence[float],
     return turn_generator(r).greedy_turn_scores(
         world, ws[offset:offset + (40 if offset else 52)], odds, view.stock_size == 0, sign,
         CARD_WEIGHT, COMPOUND_BUILD_DISCOUNT, RISK_WEIGHT)
+
+
+def best_index(scores: Sequence[float], rng: Rng) -> int:
+    """The index of the best of ``scores`` as :meth:`GreedyPlayer.choose` picks it: a tie
+    (within 1e-9) broken by ``rng.below(number of tied scores)``.
+
+    >>> best_index([1.0, 3.0, 2.0], Rng(0))
+    1
+    """
+    best = max(scores)
+    top = [i for i, x in enumerate(scores) if x >= best - _EPS]
+    return top[rng.below(len(top))] if len(top) > 1 else top[0]
 
 
 def _pile_gain(ws: Sequence[float], before: Sequence[Sequence[int]],

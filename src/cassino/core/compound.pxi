@@ -2390,7 +2390,7 @@ cdef class _TurnGen:
                         nlive = 0
                         for j in range(hi):
                             nx = self.coll[j]        # (a copy: probing may move the buffer)
-                            if self.finished(&nx) or self.probe(&nx):
+                            if self.probe(&nx):     # (an end table answers 1 at once)
                                 live[nlive] = j
                                 nlive += 1
                         self.ncoll = 0
